@@ -1,0 +1,224 @@
+"""The `dreamhome` command: wires subcommands to library functions.
+
+Bad input of any kind ends in one line on stderr and exit status 2; the
+answer "no" (an illegal house for `check`) is exit status 1.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from dreamhome.errors import DreamhomeError, RulesError
+
+EXIT_NO = 1
+EXIT_BAD = 2
+
+
+class BadInput(click.exceptions.Exit):
+    """Raised after the one-line message has been printed."""
+
+
+def fail(message: str) -> None:
+    click.echo(f"dreamhome: {message}", err=True)
+    raise click.exceptions.Exit(EXIT_BAD)
+
+
+def _console():
+    from rich.console import Console
+
+    return Console()
+
+
+def rules_options(func):
+    """`--rules FILE` and `--variant NAME`, accepted before or after the subcommand."""
+
+    @click.option("--rules", "rules_path", type=click.Path(dir_okay=False), default=None,
+                  help="Rules file to use (default: the packaged base rules).")
+    @click.option("--variant", "variants", multiple=True, metavar="NAME",
+                  help="Switch on a variant of the rules (repeatable), e.g. kids, car.")
+    @functools.wraps(func)
+    def wrapper(*args, rules_path=None, variants=(), **kwargs):
+        ctx = click.get_current_context()
+        parent = ctx.find_root().obj or {}
+        path = rules_path or parent.get("rules_path")
+        chosen = tuple(parent.get("variants", ())) + tuple(variants)
+        kwargs["rules_spec"] = (path, chosen)
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+def load_rules(spec):
+    from dreamhome.dsl.compiler import compile_rules
+
+    path, variants = spec
+    try:
+        return compile_rules(path, variants)
+    except RulesError as exc:
+        first = exc.diagnostics[0].one_line() if exc.diagnostics else "rules error"
+        more = len(exc.diagnostics) - 1
+        hint = f" (+{more} more; run `dreamhome rules check {path or 'FILE'}`)" if more > 0 else ""
+        fail(first + hint)
+
+
+def load_house_or_fail(rules, path: str):
+    from dreamhome.house import load_house
+
+    try:
+        return load_house(rules, path)
+    except DreamhomeError as exc:
+        fail(str(exc))
+
+
+def emit_json(data) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--rules", "rules_path", type=click.Path(dir_okay=False), default=None,
+              help="Rules file to use for every subcommand (default: the packaged base rules).")
+@click.option("--variant", "variants", multiple=True, metavar="NAME",
+              help="Switch on a variant of the rules (repeatable).")
+@click.version_option(package_name="dreamhome")
+@click.pass_context
+def main(ctx, rules_path, variants):
+    """Dream Home as formal rules: check, score and explain houses.
+
+    A house is a `dreamhome.house/1` JSON file (see docs/FORMATS.md). Exit
+    status: 0 success, 1 the answer is "no" (an illegal house for `check`),
+    2 bad input, with a one-line reason on stderr.
+
+    \b
+    Examples:
+      dreamhome score examples/rulebook_example.json
+      dreamhome check house.json --json
+      dreamhome rules show --assumed
+      dreamhome --variant car rules show
+    """
+    ctx.obj = {"rules_path": rules_path, "variants": variants}
+
+
+@main.command()
+@click.argument("house_path", metavar="HOUSE", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the picture.")
+@rules_options
+def check(house_path, as_json, rules_spec):
+    """Is HOUSE legal? Lists each broken rule by id and cell (exit 1 if not)."""
+    from dreamhome.legality import house_violations
+    from dreamhome.render_text import held_text, house_grid
+
+    rules = load_rules(rules_spec)
+    house = load_house_or_fail(rules, house_path)
+    violations = house_violations(rules, house)
+    if as_json:
+        emit_json({"legal": not violations, "violations": [v.to_json() for v in violations]})
+    else:
+        console = _console()
+        console.print(house_grid(rules, house, violations))
+        console.print(held_text(rules, house))
+        if violations:
+            console.print(f"[bold red]illegal[/]: {len(violations)} violation(s)")
+            for v in violations:
+                console.print(f"  [bold]{v.rule}[/] {v.cell or ''}: {v.message}")
+        else:
+            console.print("[bold green]legal[/]")
+    if violations:
+        raise click.exceptions.Exit(EXIT_NO)
+
+
+def require_legal(rules, house, house_path) -> None:
+    from dreamhome.legality import house_violations
+
+    violations = house_violations(rules, house)
+    if violations:
+        listed = "; ".join(str(v) for v in violations[:3])
+        more = f"; +{len(violations) - 3} more" if len(violations) > 3 else ""
+        fail(f"{house_path}: the house is illegal ({listed}{more}); see `dreamhome check`")
+
+
+@main.command()
+@click.argument("house_path", metavar="HOUSE", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the picture.")
+@rules_options
+def score(house_path, as_json, rules_spec):
+    """Score HOUSE as it stands, line by line (best 4 roofs, no helper action taken)."""
+    from dreamhome.render_text import house_with_score
+    from dreamhome.scoring import score_house
+
+    rules = load_rules(rules_spec)
+    house = load_house_or_fail(rules, house_path)
+    require_legal(rules, house, house_path)
+    result = score_house(rules, house)
+    if as_json:
+        emit_json(result.to_json(rules))
+    else:
+        console = _console()
+        console.print(house_with_score(rules, house, result, console.width))
+
+
+@main.group()
+def rules():
+    """Check and show rules files."""
+
+
+@rules.command("check")
+@click.argument("rules_file", metavar="FILE", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def rules_check(rules_file, as_json):
+    """Compile FILE (with each of its variants) and report every error."""
+    from dreamhome.dsl.compiler import check_rules
+
+    errors, warnings = check_rules(rules_file)
+    if as_json:
+        emit_json({"ok": not errors, "errors": [d.to_json() for d in errors],
+                   "warnings": [d.to_json() for d in warnings]})
+    else:
+        for d in errors + warnings:
+            click.echo(d.long(), err=True)
+        if not errors:
+            click.echo(f"{rules_file}: ok" + (f" ({len(warnings)} warning(s))" if warnings else ""))
+        else:
+            click.echo(f"{rules_file}: {len(errors)} error(s)", err=True)
+    if errors:
+        raise click.exceptions.Exit(EXIT_BAD)
+
+
+@rules.command("show")
+@click.argument("rules_file", metavar="[FILE]", required=False, type=click.Path(dir_okay=False))
+@click.option("--assumed", is_flag=True, help="List only the values marked @assumed.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rules_options
+def rules_show(rules_file, assumed, as_json, rules_spec):
+    """List a ruleset's cards, points and options, and which values are assumed."""
+    from dreamhome.rules_report import rules_report, rules_tables
+
+    if rules_file:
+        rules_spec = (rules_file, rules_spec[1])
+    ruleset = load_rules(rules_spec)
+    report = rules_report(ruleset)
+    if as_json:
+        emit_json(report)
+        return
+    console = _console()
+    for table in rules_tables(ruleset, assumed_only=assumed):
+        console.print(table)
+
+
+def run() -> None:
+    """Entry point: never a traceback for bad input."""
+    try:
+        main(standalone_mode=True)
+    except DreamhomeError as exc:  # pragma: no cover - the commands catch their own
+        click.echo(f"dreamhome: {exc}", err=True)
+        sys.exit(EXIT_BAD)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()
+
+__all__ = ["main", "run", "Path"]

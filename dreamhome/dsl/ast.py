@@ -1,0 +1,87 @@
+"""The parsed form of a rules file: declarations with their source positions.
+
+The AST stays close to the text (one node per declaration, one field per line
+item) so that the compiler can merge overrides field by field and point every
+error at the exact place it comes from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Pos:
+    file: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class EffectSpec:
+    """`effect NAME(args) flags`: one call into the engine's effect vocabulary."""
+
+    name: str
+    args: tuple[tuple[str, int | None], ...]
+    timing: str | None
+    flags: tuple[tuple[str, Pos], ...]
+    uses: int | None
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Condition:
+    """`has ROOM` (scope None) or `every FLOORKIND floor has ROOM`."""
+
+    room: str
+    scope: str | None
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    value: object
+    provenance: str | None
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Decl:
+    """A `game`, `board`, `roof_scoring`, card (`room`, `roof`, …) or `bonus` block."""
+
+    kind: str
+    id: str | None
+    name: str | None
+    fields: tuple[Field, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Include:
+    path: str
+    pos: Pos
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class OptionDecl:
+    name: str
+    value: str | int
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class VariantDecl:
+    id: str
+    name: str | None
+    items: tuple[object, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class RulesFile:
+    path: str
+    text: str
+    items: tuple[object, ...]

@@ -1,0 +1,252 @@
+"""The compiled rules: one immutable value that every query reads.
+
+Cell codes used by houses and the hot paths:
+EMPTY (an empty space), SCAFFOLD, FACE_DOWN (an empty room, PLACE-EMPTY) and
+ROOM0 + i for face-up room type i of `Ruleset.rooms`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from dreamhome.board import Board
+from dreamhome.errors import Diagnostic
+
+EMPTY = 0
+SCAFFOLD = 1
+FACE_DOWN = 2
+ROOM0 = 3
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    """Where a value was declared, and how sure its source is."""
+
+    file: str
+    line: int
+    column: int
+    provenance: str
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    rounds: int
+    deal_rooms: int
+    deal_resources: int
+
+
+@dataclass(frozen=True)
+class RoomType:
+    id: str
+    name: str
+    category: str
+    floor_kind: str
+    points: tuple[int, ...]  # PLACE-C: the maximum size is its length
+    count: int
+    children: int
+    bonus: tuple[int, str] | None  # (value, room id beside it), SCORE-ROOMS
+    index: int
+
+    @property
+    def code(self) -> int:
+        return ROOM0 + self.index
+
+    @property
+    def max_size(self) -> int:
+        return len(self.points)
+
+
+@dataclass(frozen=True)
+class RoofType:
+    id: str  # the colour
+    name: str
+    count: int
+    windows: int  # how many of `count` carry a window
+    index: int
+
+
+@dataclass(frozen=True)
+class Furnishing:
+    """A furnishing token (RES-FURN), or a variant token such as the car (VAR-CAR)."""
+
+    id: str
+    name: str
+    room: str | None  # None: placed outside the house (FURN-TYPE)
+    points: int
+    count: int
+    award: str | None  # how a card-less token is earned ("first_complete")
+    is_card: bool  # dealt as a resource card
+    index: int
+
+    @property
+    def code(self) -> int:
+        return self.index + 1
+
+    @property
+    def outside(self) -> bool:
+        return self.room is None
+
+
+@dataclass(frozen=True)
+class Effect:
+    name: str
+    args: tuple[tuple[str, int | None], ...]
+    timing: str | None
+    flags: frozenset[str]
+    uses: int
+
+    def places(self) -> tuple[str, ...]:
+        return tuple(a for a, _ in self.args)
+
+    def amount(self, keyword: str) -> int:
+        return sum(v or 0 for a, v in self.args if a == keyword)
+
+    def describe(self) -> str:
+        args = ", ".join(a if v is None else f"{a} {v}" for a, v in self.args)
+        text = self.name + (f"({args})" if self.args else "")
+        if self.timing:
+            text += f" at {self.timing}"
+        text += "".join(f" {f}" for f in sorted(self.flags))
+        if self.uses != 1:
+            text += f" uses {self.uses}"
+        return text
+
+
+@dataclass(frozen=True)
+class HeldCard:
+    """A helper or tool card (RES-HELPER, RES-TOOL)."""
+
+    id: str
+    name: str
+    kind: str  # "helper" or "tool"
+    count: int
+    effects: tuple[Effect, ...]
+
+    def effect(self, name: str) -> Effect | None:
+        return next((e for e in self.effects if e.name == name), None)
+
+
+@dataclass(frozen=True)
+class Clause:
+    """Some face-up card of `room` stands on one of `floors`."""
+
+    room: str
+    floors: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """A functionality bonus (SCORE-FUNC-*): all clauses must hold."""
+
+    id: str
+    name: str
+    points: int
+    clauses: tuple[Clause, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class RoofScoring:
+    size: int
+    uniform: int
+    mixed: int
+    window: int
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    game: GameSpec
+    board: Board
+    rooms: tuple[RoomType, ...]
+    roofs: tuple[RoofType, ...]
+    furnishings: tuple[Furnishing, ...]
+    helpers: tuple[HeldCard, ...]
+    tools: tuple[HeldCard, ...]
+    bonuses: tuple[Bonus, ...]
+    roof_scoring: RoofScoring
+    options: Mapping[str, str]
+    variants_on: tuple[str, ...]
+    variants_available: Mapping[str, str]
+    provenance: Mapping[tuple[str, str], SourceRef] = field(compare=False, repr=False)
+    source: str = field(compare=False, repr=False, default="")
+    content_hash: str = ""
+    warnings: tuple[Diagnostic, ...] = field(compare=False, default=())
+    path: str = ""
+
+    def __post_init__(self) -> None:
+        lookup = {}
+        for group in (self.rooms, self.roofs, self.furnishings, self.helpers, self.tools, self.bonuses):
+            for item in group:
+                lookup[item.id] = item
+        object.__setattr__(self, "_by_id", MappingProxyType(lookup))
+        object.__setattr__(self, "_room_by_id", MappingProxyType({r.id: r for r in self.rooms}))
+        object.__setattr__(self, "_roof_by_id", MappingProxyType({r.id: r for r in self.roofs}))
+        object.__setattr__(self, "_furn_by_id", MappingProxyType({f.id: f for f in self.furnishings}))
+        held = {c.id: c for c in self.helpers + self.tools}
+        object.__setattr__(self, "_held_by_id", MappingProxyType(held))
+        from dreamhome.tables import build_tables  # derived once; avoids an import cycle
+
+        object.__setattr__(self, "tables", build_tables(self))
+
+    # ---- lookups -----------------------------------------------------
+    def item(self, ident: str):
+        return self._by_id.get(ident)
+
+    def room(self, ident: str) -> RoomType:
+        return self._room_by_id[ident]
+
+    def has_room(self, ident: str) -> bool:
+        return ident in self._room_by_id
+
+    def roof(self, ident: str) -> RoofType:
+        return self._roof_by_id[ident]
+
+    def has_roof(self, ident: str) -> bool:
+        return ident in self._roof_by_id
+
+    def furnishing(self, ident: str) -> Furnishing:
+        return self._furn_by_id[ident]
+
+    def has_furnishing(self, ident: str) -> bool:
+        return ident in self._furn_by_id
+
+    def held(self, ident: str) -> HeldCard:
+        return self._held_by_id[ident]
+
+    def has_held(self, ident: str, kind: str | None = None) -> bool:
+        card = self._held_by_id.get(ident)
+        return card is not None and (kind is None or card.kind == kind)
+
+    def room_of_code(self, code: int) -> RoomType:
+        return self.rooms[code - ROOM0]
+
+    def ids(self, kind: str) -> tuple[str, ...]:
+        group = {
+            "room": self.rooms,
+            "roof": self.roofs,
+            "furnishing": self.furnishings,
+            "helper": self.helpers,
+            "tool": self.tools,
+        }[kind]
+        return tuple(x.id for x in group)
+
+    def cards_with_effect(self, name: str, kind: str | None = None) -> tuple[HeldCard, ...]:
+        """Helpers/tools whose compiled effects include `name` (engine code never names cards)."""
+        return tuple(
+            c for c in self.helpers + self.tools if c.effect(name) is not None and (kind is None or c.kind == kind)
+        )
+
+    def option(self, name: str) -> str:
+        return self.options[name]
+
+    def assumed_values(self) -> list[tuple[str, str, SourceRef]]:
+        return sorted(
+            ((ident, fld, ref) for (ident, fld), ref in self.provenance.items() if ref.provenance == "assumed"),
+            key=lambda t: (t[2].file, t[2].line),
+        )

@@ -1,0 +1,1 @@
+"""Queries over the house graph: legal placements now, CP-SAT models later."""
