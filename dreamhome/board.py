@@ -79,9 +79,7 @@ def build_board(floors: list[Floor], roof_pile: tuple[str, tuple[int, ...]] | No
     for fi, floor in enumerate(floors):
         for col in floor.columns:
             here = f"{floor.name}/{col}"
-            support = next(
-                (f"{lower.name}/{col}" for lower in floors[fi + 1 :] if col in lower.columns), None
-            )
+            support = next((f"{lower.name}/{col}" for lower in floors[fi + 1 :] if col in lower.columns), None)
             if support is None:
                 on_pile = roof_pile is not None and roof_pile[0] == floor.name and col in roof_pile[1]
                 support = ROOF_PILE if on_pile else GROUND
@@ -103,9 +101,7 @@ def build_board(floors: list[Floor], roof_pile: tuple[str, tuple[int, ...]] | No
     for i, b in enumerate(below):
         if b >= 0:
             above[b] = i
-    floor_cells = tuple(
-        tuple(index[f"{floor.name}/{col}"] for col in floor.columns) for floor in floors
-    )
+    floor_cells = tuple(tuple(index[f"{floor.name}/{col}"] for col in floor.columns) for floor in floors)
     return Board(
         floors=tuple(floors),
         roof_pile=roof_pile,

@@ -37,10 +37,20 @@ def _console():
 def rules_options(func):
     """`--rules FILE` and `--variant NAME`, accepted before or after the subcommand."""
 
-    @click.option("--rules", "rules_path", type=click.Path(dir_okay=False), default=None,
-                  help="Rules file to use (default: the packaged base rules).")
-    @click.option("--variant", "variants", multiple=True, metavar="NAME",
-                  help="Switch on a variant of the rules (repeatable), e.g. kids, car.")
+    @click.option(
+        "--rules",
+        "rules_path",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="Rules file to use (default: the packaged base rules).",
+    )
+    @click.option(
+        "--variant",
+        "variants",
+        multiple=True,
+        metavar="NAME",
+        help="Switch on a variant of the rules (repeatable), e.g. kids, car.",
+    )
     @functools.wraps(func)
     def wrapper(*args, rules_path=None, variants=(), **kwargs):
         ctx = click.get_current_context()
@@ -80,10 +90,14 @@ def emit_json(data) -> None:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--rules", "rules_path", type=click.Path(dir_okay=False), default=None,
-              help="Rules file to use for every subcommand (default: the packaged base rules).")
-@click.option("--variant", "variants", multiple=True, metavar="NAME",
-              help="Switch on a variant of the rules (repeatable).")
+@click.option(
+    "--rules",
+    "rules_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Rules file to use for every subcommand (default: the packaged base rules).",
+)
+@click.option("--variant", "variants", multiple=True, metavar="NAME", help="Switch on a variant of the rules (repeatable).")
 @click.version_option(package_name="dreamhome")
 @click.pass_context
 def main(ctx, rules_path, variants):
@@ -175,8 +189,7 @@ def rules_check(rules_file, as_json):
 
     errors, warnings = check_rules(rules_file)
     if as_json:
-        emit_json({"ok": not errors, "errors": [d.to_json() for d in errors],
-                   "warnings": [d.to_json() for d in warnings]})
+        emit_json({"ok": not errors, "errors": [d.to_json() for d in errors], "warnings": [d.to_json() for d in warnings]})
     else:
         for d in errors + warnings:
             click.echo(d.long(), err=True)

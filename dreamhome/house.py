@@ -112,7 +112,7 @@ class _Reader:
         if value is None:
             return EMPTY, 0, 0
         if not isinstance(value, dict):
-            raise self.fail(where, "expected null or an object such as {\"room\": \"kitchen\"}")
+            raise self.fail(where, 'expected null or an object such as {"room": "kitchen"}')
         extra = set(value) - _CELL_KEYS
         if extra:
             key = sorted(extra)[0]
@@ -142,7 +142,7 @@ class _Reader:
             raise self.fail("top level", "expected a JSON object (a dreamhome.house/1 house)")
         fmt = data.get("format", FORMAT)
         if fmt != FORMAT:
-            raise self.fail("format", f"expected \"{FORMAT}\", got {json.dumps(fmt)}")
+            raise self.fail("format", f'expected "{FORMAT}", got {json.dumps(fmt)}')
         extra = set(data) - _TOP_KEYS
         if extra:
             raise self.fail("top level", f"unknown key '{sorted(extra)[0]}'; expected {', '.join(sorted(_TOP_KEYS))}")
@@ -162,9 +162,10 @@ class _Reader:
             row = floors.get(floor.name, [None] * len(floor.columns))
             if not isinstance(row, list) or len(row) != len(floor.columns):
                 got = f"{len(row)} cells" if isinstance(row, list) else "not a list"
-                raise self.fail(f"floors.{floor.name}",
-                                f"expected a list of {len(floor.columns)} cells (columns "
-                                f"{floor.columns[0]}-{floor.columns[-1]}), got {got}")
+                raise self.fail(
+                    f"floors.{floor.name}",
+                    f"expected a list of {len(floor.columns)} cells (columns {floor.columns[0]}-{floor.columns[-1]}), got {got}",
+                )
             for k, value in enumerate(row):
                 i = board.floor_cells[fi][k]
                 cells[i], tokens[i], unders[i] = self.cell(f"floors.{floor.name}[{k}]", value)

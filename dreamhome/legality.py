@@ -57,16 +57,25 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
         if c >= ROOM0:
             if not allowed[i][c]:
                 room = rules.room_of_code(c)
-                out.append(Violation("PLACE-B", names[i],
-                                     f"a {room.category} card ({room.name.lower()}) cannot go on a "
-                                     f"{rules.board.cell_kind[i]} floor"))
+                out.append(
+                    Violation(
+                        "PLACE-B",
+                        names[i],
+                        f"a {room.category} card ({room.name.lower()}) cannot go on a {rules.board.cell_kind[i]} floor",
+                    )
+                )
             tok = tokens[i]
             if tok and t.token_room[tok] != c:
                 furn = rules.furnishings[tok - 1]
                 where = f"the {rules.room(furn.room).name.lower()}" if furn.room else "outside the house"
-                out.append(Violation("FURN-TYPE", names[i],
-                                     f"{furn.name} belongs {'in ' if furn.room else ''}{where}, "
-                                     f"not on a {rules.room_of_code(c).name.lower()} card"))
+                out.append(
+                    Violation(
+                        "FURN-TYPE",
+                        names[i],
+                        f"{furn.name} belongs {'in ' if furn.room else ''}{where}, "
+                        f"not on a {rules.room_of_code(c).name.lower()} card",
+                    )
+                )
         elif tokens[i]:
             out.append(Violation("FURN-TYPE", names[i], f"a token lies on {_what(rules, c)}"))
 
@@ -86,18 +95,27 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
                 room_cells = floor[start : start + length]
                 if length > t.max_size[run_code]:
                     room = rules.room_of_code(run_code)
-                    out.append(Violation("PLACE-C", names[room_cells[0]],
-                                         f"a {room.name.lower()} of {length} cards is larger than its maximum "
-                                         f"of {room.max_size}"))
+                    out.append(
+                        Violation(
+                            "PLACE-C",
+                            names[room_cells[0]],
+                            f"a {room.name.lower()} of {length} cards is larger than its maximum of {room.max_size}",
+                        )
+                    )
                 if n_tok > 1:
-                    out.append(Violation("FURN-ONE", names[room_cells[0]],
-                                         f"a room holds {n_tok} tokens; a room holds at most one"))
+                    out.append(
+                        Violation("FURN-ONE", names[room_cells[0]], f"a room holds {n_tok} tokens; a room holds at most one")
+                    )
                 full_only = [tokens[j] for j in room_cells if tokens[j] and t.token_closes_full_only[tokens[j]]]
                 if full_only and length != t.max_size[run_code]:
                     furn = rules.furnishings[full_only[0] - 1]
-                    out.append(Violation("VAR-CAR", names[room_cells[0]],
-                                         f"the {furn.name.lower()} goes only in a complete "
-                                         f"{rules.room_of_code(run_code).name.lower()}"))
+                    out.append(
+                        Violation(
+                            "VAR-CAR",
+                            names[room_cells[0]],
+                            f"the {furn.name.lower()} goes only in a complete {rules.room_of_code(run_code).name.lower()}",
+                        )
+                    )
             run_code, start, length = c, k, 1
             n_tok = 1 if i >= 0 and tokens[i] else 0
 
@@ -105,8 +123,7 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
     for fid in house.outside:
         furn = rules.furnishing(fid)
         if not furn.outside:
-            out.append(Violation("FURN-TYPE", None, f"{furn.name} goes in a {rules.room(furn.room).name.lower()}, "
-                                                   "not outside"))
+            out.append(Violation("FURN-TYPE", None, f"{furn.name} goes in a {rules.room(furn.room).name.lower()}, not outside"))
     used = Counter(rules.furnishings[tok - 1].id for tok in tokens if tok)
     used.update(house.outside)
     for fid, n in used.items():
@@ -125,8 +142,14 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
         n = roof_cards[(colour.index, True)] + roof_cards[(colour.index, False)]
         w = roof_cards[(colour.index, True)]
         if n > colour.count or w > colour.windows:
-            out.append(Violation("COMP-5", None, f"{n} {colour.name.lower()} roof cards ({w} with a window); the deck "
-                                                 f"holds {colour.count} ({colour.windows} with a window)"))
+            out.append(
+                Violation(
+                    "COMP-5",
+                    None,
+                    f"{n} {colour.name.lower()} roof cards ({w} with a window); the deck "
+                    f"holds {colour.count} ({colour.windows} with a window)",
+                )
+            )
     held = Counter(house.helpers + house.tools)
     for cid, n in held.items():
         card = rules.held(cid)
@@ -139,8 +162,7 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
         limit = sum(c.count for c in rules.cards_with_effect("scaffold"))
         if scaffolds > limit:
             first = cells.index(SCAFFOLD)
-            out.append(Violation("TOOL-SCAFFOLDING", names[first],
-                                 f"{scaffolds} scaffoldings; the game has {limit}"))
+            out.append(Violation("TOOL-SCAFFOLDING", names[first], f"{scaffolds} scaffoldings; the game has {limit}"))
     return out
 
 

@@ -19,31 +19,82 @@ def _fields_prov(rules: Ruleset, ident: str, fields) -> dict[str, str]:
 
 def rules_report(rules: Ruleset) -> dict:
     rooms = [
-        {"id": r.id, "name": r.name, "category": r.category, "points": list(r.points), "max_size": r.max_size,
-         "bonus": {"points": r.bonus[0], "beside": r.bonus[1]} if r.bonus else None, "count": r.count,
-         "children": r.children, "provenance": _fields_prov(rules, r.id, ("points", "count", "bonus", "children"))}
+        {
+            "id": r.id,
+            "name": r.name,
+            "category": r.category,
+            "points": list(r.points),
+            "max_size": r.max_size,
+            "bonus": {"points": r.bonus[0], "beside": r.bonus[1]} if r.bonus else None,
+            "count": r.count,
+            "children": r.children,
+            "provenance": _fields_prov(rules, r.id, ("points", "count", "bonus", "children")),
+        }
         for r in rules.rooms
     ]
     return {
-        "game": {"id": rules.game.id, "name": rules.game.name,
-                 "players": [rules.game.min_players, rules.game.max_players], "rounds": rules.game.rounds,
-                 "deal": {"rooms": rules.game.deal_rooms, "resources": rules.game.deal_resources}},
-        "board": {"cells": list(rules.board.cells),
-                  "floors": [{"name": f.name, "kind": f.kind, "columns": list(f.columns)} for f in rules.board.floors]},
+        "game": {
+            "id": rules.game.id,
+            "name": rules.game.name,
+            "players": [rules.game.min_players, rules.game.max_players],
+            "rounds": rules.game.rounds,
+            "deal": {"rooms": rules.game.deal_rooms, "resources": rules.game.deal_resources},
+        },
+        "board": {
+            "cells": list(rules.board.cells),
+            "floors": [{"name": f.name, "kind": f.kind, "columns": list(f.columns)} for f in rules.board.floors],
+        },
         "rooms": rooms,
-        "roofs": [{"id": r.id, "name": r.name, "count": r.count, "windows": r.windows,
-                   "provenance": _fields_prov(rules, r.id, ("count", "windows"))} for r in rules.roofs],
-        "furnishings": [{"id": f.id, "name": f.name, "room": f.room, "points": f.points, "count": f.count,
-                         "card": f.is_card, "award": f.award,
-                         "provenance": _fields_prov(rules, f.id, ("room", "outside", "points", "count"))}
-                        for f in rules.furnishings],
-        "helpers": [{"id": c.id, "name": c.name, "count": c.count, "effects": [e.describe() for e in c.effects],
-                     "provenance": _fields_prov(rules, c.id, ("count",))} for c in rules.helpers],
-        "tools": [{"id": c.id, "name": c.name, "count": c.count, "effects": [e.describe() for e in c.effects],
-                   "provenance": _fields_prov(rules, c.id, ("count",))} for c in rules.tools],
+        "roofs": [
+            {
+                "id": r.id,
+                "name": r.name,
+                "count": r.count,
+                "windows": r.windows,
+                "provenance": _fields_prov(rules, r.id, ("count", "windows")),
+            }
+            for r in rules.roofs
+        ],
+        "furnishings": [
+            {
+                "id": f.id,
+                "name": f.name,
+                "room": f.room,
+                "points": f.points,
+                "count": f.count,
+                "card": f.is_card,
+                "award": f.award,
+                "provenance": _fields_prov(rules, f.id, ("room", "outside", "points", "count")),
+            }
+            for f in rules.furnishings
+        ],
+        "helpers": [
+            {
+                "id": c.id,
+                "name": c.name,
+                "count": c.count,
+                "effects": [e.describe() for e in c.effects],
+                "provenance": _fields_prov(rules, c.id, ("count",)),
+            }
+            for c in rules.helpers
+        ],
+        "tools": [
+            {
+                "id": c.id,
+                "name": c.name,
+                "count": c.count,
+                "effects": [e.describe() for e in c.effects],
+                "provenance": _fields_prov(rules, c.id, ("count",)),
+            }
+            for c in rules.tools
+        ],
         "bonuses": [{"id": b.id, "name": b.name, "points": b.points, "when": b.text} for b in rules.bonuses],
-        "roof_scoring": {"size": rules.roof_scoring.size, "uniform": rules.roof_scoring.uniform,
-                         "mixed": rules.roof_scoring.mixed, "window": rules.roof_scoring.window},
+        "roof_scoring": {
+            "size": rules.roof_scoring.size,
+            "uniform": rules.roof_scoring.uniform,
+            "mixed": rules.roof_scoring.mixed,
+            "window": rules.roof_scoring.window,
+        },
         "options": dict(rules.options),
         "variants_on": list(rules.variants_on),
         "variants_available": dict(rules.variants_available),
@@ -71,11 +122,15 @@ def rules_tables(rules: Ruleset, assumed_only: bool = False) -> list:
         return [table]
     out = []
     g = rules.game
-    head = Text(f"{g.name}: {g.min_players}–{g.max_players} players, {g.rounds} rounds, "
-                f"deal {g.deal_rooms} rooms + {g.deal_resources} resources", style="bold")
+    head = Text(
+        f"{g.name}: {g.min_players}–{g.max_players} players, {g.rounds} rounds, "
+        f"deal {g.deal_rooms} rooms + {g.deal_resources} resources",
+        style="bold",
+    )
     head.append(f"\noptions: {', '.join(f'{k}={v}' for k, v in rules.options.items())}", style="dim")
-    head.append(f"\nvariants on: {', '.join(rules.variants_on) or 'none'}; available: "
-                f"{', '.join(rules.variants_available)}", style="dim")
+    head.append(
+        f"\nvariants on: {', '.join(rules.variants_on) or 'none'}; available: {', '.join(rules.variants_available)}", style="dim"
+    )
     head.append("\nvalues marked ? are assumed (not found in any rulebook); (x) names another source", style="dim")
     out.append(head)
     rooms = Table(title="Room cards", header_style="bold")
@@ -83,23 +138,35 @@ def rules_tables(rules: Ruleset, assumed_only: bool = False) -> list:
         rooms.add_column(col)
     for r in rules.rooms:
         bonus = f"{r.bonus[0]} beside {r.bonus[1]}" if r.bonus else ""
-        rooms.add_row(r.id, r.name, r.category, _mark(rules, r.id, "points", " / ".join(map(str, r.points))),
-                      _mark(rules, r.id, "bonus", bonus) if bonus else "",
-                      _mark(rules, r.id, "count", str(r.count)), _mark(rules, r.id, "children", str(r.children)))
+        rooms.add_row(
+            r.id,
+            r.name,
+            r.category,
+            _mark(rules, r.id, "points", " / ".join(map(str, r.points))),
+            _mark(rules, r.id, "bonus", bonus) if bonus else "",
+            _mark(rules, r.id, "count", str(r.count)),
+            _mark(rules, r.id, "children", str(r.children)),
+        )
     rooms.caption = f"{sum(r.count for r in rules.rooms)} room cards"
     out.append(rooms)
     res = Table(title="Resource cards", header_style="bold")
     for col in ("kind", "id", "detail", "count"):
         res.add_column(col)
     for r in rules.roofs:
-        res.add_row("roof", r.id, _mark(rules, r.id, "windows", f"{r.windows} with a window"),
-                    _mark(rules, r.id, "count", str(r.count)))
+        res.add_row(
+            "roof", r.id, _mark(rules, r.id, "windows", f"{r.windows} with a window"), _mark(rules, r.id, "count", str(r.count))
+        )
     for f in rules.furnishings:
         where = f"in {f.room}" if f.room else "outside"
         kind = "furnishing" if f.is_card else "token"
-        res.add_row(kind, f.id, Text.assemble(_mark(rules, f.id, "room" if f.room else "outside", where), ", ",
-                                              _mark(rules, f.id, "points", f"{f.points} pts")),
-                    _mark(rules, f.id, "count", str(f.count)))
+        res.add_row(
+            kind,
+            f.id,
+            Text.assemble(
+                _mark(rules, f.id, "room" if f.room else "outside", where), ", ", _mark(rules, f.id, "points", f"{f.points} pts")
+            ),
+            _mark(rules, f.id, "count", str(f.count)),
+        )
     for c in rules.helpers + rules.tools:
         res.add_row(c.kind, c.id, "; ".join(e.describe() for e in c.effects), _mark(rules, c.id, "count", str(c.count)))
     out.append(res)
@@ -110,7 +177,8 @@ def rules_tables(rules: Ruleset, assumed_only: bool = False) -> list:
     for b in rules.bonuses:
         scoring.add_row(b.name, str(b.points), b.text)
     rs = rules.roof_scoring
-    scoring.add_row("Roof", f"{rs.uniform} / {rs.mixed} + {rs.window} per window",
-                    f"{rs.size} cards chosen: all one colour / mixed")
+    scoring.add_row(
+        "Roof", f"{rs.uniform} / {rs.mixed} + {rs.window} per window", f"{rs.size} cards chosen: all one colour / mixed"
+    )
     out.append(scoring)
     return out

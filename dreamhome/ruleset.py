@@ -238,9 +238,7 @@ class Ruleset:
 
     def cards_with_effect(self, name: str, kind: str | None = None) -> tuple[HeldCard, ...]:
         """Helpers/tools whose compiled effects include `name` (engine code never names cards)."""
-        return tuple(
-            c for c in self.helpers + self.tools if c.effect(name) is not None and (kind is None or c.kind == kind)
-        )
+        return tuple(c for c in self.helpers + self.tools if c.effect(name) is not None and (kind is None or c.kind == kind))
 
     def option(self, name: str) -> str:
         return self.options[name]

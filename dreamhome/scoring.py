@@ -172,9 +172,7 @@ class Score:
 
     def to_json(self, rules: Ruleset) -> dict:
         out = {"total": self.total, **self.components()}
-        out["lines"] = [
-            {"part": ln.part, "points": ln.points, "text": ln.text, "cells": list(ln.cells)} for ln in self.lines
-        ]
+        out["lines"] = [{"part": ln.part, "points": ln.points, "text": ln.text, "cells": list(ln.cells)} for ln in self.lines]
         out["roof_choice"] = [{"color": rules.roofs[c].id, "window": w} for c, w in self.roof_choice]
         return out
 
@@ -212,7 +210,9 @@ def score_house(rules: Ruleset, house: House) -> Score:
         if room.bonus is not None:
             bonus_value, target = room.bonus
             beside = [
-                j for i in cells for j in board.neighbours(i, orthogonal)
+                j
+                for i in cells
+                for j in board.neighbours(i, orthogonal)
                 if house.cells[j] >= ROOM0 and rules.room_of_code(house.cells[j]).id == target
             ]
             if beside:
@@ -233,8 +233,11 @@ def score_house(rules: Ruleset, house: House) -> Score:
     for i, code in enumerate(house.cells):
         if code == FACE_DOWN:
             if empty_plus:
-                lines.append(ScoreLine("empty_rooms", empty_plus, f"empty room ({plus_names(rules.tables.helper_empty_room)})",
-                                       (board.cells[i],)))
+                lines.append(
+                    ScoreLine(
+                        "empty_rooms", empty_plus, f"empty room ({plus_names(rules.tables.helper_empty_room)})", (board.cells[i],)
+                    )
+                )
             else:
                 lines.append(ScoreLine("rooms", 0, "empty room", (board.cells[i],)))
     for i, tok in enumerate(house.tokens):
@@ -242,8 +245,14 @@ def score_house(rules: Ruleset, house: House) -> Score:
             furn = rules.furnishings[tok - 1]
             where = rules.room_of_code(house.cells[i]).name.lower() if house.cells[i] >= ROOM0 else "?"
             extra = f" + {token_plus} ({plus_names(rules.tables.helper_token_plus)})" if token_plus else ""
-            lines.append(ScoreLine("furnishings", furn.points + token_plus,
-                                   f"{furn.name} in the {where}: {furn.points}{extra}", (board.cells[i],)))
+            lines.append(
+                ScoreLine(
+                    "furnishings",
+                    furn.points + token_plus,
+                    f"{furn.name} in the {where}: {furn.points}{extra}",
+                    (board.cells[i],),
+                )
+            )
     for fid in house.outside:
         furn = rules.furnishing(fid)
         extra = f" + {token_plus} ({plus_names(rules.tables.helper_token_plus)})" if token_plus else ""
@@ -266,8 +275,7 @@ def score_house(rules: Ruleset, house: House) -> Score:
         windows = sum(1 for _, w in choice if w)
         colours = ", ".join(rules.roofs[c].name.lower() + (" with window" if w else "") for c, w in choice)
         kind = f"all {rules.roofs[choice[0][0]].name.lower()}: {rs.uniform}" if uniform else f"mixed colours: {rs.mixed}"
-        lines.append(ScoreLine("roof", roof_points,
-                               f"roof of {rs.size} ({colours}) — {kind}, windows {windows} × {rs.window}"))
+        lines.append(ScoreLine("roof", roof_points, f"roof of {rs.size} ({colours}) — {kind}, windows {windows} × {rs.window}"))
     elif house.roofs:
         lines.append(ScoreLine("roof", 0, f"roof: {len(house.roofs)} card(s), fewer than {rs.size}"))
     return Score(tuple(lines), tuple(choice))

@@ -69,9 +69,7 @@ def build_tables(rules: Ruleset) -> Tables:
     orthogonal = rules.options.get("annex_adjacency") == "orthogonal"
     clauses = []
     for bonus in rules.bonuses:
-        compiled = tuple(
-            (1 << rules.room(c.room).code, tuple(board.floor_index(f) for f in c.floors)) for c in bonus.clauses
-        )
+        compiled = tuple((1 << rules.room(c.room).code, tuple(board.floor_index(f) for f in c.floors)) for c in bonus.clauses)
         clauses.append((bonus.points, compiled))
     token_points = [0] * (len(rules.furnishings) + 1)
     token_room = [0] * (len(rules.furnishings) + 1)

@@ -66,6 +66,15 @@ class Include:
 
 
 @dataclass(frozen=True)
+class Inlined:
+    """The text of an included file, expanded in place: its own file for duplicate checks."""
+
+    path: str
+    items: tuple[object, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
 class OptionDecl:
     name: str
     value: str | int

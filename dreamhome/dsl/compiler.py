@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from dreamhome.board import Floor, build_board
-from dreamhome.dsl.ast import Condition, Decl, EffectSpec, Field, Include, OptionDecl, Pos, RulesFile, VariantDecl
+from dreamhome.dsl.ast import Condition, Decl, EffectSpec, Field, Include, Inlined, OptionDecl, Pos, RulesFile, VariantDecl
 from dreamhome.dsl.parser import RulesParser
 from dreamhome.errors import Diagnostic, RulesError
 from dreamhome.ruleset import (
@@ -58,8 +58,15 @@ CARD_FIELDS = {
     "game": ({"players", "rounds", "deal"}, set()),
     "roof_scoring": (set(ROOF_SCORING_FIELDS), set()),
 }
-KIND_WORDS = {"room": "a room", "roof": "a roof", "furnishing": "a furnishing", "token": "a token",
-              "helper": "a helper", "tool": "a tool", "bonus": "a bonus"}
+KIND_WORDS = {
+    "room": "a room",
+    "roof": "a roof",
+    "furnishing": "a furnishing",
+    "token": "a token",
+    "helper": "a helper",
+    "tool": "a tool",
+    "bonus": "a bonus",
+}
 
 
 def _suggest(name: str, known: Iterable[str]) -> str:
@@ -139,7 +146,17 @@ class _Compiler:
         pieces: list[str] = []
         cursor = 0
         base_dir = Path(rules_file.path).parent if not rules_file.path.startswith("<") else None
+        def expand(segment: str, inlined_items) -> None:
+            for sub in inlined_items:
+                if isinstance(sub, Inlined):
+                    expand(f"{segment}::{sub.path}", sub.items)
+                else:
+                    items.append((segment, sub))
+
         for item in rules_file.items:
+            if isinstance(item, Inlined):
+                expand(f"{rules_file.path}::{item.path}", item.items)
+                continue
             if not isinstance(item, Include):
                 items.append((rules_file.path, item))
                 continue
@@ -147,11 +164,13 @@ class _Compiler:
             cursor = item.end
             path = self.resolve_include(base_dir, item.path)
             if path is None:
-                self.error(item.pos, f"cannot find included file '{item.path}' (looked beside this file and in the packaged rules)")
+                self.error(
+                    item.pos, f"cannot find included file '{item.path}' (looked beside this file and in the packaged rules)"
+                )
                 continue
             key = str(path.resolve())
             if key in stack:
-                chain = " → ".join(Path(p).name for p in stack[stack.index(key):] + (key,))
+                chain = " → ".join(Path(p).name for p in stack[stack.index(key) :] + (key,))
                 self.error(item.pos, f"include cycle: {chain}")
                 continue
             included = self.read(path, item.pos)
@@ -159,7 +178,7 @@ class _Compiler:
                 continue
             sub_items, sub_text = self.flatten(included, stack + (key,))
             items.extend(sub_items)
-            pieces.append(f"# ---- begin include {item.path}\n{sub_text}\n# ---- end include {item.path}")
+            pieces.append(f'inlined "{item.path}" {{\n{sub_text}\n}}')
         pieces.append(rules_file.text[cursor:])
         return items, "".join(pieces)
 
@@ -172,8 +191,10 @@ class _Compiler:
                 self.error(fld.pos, f"'{fld.name.split(':')[-1]}' is given twice in this declaration")
             seen_fields[fld.name] = fld.pos
             if fld.provenance is not None and fld.provenance not in PROVENANCE_TAGS:
-                self.error(fld.pos, f"unknown provenance '@{fld.provenance}'; expected one of "
-                           + ", ".join("@" + t for t in PROVENANCE_TAGS))
+                self.error(
+                    fld.pos,
+                    f"unknown provenance '@{fld.provenance}'; expected one of " + ", ".join("@" + t for t in PROVENANCE_TAGS),
+                )
         if seen_in_file is not None and decl.kind not in SINGLETONS:
             if key in seen_in_file:
                 first = seen_in_file[key]
@@ -184,8 +205,11 @@ class _Compiler:
             state.decls[key] = _Merged(decl.kind, decl.id, decl.name, {f.name: f for f in decl.fields}, decl.pos)
             return
         if existing.kind != decl.kind:
-            self.error(decl.pos, f"'{key}' is already {KIND_WORDS.get(existing.kind, existing.kind)} "
-                       f"({existing.pos.file}:{existing.pos.line}); ids share one namespace")
+            self.error(
+                decl.pos,
+                f"'{key}' is already {KIND_WORDS.get(existing.kind, existing.kind)} "
+                f"({existing.pos.file}:{existing.pos.line}); ids share one namespace",
+            )
             return
         if decl.name is not None:
             existing.name = decl.name
@@ -215,8 +239,11 @@ class _Compiler:
         if merged.kind != "board":
             for name, fld in merged.fields.items():
                 if name not in required | optional:
-                    self.error(fld.pos, f"'{name}' does not belong in {KIND_WORDS.get(merged.kind, merged.kind)}"
-                               + (f"; expected one of {', '.join(sorted(required | optional))}"))
+                    self.error(
+                        fld.pos,
+                        f"'{name}' does not belong in {KIND_WORDS.get(merged.kind, merged.kind)}"
+                        + (f"; expected one of {', '.join(sorted(required | optional))}"),
+                    )
                     ok = False
         return ok
 
@@ -266,8 +293,7 @@ class _Compiler:
             if "roof_pile" in fields:
                 under, lo, hi = fields["roof_pile"].value
                 if under not in {fl.name for fl in floors}:
-                    self.error(fields["roof_pile"].pos, f"unknown floor '{under}'"
-                               + _suggest(under, [fl.name for fl in floors]))
+                    self.error(fields["roof_pile"].pos, f"unknown floor '{under}'" + _suggest(under, [fl.name for fl in floors]))
                 roof_pile = (under, tuple(range(lo, hi + 1)))
             if not floors:
                 self.error(board_decl.pos, "the board has no floors")
@@ -299,8 +325,12 @@ class _Compiler:
             if merged.kind == "room":
                 category = f["category"].value
                 if category not in CATEGORY_FLOOR_KIND:
-                    self.error(f["category"].pos, f"unknown category '{category}'; expected one of "
-                               + ", ".join(CATEGORY_FLOOR_KIND) + _suggest(category, CATEGORY_FLOOR_KIND))
+                    self.error(
+                        f["category"].pos,
+                        f"unknown category '{category}'; expected one of "
+                        + ", ".join(CATEGORY_FLOOR_KIND)
+                        + _suggest(category, CATEGORY_FLOOR_KIND),
+                    )
                     continue
                 points = f["points"].value
                 self.check_points(f["points"], points)
@@ -313,8 +343,19 @@ class _Compiler:
                         bonus = (value, target)
                 children = f["children"].value if "children" in f else 0
                 self.check_count(f["count"])
-                rooms.append(RoomType(ident, name, category, CATEGORY_FLOOR_KIND[category], points,
-                                      f["count"].value, children, bonus, len(rooms)))
+                rooms.append(
+                    RoomType(
+                        ident,
+                        name,
+                        category,
+                        CATEGORY_FLOOR_KIND[category],
+                        points,
+                        f["count"].value,
+                        children,
+                        bonus,
+                        len(rooms),
+                    )
+                )
             elif merged.kind == "roof":
                 self.check_count(f["count"])
                 windows = f["windows"].value if "windows" in f else 0
@@ -343,8 +384,9 @@ class _Compiler:
                 count = f["count"].value if "count" in f else 1
                 if "count" in f:
                     self.check_count(f["count"])
-                furnishings.append(Furnishing(ident, name, room, points[0], count, award,
-                                              merged.kind == "furnishing", len(furnishings)))
+                furnishings.append(
+                    Furnishing(ident, name, room, points[0], count, award, merged.kind == "furnishing", len(furnishings))
+                )
             elif merged.kind in ("helper", "tool"):
                 self.check_count(f["count"])
                 effects = tuple(self.compile_effect(spec) for spec in f["effect"].value)
@@ -362,8 +404,9 @@ class _Compiler:
                         scope = tuple(fl.name for fl in board.floors) if board else ()
                         clauses.append(Clause(cond.room, scope))
                     elif cond.scope not in floor_kinds:
-                        self.error(cond.pos, f"no floor of kind '{cond.scope}'; expected one of "
-                                   + ", ".join(sorted(floor_kinds)))
+                        self.error(
+                            cond.pos, f"no floor of kind '{cond.scope}'; expected one of " + ", ".join(sorted(floor_kinds))
+                        )
                     elif board is not None:
                         for fl in board.floors:
                             if fl.kind == cond.scope:
@@ -378,8 +421,12 @@ class _Compiler:
         else:
             for name, fld in rs_decl.fields.items():
                 if name not in ROOF_SCORING_FIELDS:
-                    self.error(fld.pos, f"unknown roof scoring field '{name}'; expected one of "
-                               + ", ".join(ROOF_SCORING_FIELDS) + _suggest(name, ROOF_SCORING_FIELDS))
+                    self.error(
+                        fld.pos,
+                        f"unknown roof scoring field '{name}'; expected one of "
+                        + ", ".join(ROOF_SCORING_FIELDS)
+                        + _suggest(name, ROOF_SCORING_FIELDS),
+                    )
             if self.require(rs_decl):
                 vals = {k: rs_decl.fields[k].value for k in ROOF_SCORING_FIELDS}
                 if vals["size"] < 1:
@@ -391,11 +438,9 @@ class _Compiler:
         options = {name: values[0] for name, values in OPTIONS.items()}
         for name, decl in state.options.items():
             if name not in OPTIONS:
-                self.error(decl.pos, f"unknown option '{name}'; expected one of {', '.join(OPTIONS)}"
-                           + _suggest(name, OPTIONS))
+                self.error(decl.pos, f"unknown option '{name}'; expected one of {', '.join(OPTIONS)}" + _suggest(name, OPTIONS))
             elif str(decl.value) not in OPTIONS[name]:
-                self.error(decl.pos, f"option {name} cannot be '{decl.value}'; expected one of "
-                           + ", ".join(OPTIONS[name]))
+                self.error(decl.pos, f"option {name} cannot be '{decl.value}'; expected one of " + ", ".join(OPTIONS[name]))
             else:
                 options[name] = str(decl.value)
 
@@ -403,8 +448,12 @@ class _Compiler:
         if game is not None and game_decl is not None:
             deal_pos = game_decl.fields["deal"].pos
             self.check_total("room cards", sum(r.count for r in rooms), game.rounds, game.deal_rooms, deal_pos)
-            resources = (sum(r.count for r in roofs) + sum(x.count for x in furnishings if x.is_card)
-                         + sum(h.count for h in helpers) + sum(t.count for t in tools))
+            resources = (
+                sum(r.count for r in roofs)
+                + sum(x.count for x in furnishings if x.is_card)
+                + sum(h.count for h in helpers)
+                + sum(t.count for t in tools)
+            )
             self.check_total("resource cards", resources, game.rounds, game.deal_resources, deal_pos)
 
         if self.errors:
@@ -412,9 +461,7 @@ class _Compiler:
         variants_available = {vid: (v.name or vid) for vid, (v, _f) in state.variants.items()}
         for vpath in sorted(VARIANTS_DIR.glob("*.dh")):
             variants_available.setdefault(vpath.stem, f"rules file {vpath.name}")
-        content_hash = hashlib.sha256(
-            (source + "\n#variants:" + ",".join(variants_on)).encode("utf-8")
-        ).hexdigest()
+        content_hash = hashlib.sha256((source + "\n#variants:" + ",".join(variants_on)).encode("utf-8")).hexdigest()
         return Ruleset(
             game=game,
             board=board,
@@ -461,35 +508,42 @@ class _Compiler:
         if have < need:
             self.error(pos, f"{what}: {have}, fewer than the game deals: {rounds} × {deal} = {need}")
         elif have > need:
-            self.error(pos, f"{what}: {have}, the game deals {rounds} × {deal} = {need}; "
-                       f"{have - need} will never be dealt", severity="warning")
+            self.error(
+                pos,
+                f"{what}: {have}, the game deals {rounds} × {deal} = {need}; {have - need} will never be dealt",
+                severity="warning",
+            )
 
     def compile_effect(self, spec: EffectSpec) -> Effect | None:
         shape = EFFECTS.get(spec.name)
         if shape is None:
-            self.error(spec.pos, f"unknown effect '{spec.name}'; the engine implements "
-                       + ", ".join(EFFECTS) + _suggest(spec.name, EFFECTS))
+            self.error(
+                spec.pos,
+                f"unknown effect '{spec.name}'; the engine implements " + ", ".join(EFFECTS) + _suggest(spec.name, EFFECTS),
+            )
             return None
         ok = True
         if shape.keywords:
             for arg, value in spec.args:
                 if arg not in shape.keywords:
-                    self.error(spec.pos, f"{spec.name}() does not take '{arg}'; expected "
-                               + ", ".join(shape.keywords) + _suggest(arg, shape.keywords))
+                    self.error(
+                        spec.pos,
+                        f"{spec.name}() does not take '{arg}'; expected "
+                        + ", ".join(shape.keywords)
+                        + _suggest(arg, shape.keywords),
+                    )
                     ok = False
                 elif value is None:
                     self.error(spec.pos, f"expected a number after '{arg}' in {spec.name}()")
                     ok = False
         else:
             if len(spec.args) != len(shape.positional):
-                self.error(spec.pos, f"{spec.name} takes {len(shape.positional)} argument(s), "
-                           f"got {len(spec.args)}")
+                self.error(spec.pos, f"{spec.name} takes {len(shape.positional)} argument(s), got {len(spec.args)}")
                 ok = False
             else:
                 for (arg, value), allowed in zip(spec.args, shape.positional):
                     if arg not in allowed or value is not None:
-                        self.error(spec.pos, f"{spec.name}() cannot use '{arg}' there; expected one of "
-                                   + ", ".join(allowed))
+                        self.error(spec.pos, f"{spec.name}() cannot use '{arg}' there; expected one of " + ", ".join(allowed))
                         ok = False
         flags = set()
         for flag, fpos in spec.flags:
@@ -501,8 +555,7 @@ class _Compiler:
                     ok = False
             elif flag not in shape.flags:
                 allowed_f = ", ".join(shape.flags) or "no flags"
-                self.error(fpos, f"unknown flag '{flag}' for {spec.name}; expected {allowed_f}"
-                           + _suggest(flag, shape.flags))
+                self.error(fpos, f"unknown flag '{flag}' for {spec.name}; expected {allowed_f}" + _suggest(flag, shape.flags))
                 ok = False
             else:
                 flags.add(flag)
@@ -590,20 +643,29 @@ def compile_rules(
         from_file = _variant_file_items(compiler, vname)
         if from_file is None:
             known = sorted(set(state.variants) | {p.stem for p in VARIANTS_DIR.glob("*.dh")})
-            raise RulesError([Diagnostic(loaded.path, 0, 0, f"unknown variant '{vname}'"
-                                         + _suggest(vname, known) + f"; known variants: {', '.join(known)}")])
+            raise RulesError(
+                [
+                    Diagnostic(
+                        loaded.path,
+                        0,
+                        0,
+                        f"unknown variant '{vname}'" + _suggest(vname, known) + f"; known variants: {', '.join(known)}",
+                    )
+                ]
+            )
         items, body = from_file
         for file, item in items:
             compiler.merge_item(state, file, item, None)
-        source += f'\n\nvariant {vname} {{\n{body}\n}}\n'
+        source += f"\n\nvariant {vname} {{\n{body}\n}}\n"
     ruleset = compiler.build(state, tuple(variants), source, loaded.path)
     if ruleset is None:
         raise RulesError(compiler.errors)
     return ruleset
 
 
-def check_rules(path: str | Path | None = None, *, text: str | None = None,
-                name: str | None = None) -> tuple[list[Diagnostic], list[Diagnostic]]:
+def check_rules(
+    path: str | Path | None = None, *, text: str | None = None, name: str | None = None
+) -> tuple[list[Diagnostic], list[Diagnostic]]:
     """Every error and warning of a rules file, with each of its variants tried on.
 
     Returns (errors, warnings); never raises for a bad file.

@@ -14,7 +14,7 @@ from pathlib import Path
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from dreamhome.dsl.ast import Condition, Decl, EffectSpec, Field, Include, OptionDecl, Pos, RulesFile, VariantDecl
+from dreamhome.dsl.ast import Condition, Decl, EffectSpec, Field, Include, Inlined, OptionDecl, Pos, RulesFile, VariantDecl
 from dreamhome.errors import Diagnostic, RulesError
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
@@ -33,6 +33,7 @@ _TERMINAL_WORDS = {
     "EQUAL": "'='",
     "$END": "the end of the file",
 }
+
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
@@ -275,6 +276,10 @@ class _ToAst(Transformer):
     def include(self, meta, ch):
         return Include(str(ch[0]), self._pos(meta), meta.start_pos, meta.end_pos)
 
+    @v_args(meta=True)
+    def inlined(self, meta, ch):
+        return Inlined(str(ch[0]), tuple(ch[1:]), self._pos(meta))
+
     def start(self, ch):
         return tuple(ch)
 
@@ -321,9 +326,11 @@ class RulesParser:
     def _diagnostic(self, exc: UnexpectedInput, path: str, lines: list[str]) -> Diagnostic:
         line = getattr(exc, "line", None) or 0
         column = getattr(exc, "column", None) or 0
-        if isinstance(exc, UnexpectedEOF) or line <= 0:
-            line = max(len(lines), 1)
-            column = len(lines[line - 1]) + 1 if lines else 1
+        at_end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END")
+        if at_end or line <= 0:
+            # Point just past the last non-blank line: where the missing text belongs.
+            line = max((k + 1 for k, text in enumerate(lines) if text.strip()), default=1)
+            column = len(lines[line - 1].rstrip()) + 2 if lines and lines[line - 1].strip() else 1
         source = lines[line - 1] if 0 < line <= len(lines) else ""
         if isinstance(exc, UnexpectedToken):
             got = "the end of the file" if exc.token.type == "$END" else f"'{exc.token}'"

@@ -92,5 +92,12 @@ def apply_placement(rules: Ruleset, house: House, card: str | int, placement: Pl
     return house.place(placement.cell, code)
 
 
-__all__ = ["Placement", "legal_placements", "apply_placement", "free_supported_cells", "face_up_ok",
-           "designer_keeps_open", "ROOM0"]
+__all__ = [
+    "Placement",
+    "legal_placements",
+    "apply_placement",
+    "free_supported_cells",
+    "face_up_ok",
+    "designer_keeps_open",
+    "ROOM0",
+]

@@ -1,0 +1,207 @@
+"""Compiling rules: the base manifest, static checks, includes, overrides, variants."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from dreamhome.dsl.compiler import BASE_RULES, check_rules, compile_rules
+from dreamhome.errors import RulesError
+
+from conftest import DATA
+
+BASE_TEXT = BASE_RULES.read_text()
+
+
+def errors_of(text: str, tmp_path: Path, name: str = "r.dh") -> list:
+    path = tmp_path / name
+    path.write_text(text)
+    errors, _warnings = check_rules(path)
+    return errors
+
+
+def test_base_matches_the_manifest_totals(base):
+    """COMP-1: 60 room cards and 48 resource cards, dealt 12 × 5 and 12 × 4."""
+    assert sum(r.count for r in base.rooms) == 60 == base.game.rounds * base.game.deal_rooms
+    resources = (sum(r.count for r in base.roofs) + sum(f.count for f in base.furnishings if f.is_card)
+                 + sum(c.count for c in base.helpers + base.tools))
+    assert resources == 48 == base.game.rounds * base.game.deal_resources
+    assert sum(r.count for r in base.rooms if r.category == "basement") == 10
+    assert not base.warnings
+
+
+def test_base_rooms_follow_manifest_md(base):
+    kitchen = base.room("kitchen")
+    assert kitchen.points == (1, 6) and kitchen.max_size == 2 and kitchen.count == 7
+    assert base.room("pantry").bonus == (3, "kitchen") and base.room("pantry").category == "annex"
+    assert base.room("garage").points == (0, 4) and base.room("garage").floor_kind == "basement"
+    assert base.room("childrens_room").children == 1
+    assert base.furnishing("treehouse").outside and base.furnishing("piano").room == "living_room"
+
+
+def test_board_graph(base):
+    """COMP-2: 12 cells, beside and above edges, the roof pile under middle/0-2."""
+    g = base.board.graph
+    assert base.board.cells == tuple(f"top/{c}" for c in range(5)) + tuple(f"middle/{c}" for c in range(5)) + (
+        "basement/3", "basement/4")
+    assert isinstance(g, nx.DiGraph)
+    assert g.edges["top/1", "top/2"]["relation"] == "beside" and g.has_edge("top/2", "top/1")
+    assert g.edges["top/3", "middle/3"]["relation"] == "above"
+    assert g.edges["middle/3", "basement/3"]["relation"] == "above"
+    assert g.edges["middle/0", "roof_pile"]["relation"] == "above"
+    assert g.edges["basement/3", "ground"]["relation"] == "above"
+    assert not g.has_edge("middle/4", "basement/3") and not g.has_edge("basement/4", "middle/4")
+    b = base.board
+    assert b.below[b.index["middle/0"]] == -1 and b.below[b.index["middle/3"]] == b.index["basement/3"]
+    assert b.left[b.index["basement/3"]] == -1 and b.right[b.index["basement/3"]] == b.index["basement/4"]
+
+
+def test_ruleset_is_immutable(base):
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        base.rooms = ()  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        base.options["annex_adjacency"] = "orthogonal"  # type: ignore[index]
+
+
+def test_provenance_lists_assumed_values(base):
+    assumed = {(i, f) for i, f, _ in base.assumed_values()}
+    assert ("living_room", "count") in assumed and ("study", "points") in assumed
+    assert ("kitchen", "points") not in assumed
+    assert base.provenance[("kitchen", "points")].provenance == "review"
+    assert base.provenance[("piano", "points")].provenance == "rulebook"
+
+
+def test_options_and_variants(base):
+    assert dict(base.options) == {"round_discard": "on", "annex_adjacency": "horizontal",
+                                  "swap_face_down": "allowed", "tiebreak": "children"}
+    kids = compile_rules(variants=["kids"])
+    assert kids.options["round_discard"] == "off"
+    car = compile_rules(variants=["car"])
+    token = car.furnishing("car")
+    assert (token.room, token.points, token.award, token.is_card) == ("garage", 1, "first_complete", False)
+    assert not base.has_furnishing("car")
+    assert {"kids", "car", "orthogonal", "kitchen3", "handyman2"} <= set(base.variants_available)
+
+
+def test_variant_files_apply_over_the_rules_in_use():
+    rules = compile_rules(variants=["kitchen3", "car"])
+    assert rules.room("kitchen").points == (1, 3, 6) and rules.has_furnishing("car")
+    handy = compile_rules(variants=["handyman2"]).held("handyman").effect("swap")
+    assert handy.uses == 2
+
+
+def test_unknown_variant_lists_the_known_ones():
+    with pytest.raises(RulesError) as info:
+        compile_rules(variants=["cars"])
+    message = str(info.value)
+    assert "unknown variant 'cars'" in message and "did you mean 'car'" in message and "kids" in message
+
+
+def test_override_file_changes_fields_only(tmp_path):
+    (tmp_path / "k3.dh").write_text((DATA / "override_example.dh").read_text())
+    rules = compile_rules(tmp_path / "k3.dh")
+    kitchen = rules.room("kitchen")
+    assert kitchen.points == (1, 3, 6) and kitchen.count == 7 and kitchen.category == "normal"
+    assert rules.held("handyman").effect("swap").uses == 2
+    assert rules.source.startswith('inlined "base.dh" {')
+    assert rules.content_hash != compile_rules().content_hash
+    # The inlined source compiles to the same rules with nothing else at hand.
+    again = compile_rules(text=rules.source, name="inlined.dh")
+    assert again.room("kitchen").points == (1, 3, 6) and again.content_hash == rules.content_hash
+
+
+def test_include_by_absolute_path(tmp_path):
+    (tmp_path / "a.dh").write_text(f'include "{BASE_RULES}"\nroom bathroom {{ count 9 points 1 }}\n')
+    assert compile_rules(tmp_path / "a.dh").room("bathroom").points == (1,)
+
+
+def test_static_errors_all_reported_with_positions(tmp_path):
+    text = BASE_TEXT.replace("bonus 3 beside kitchen @printed", "bonus 3 beside kichen @printed")
+    text = text.replace("points 1 4 9", "points 1 9 4")
+    text = text.replace("effect scaffold", "effect scafold")
+    text = text.replace("effect swap(house, track) before_take", "effect swap(house, track) befor_take")
+    errors = errors_of(text, tmp_path)
+    messages = [e.message for e in errors]
+    assert any("unknown room 'kichen' (did you mean 'kitchen'?)" in m for m in messages)
+    assert any("points must not fall as a room grows (4 after 9)" in m for m in messages)
+    assert any("unknown effect 'scafold'" in m and "did you mean 'scaffold'" in m for m in messages)
+    assert any("unknown flag 'befor_take'" in m and "did you mean 'before_take'" in m for m in messages)
+    lines = text.split("\n")
+    for e in errors:
+        assert e.file.endswith("r.dh") and e.line > 0 and e.column > 0
+        assert e.source_line == lines[e.line - 1]
+    kichen = next(e for e in errors if "kichen" in e.message)
+    assert lines[kichen.line - 1][kichen.column - 1:].startswith("kichen")
+
+
+def test_duplicate_ids_in_one_file(tmp_path):
+    text = BASE_TEXT + '\nroom kitchen "Kitchen again" { category normal points 1 count 0 }\n'
+    errors = errors_of(text, tmp_path)
+    assert any("'kitchen' is declared twice in this file" in e.message for e in errors)
+
+
+def test_one_namespace_across_kinds(tmp_path):
+    text = f'include "{BASE_RULES}"\nroof kitchen {{ count 0 }}\n'
+    errors = errors_of(text, tmp_path)
+    assert any("'kitchen' is already a room" in e.message for e in errors)
+
+
+def test_deck_totals(tmp_path):
+    short = errors_of(BASE_TEXT.replace("count 9 @assumed\n  children 0 @assumed\n}\n\nroom bedroom",
+                                        "count 8 @assumed\n  children 0 @assumed\n}\n\nroom bedroom"), tmp_path)
+    assert any("room cards: 59, fewer than the game deals: 12 × 5 = 60" in e.message for e in short)
+    long_text = f'include "{BASE_RULES}"\nroom bathroom {{ count 10 }}\n'
+    (tmp_path / "long.dh").write_text(long_text)
+    errors, warnings = check_rules(tmp_path / "long.dh")
+    assert not errors
+    assert any("room cards: 61, the game deals 12 × 5 = 60" in w.message for w in warnings)
+    assert compile_rules(tmp_path / "long.dh").room("bathroom").count == 10
+
+
+def test_unknown_option_and_value(tmp_path):
+    errors = errors_of(f'include "{BASE_RULES}"\noption annex_adjacenc = orthogonal\noption tiebreak = coin\n', tmp_path)
+    messages = " | ".join(e.message for e in errors)
+    assert "unknown option 'annex_adjacenc'" in messages and "did you mean 'annex_adjacency'" in messages
+    assert "option tiebreak cannot be 'coin'; expected one of children, none" in messages
+
+
+def test_include_cycle_and_missing_include(tmp_path):
+    (tmp_path / "a.dh").write_text('include "b.dh"\n')
+    (tmp_path / "b.dh").write_text('include "a.dh"\n')
+    errors, _ = check_rules(tmp_path / "a.dh")
+    assert any("include cycle: a.dh → b.dh → a.dh" in e.message for e in errors)
+    (tmp_path / "c.dh").write_text('\n  include "nowhere.dh"\n')
+    errors, _ = check_rules(tmp_path / "c.dh")
+    assert errors[0].message.startswith("cannot find included file 'nowhere.dh'")
+    assert (errors[0].line, errors[0].column) == (2, 3)
+
+
+def test_missing_fields_and_fields_in_the_wrong_place(tmp_path):
+    text = f'include "{BASE_RULES}"\nroom attic "Attic" {{ category normal count 0 windows 1 }}\n'
+    messages = [e.message for e in errors_of(text, tmp_path)]
+    assert any("'attic' has no 'points'" in m for m in messages)
+    assert any("'windows' does not belong in a room" in m for m in messages)
+
+
+def test_example_fragment_compile_errors():
+    """DSL.md: the example parses but does not compile (undeclared rooms, short decks)."""
+    errors, _ = check_rules(DATA / "dsl_example.dh")
+    messages = [e.message for e in errors]
+    assert "unknown room 'kitchen'" in messages and "unknown room 'bathroom'" in messages
+    assert any(m.startswith("room cards: 21, fewer than") for m in messages)
+    assert any(m.startswith("resource cards: 22, fewer than") for m in messages)
+
+
+def test_errors_in_variants_are_found_by_rules_check(tmp_path):
+    text = BASE_TEXT.replace("token car \"Car\" { room garage", "token car \"Car\" { room garag")
+    errors = errors_of(text, tmp_path)
+    assert any("unknown room 'garag' (did you mean 'garage'?)" in e.message for e in errors)
+
+
+def test_unreadable_rules_file(tmp_path):
+    with pytest.raises(RulesError) as info:
+        compile_rules(tmp_path / "missing.dh")
+    assert "cannot read rules file" in str(info.value)
