@@ -120,49 +120,63 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
             n_tok = 1 if i >= 0 and tokens[i] else 0
 
     # Outside tokens (FURN-TYPE) and card counts against the manifest (COMP-5).
+    token_uses = [0] * len(t.token_count)
+    for tok in tokens:
+        if tok:
+            token_uses[tok] += 1
     for fid in house.outside:
         furn = rules.furnishing(fid)
+        token_uses[furn.code] += 1
         if not furn.outside:
             out.append(Violation("FURN-TYPE", None, f"{furn.name} goes in a {rules.room(furn.room).name.lower()}, not outside"))
-    used = Counter(rules.furnishings[tok - 1].id for tok in tokens if tok)
-    used.update(house.outside)
-    for fid, n in used.items():
-        furn = rules.furnishing(fid)
-        if n > furn.count:
+    for code, n in enumerate(token_uses):
+        if n > t.token_count[code]:
+            furn = rules.furnishings[code - 1]
             out.append(Violation("COMP-5", None, f"{n} {furn.name.lower()} tokens; the game has {furn.count}"))
-    room_cards = Counter(c for c in cells if c >= ROOM0)
-    room_cards.update(u for u in house.under if u)
-    room_cards.update(rules.room(r).code for r in house.discard_rooms)
-    for code, n in room_cards.items():
-        room = rules.room_of_code(code)
-        if n > room.count:
-            out.append(Violation("COMP-5", None, f"{n} {room.name.lower()} cards; the deck holds {room.count}"))
-    roof_cards = Counter(house.roofs + house.discard_roofs)
-    for colour in rules.roofs:
-        n = roof_cards[(colour.index, True)] + roof_cards[(colour.index, False)]
-        w = roof_cards[(colour.index, True)]
-        if n > colour.count or w > colour.windows:
-            out.append(
-                Violation(
-                    "COMP-5",
-                    None,
-                    f"{n} {colour.name.lower()} roof cards ({w} with a window); the deck "
-                    f"holds {colour.count} ({colour.windows} with a window)",
+    card_uses = [0] * t.n_codes
+    for c in cells:
+        card_uses[c] += 1
+    for u in house.under:
+        if u:
+            card_uses[u] += 1
+    for rid in house.discard_rooms:
+        card_uses[rules.room(rid).code] += 1
+    room_count = t.room_count
+    for code in range(ROOM0, t.n_codes):
+        if card_uses[code] > room_count[code]:
+            room = rules.room_of_code(code)
+            out.append(Violation("COMP-5", None, f"{card_uses[code]} {room.name.lower()} cards; the deck holds {room.count}"))
+    if house.roofs or house.discard_roofs:
+        roof_uses = [0] * t.n_roof_colours
+        window_uses = [0] * t.n_roof_colours
+        for colour, window in house.roofs + house.discard_roofs:
+            roof_uses[colour] += 1
+            if window:
+                window_uses[colour] += 1
+        for colour in rules.roofs:
+            n, w = roof_uses[colour.index], window_uses[colour.index]
+            if n > colour.count or w > colour.windows:
+                out.append(
+                    Violation(
+                        "COMP-5",
+                        None,
+                        f"{n} {colour.name.lower()} roof cards ({w} with a window); the deck "
+                        f"holds {colour.count} ({colour.windows} with a window)",
+                    )
                 )
-            )
-    held = Counter(house.helpers + house.tools)
-    for cid, n in held.items():
-        card = rules.held(cid)
-        if n > card.count:
-            out.append(Violation("COMP-5", None, f"{n} {card.name.lower()} cards; the deck holds {card.count}"))
+    held = house.helpers + house.tools
+    if held:
+        for cid, n in Counter(held).items():
+            if n > t.held_count[cid]:
+                out.append(
+                    Violation("COMP-5", None, f"{n} {rules.held(cid).name.lower()} cards; the deck holds {t.held_count[cid]}")
+                )
 
     # TOOL-SCAFFOLDING: no more scaffolding than the deck's scaffolding cards.
-    scaffolds = cells.count(SCAFFOLD)
-    if scaffolds:
-        limit = sum(c.count for c in rules.cards_with_effect("scaffold"))
-        if scaffolds > limit:
-            first = cells.index(SCAFFOLD)
-            out.append(Violation("TOOL-SCAFFOLDING", names[first], f"{scaffolds} scaffoldings; the game has {limit}"))
+    scaffolds = card_uses[SCAFFOLD]
+    if scaffolds > t.scaffold_limit:
+        first = cells.index(SCAFFOLD)
+        out.append(Violation("TOOL-SCAFFOLDING", names[first], f"{scaffolds} scaffoldings; the game has {t.scaffold_limit}"))
     return out
 
 

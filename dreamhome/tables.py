@@ -39,6 +39,12 @@ class Tables:
     helper_empty_room: dict[str, int]
     helper_token_plus: dict[str, int]
     keeps_open: frozenset[str]  # helpers with tokens_keep_open (HELP-DESIGNER)
+    room_count: tuple[int, ...]  # by code: cards in the deck (COMP-5)
+    token_count: tuple[int, ...]  # by token code
+    roof_count: tuple[int, ...]  # by colour
+    roof_windows: tuple[int, ...]
+    held_count: dict[str, int]
+    scaffold_limit: int
     roof_size: int
     roof_uniform: int
     roof_mixed: int
@@ -88,7 +94,16 @@ def build_tables(rules: Ruleset) -> Tables:
             elif effect.name == "tokens_keep_open":
                 keeps_open.add(card.id)
     rs = rules.roof_scoring
+    room_count = [0] * n_codes
+    for room in rules.rooms:
+        room_count[room.code] = room.count
     return Tables(
+        room_count=tuple(room_count),
+        token_count=(0,) + tuple(f.count for f in rules.furnishings),
+        roof_count=tuple(r.count for r in rules.roofs),
+        roof_windows=tuple(r.windows for r in rules.roofs),
+        held_count={c.id: c.count for c in rules.helpers + rules.tools},
+        scaffold_limit=sum(c.count for c in rules.helpers + rules.tools if c.effect("scaffold") is not None),
         n_cells=board.size,
         n_codes=n_codes,
         floor_cells=board.floor_cells,

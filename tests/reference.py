@@ -94,12 +94,23 @@ def reference_score(rules, data) -> dict:
     furnishings = sum(rules.furnishing(t).points + helper_amount("token_plus") for t in tokens)
     functionality = 0
     for bonus in rules.bonuses:
-        if all(any(_face_up(grid[(f, col)]) and grid[(f, col)]["room"] == clause.room
-                   for f in clause.floors for col in rules.board.floors[rules.board.floor_index(f)].columns)
-               for clause in bonus.clauses):
+        if all(
+            any(
+                _face_up(grid[(f, col)]) and grid[(f, col)]["room"] == clause.room
+                for f in clause.floors
+                for col in rules.board.floors[rules.board.floor_index(f)].columns
+            )
+            for clause in bonus.clauses
+        ):
             functionality += bonus.points + helper_amount("bonus_plus")
     empties = sum(1 for c in grid.values() if c is not None and c.get("face_down"))
     roof = reference_roof(rules, data.get("roofs", []))
     empty_rooms = empties * helper_amount("empty_room")
-    return {"rooms": rooms, "furnishings": furnishings, "functionality": functionality, "roof": roof,
-            "empty_rooms": empty_rooms, "total": rooms + furnishings + functionality + roof + empty_rooms}
+    return {
+        "rooms": rooms,
+        "furnishings": furnishings,
+        "functionality": functionality,
+        "roof": roof,
+        "empty_rooms": empty_rooms,
+        "total": rooms + furnishings + functionality + roof + empty_rooms,
+    }

@@ -26,8 +26,11 @@ def errors_of(text: str, tmp_path: Path, name: str = "r.dh") -> list:
 def test_base_matches_the_manifest_totals(base):
     """COMP-1: 60 room cards and 48 resource cards, dealt 12 × 5 and 12 × 4."""
     assert sum(r.count for r in base.rooms) == 60 == base.game.rounds * base.game.deal_rooms
-    resources = (sum(r.count for r in base.roofs) + sum(f.count for f in base.furnishings if f.is_card)
-                 + sum(c.count for c in base.helpers + base.tools))
+    resources = (
+        sum(r.count for r in base.roofs)
+        + sum(f.count for f in base.furnishings if f.is_card)
+        + sum(c.count for c in base.helpers + base.tools)
+    )
     assert resources == 48 == base.game.rounds * base.game.deal_resources
     assert sum(r.count for r in base.rooms if r.category == "basement") == 10
     assert not base.warnings
@@ -46,7 +49,9 @@ def test_board_graph(base):
     """COMP-2: 12 cells, beside and above edges, the roof pile under middle/0-2."""
     g = base.board.graph
     assert base.board.cells == tuple(f"top/{c}" for c in range(5)) + tuple(f"middle/{c}" for c in range(5)) + (
-        "basement/3", "basement/4")
+        "basement/3",
+        "basement/4",
+    )
     assert isinstance(g, nx.DiGraph)
     assert g.edges["top/1", "top/2"]["relation"] == "beside" and g.has_edge("top/2", "top/1")
     assert g.edges["top/3", "middle/3"]["relation"] == "above"
@@ -75,8 +80,12 @@ def test_provenance_lists_assumed_values(base):
 
 
 def test_options_and_variants(base):
-    assert dict(base.options) == {"round_discard": "on", "annex_adjacency": "horizontal",
-                                  "swap_face_down": "allowed", "tiebreak": "children"}
+    assert dict(base.options) == {
+        "round_discard": "on",
+        "annex_adjacency": "horizontal",
+        "swap_face_down": "allowed",
+        "tiebreak": "children",
+    }
     kids = compile_rules(variants=["kids"])
     assert kids.options["round_discard"] == "off"
     car = compile_rules(variants=["car"])
@@ -134,7 +143,7 @@ def test_static_errors_all_reported_with_positions(tmp_path):
         assert e.file.endswith("r.dh") and e.line > 0 and e.column > 0
         assert e.source_line == lines[e.line - 1]
     kichen = next(e for e in errors if "kichen" in e.message)
-    assert lines[kichen.line - 1][kichen.column - 1:].startswith("kichen")
+    assert lines[kichen.line - 1][kichen.column - 1 :].startswith("kichen")
 
 
 def test_duplicate_ids_in_one_file(tmp_path):
@@ -150,8 +159,13 @@ def test_one_namespace_across_kinds(tmp_path):
 
 
 def test_deck_totals(tmp_path):
-    short = errors_of(BASE_TEXT.replace("count 9 @assumed\n  children 0 @assumed\n}\n\nroom bedroom",
-                                        "count 8 @assumed\n  children 0 @assumed\n}\n\nroom bedroom"), tmp_path)
+    short = errors_of(
+        BASE_TEXT.replace(
+            "count 9 @assumed\n  children 0 @assumed\n}\n\nroom bedroom",
+            "count 8 @assumed\n  children 0 @assumed\n}\n\nroom bedroom",
+        ),
+        tmp_path,
+    )
     assert any("room cards: 59, fewer than the game deals: 12 × 5 = 60" in e.message for e in short)
     long_text = f'include "{BASE_RULES}"\nroom bathroom {{ count 10 }}\n'
     (tmp_path / "long.dh").write_text(long_text)
@@ -196,7 +210,7 @@ def test_example_fragment_compile_errors():
 
 
 def test_errors_in_variants_are_found_by_rules_check(tmp_path):
-    text = BASE_TEXT.replace("token car \"Car\" { room garage", "token car \"Car\" { room garag")
+    text = BASE_TEXT.replace('token car "Car" { room garage', 'token car "Car" { room garag')
     errors = errors_of(text, tmp_path)
     assert any("unknown room 'garag' (did you mean 'garage'?)" in e.message for e in errors)
 

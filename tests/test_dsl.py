@@ -110,8 +110,35 @@ def test_fuzz_arbitrary_text_raises_only_rules_error(text):
         assert exc.diagnostics and all(d.file == "fuzz.dh" for d in exc.diagnostics)
 
 
-KEYWORDS = ["room", "roof", "points", "count", "{", "}", "(", ")", ",", "@assumed", "..", "=", "effect", "bonus",
-            "beside", "variant", "option", "include", '"x"', "1", "2", "kitchen", "when", "has", "every", "floor", "\n"]
+KEYWORDS = [
+    "room",
+    "roof",
+    "points",
+    "count",
+    "{",
+    "}",
+    "(",
+    ")",
+    ",",
+    "@assumed",
+    "..",
+    "=",
+    "effect",
+    "bonus",
+    "beside",
+    "variant",
+    "option",
+    "include",
+    '"x"',
+    "1",
+    "2",
+    "kitchen",
+    "when",
+    "has",
+    "every",
+    "floor",
+    "\n",
+]
 
 
 @given(st.lists(st.sampled_from(KEYWORDS), max_size=30))

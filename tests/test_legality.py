@@ -51,8 +51,11 @@ def test_card_over_an_empty_space_is_place_a(house, data):
 def test_basement_card_upstairs_is_place_b(house, data):
     """PLACE-B: a basement card on an upper floor."""
     b = BASE.board
-    free = [i for i in range(b.size) if house.cells[i] == EMPTY and b.cell_kind[i] == "upper"
-            and (b.below[i] < 0 or house.cells[b.below[i]] != EMPTY)]
+    free = [
+        i
+        for i in range(b.size)
+        if house.cells[i] == EMPTY and b.cell_kind[i] == "upper" and (b.below[i] < 0 or house.cells[b.below[i]] != EMPTY)
+    ]
     assume(free)
     cell = data.draw(st.sampled_from(free))
     basement = data.draw(st.sampled_from([r for r in BASE.rooms if r.category == "basement"]))
@@ -79,14 +82,16 @@ def test_room_one_card_over_its_maximum_is_place_c(house, data):
 @given(legal_houses(BASE, full=True), st.data())
 def test_second_token_in_a_room_is_furn_one(house, data):
     """FURN-ONE: a room that holds one token gets a second on another of its cards."""
-    two_kinds = {code for code in range(BASE.tables.n_codes)
-                 if sum(1 for f in BASE.furnishings if f.room and BASE.room(f.room).code == code) >= 2}
+    two_kinds = {
+        code
+        for code in range(BASE.tables.n_codes)
+        if sum(1 for f in BASE.furnishings if f.room and BASE.room(f.room).code == code) >= 2
+    }
     rooms = [(code, cells) for code, cells in rooms_of(BASE, house) if len(cells) >= 2 and code in two_kinds]
     assume(rooms)
     code, cells = data.draw(st.sampled_from(rooms))
     first, second = [f.code for f in BASE.furnishings if f.room and BASE.room(f.room).code == code][:2]
-    cleared = replace(house, tokens=tuple(0 if t in (first, second) or i in cells else t
-                                          for i, t in enumerate(house.tokens)))
+    cleared = replace(house, tokens=tuple(0 if t in (first, second) or i in cells else t for i, t in enumerate(house.tokens)))
     one = cleared.with_token(cells[0], first)
     assert is_legal(BASE, one)
     assert rules_broken(BASE, one.with_token(cells[1], second)) == {"FURN-ONE"}
@@ -136,8 +141,9 @@ def test_card_counts_against_the_manifest(base):
     b = base.board
     house = House.empty(base)
     for i in range(5):
-        house = house.place(b.index[f"middle/{i}"], base.room("workshop").code if i == 0 else FACE_DOWN,
-                            0, base.room("workshop").code if i else 0)
+        house = house.place(
+            b.index[f"middle/{i}"], base.room("workshop").code if i == 0 else FACE_DOWN, 0, base.room("workshop").code if i else 0
+        )
     assert "PLACE-B" in rules_broken(base, house)
     assert "COMP-5" in rules_broken(base, house)
 

@@ -24,6 +24,7 @@ def reference_placements(rules, house, room_id):
     b = rules.board
     keep_open = any(rules.held(h).effect("tokens_keep_open") for h in house.helpers)
     token_rooms = [set(cells) for c, cells in rooms_of(rules, house) if any(house.tokens[i] for i in cells)]
+
     def legal(h):  # the card in hand exists, so deck counts (COMP-5) are not at stake here
         return not [v for v in house_violations(rules, h) if v.rule != "COMP-5"]
 
@@ -35,8 +36,7 @@ def reference_placements(rules, house, room_id):
             continue  # PLACE-A
         up = house.place(cell, code)
         joined_closed = any(
-            (n in room) and house.cells[n] == code
-            for room in token_rooms for n in (b.left[cell], b.right[cell]) if n >= 0
+            (n in room) and house.cells[n] == code for room in token_rooms for n in (b.left[cell], b.right[cell]) if n >= 0
         )
         if legal(up) and (keep_open or not joined_closed):
             out.append(Placement(cell, False))
@@ -71,8 +71,16 @@ def test_empty_board(base):
     house = House.empty(base)
     cells = {p.describe(base) for p in legal_placements(base, house, "kitchen")}
     # PLACE-A: only middle/0-2 stand on the roof pile; the basement takes no kitchen (PLACE-B).
-    assert cells == {"middle/0", "middle/0 face down", "middle/1", "middle/1 face down", "middle/2",
-                     "middle/2 face down", "basement/3 face down", "basement/4 face down"}
+    assert cells == {
+        "middle/0",
+        "middle/0 face down",
+        "middle/1",
+        "middle/1 face down",
+        "middle/2",
+        "middle/2 face down",
+        "basement/3 face down",
+        "basement/4 face down",
+    }
 
 
 def test_token_closes_a_room(base):
@@ -100,8 +108,12 @@ def test_merge_of_two_rooms(base):
     # Two rooms each with a token may not merge, even with the designer (FURN-ONE).
     from dataclasses import replace
 
-    tokens = replace(House.empty(base).place(b.index["middle/0"], lr, base.furnishing("piano").code)
-                     .place(b.index["middle/2"], lr, base.furnishing("fireplace").code), helpers=("interior_designer",))
+    tokens = replace(
+        House.empty(base)
+        .place(b.index["middle/0"], lr, base.furnishing("piano").code)
+        .place(b.index["middle/2"], lr, base.furnishing("fireplace").code),
+        helpers=("interior_designer",),
+    )
     assert Placement(b.index["middle/1"], False) not in legal_placements(base, tokens, "living_room")
 
 

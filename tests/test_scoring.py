@@ -30,9 +30,19 @@ def test_rulebook_scoring_example(base):
     rooms = Counter((ln.text.split(",")[0].split(" beside")[0], ln.points) for ln in score.lines if ln.part == "rooms")
     # The rulebook's line items: children's room 2, living room (2 cards) 4, bathroom 1 twice, dressing room 1
     # (not beside a bedroom), bedroom 1, kitchen 1 twice, pantry 3 beside a kitchen, garage 0, empty room 0.
-    assert rooms == Counter({("Children's room", 2): 1, ("Living room", 4): 1, ("Bathroom", 1): 2,
-                             ("Dressing room", 1): 1, ("Bedroom", 1): 1, ("Kitchen", 1): 2, ("Pantry", 3): 1,
-                             ("Garage", 0): 1, ("empty room", 0): 1})
+    assert rooms == Counter(
+        {
+            ("Children's room", 2): 1,
+            ("Living room", 4): 1,
+            ("Bathroom", 1): 2,
+            ("Dressing room", 1): 1,
+            ("Bedroom", 1): 1,
+            ("Kitchen", 1): 2,
+            ("Pantry", 3): 1,
+            ("Garage", 0): 1,
+            ("empty room", 0): 1,
+        }
+    )
     assert sorted(ln.points for ln in score.lines if ln.part == "furnishings") == [1, 3]  # cat house, piano
     assert [ln.points for ln in score.lines if ln.part == "functionality"] == [3, 3]
     (roof,) = [ln for ln in score.lines if ln.part == "roof"]
@@ -69,7 +79,8 @@ def test_fast_scorer_matches_breakdown_and_reference(house):
     assert fast == tuple(explained.components().values())
     assert sum(fast) == explained.total == ref["total"] >= 0
     assert dict(zip(("rooms", "furnishings", "functionality", "roof", "empty_rooms"), fast)) == {
-        k: ref[k] for k in ("rooms", "furnishings", "functionality", "roof", "empty_rooms")}
+        k: ref[k] for k in ("rooms", "furnishings", "functionality", "roof", "empty_rooms")
+    }
 
 
 @given(legal_houses(ORTHO, full=True))

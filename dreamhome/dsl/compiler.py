@@ -146,6 +146,7 @@ class _Compiler:
         pieces: list[str] = []
         cursor = 0
         base_dir = Path(rules_file.path).parent if not rules_file.path.startswith("<") else None
+
         def expand(segment: str, inlined_items) -> None:
             for sub in inlined_items:
                 if isinstance(sub, Inlined):

@@ -1,0 +1,3 @@
+from dreamhome.cli import run
+
+run()

@@ -1,0 +1,156 @@
+"""The `dreamhome` command: outputs, exit codes 0/1/2, one-line errors, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import DATA, EXAMPLES
+
+EXAMPLE = str(EXAMPLES / "rulebook_example.json")
+
+
+def run(*args, cwd=None):
+    proc = subprocess.run(
+        [sys.executable, "-m", "dreamhome", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={"COLUMNS": "160", "PATH": "/usr/bin:/bin", "HOME": "/tmp"},
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc
+
+
+def test_score_json_rulebook_example():
+    proc = run("score", EXAMPLE, "--json")
+    assert proc.returncode == 0
+    out = json.loads(proc.stdout)
+    assert {k: out[k] for k in ("total", "rooms", "furnishings", "functionality", "roof", "empty_rooms")} == {
+        "total": 29,
+        "rooms": 15,
+        "furnishings": 4,
+        "functionality": 6,
+        "roof": 4,
+        "empty_rooms": 0,
+    }
+    assert out["total"] == sum(out[k] for k in ("rooms", "furnishings", "functionality", "roof", "empty_rooms"))
+
+
+def test_score_human_view_draws_grid_and_breakdown():
+    proc = run("score", EXAMPLE)
+    assert proc.returncode == 0
+    assert "Children's" in proc.stdout and "Pantry beside kitchen" in proc.stdout and "29" in proc.stdout
+    assert "roof pile" in proc.stdout
+
+
+def test_check_legal_and_illegal(tmp_path):
+    proc = run("check", EXAMPLE, "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout) == {"legal": True, "violations": []}
+    data = json.loads((EXAMPLES / "rulebook_example.json").read_text())
+    data["floors"]["top"][3] = {"room": "garage"}
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    proc = run("check", bad, "--json")
+    assert proc.returncode == 1
+    out = json.loads(proc.stdout)
+    assert out["legal"] is False
+    assert {"rule": "PLACE-B", "cell": "top/3"} == {k: out["violations"][0][k] for k in ("rule", "cell")}
+    human = run("check", bad)
+    assert human.returncode == 1 and "PLACE-B" in human.stdout
+    # An illegal house is bad input for `score`.
+    proc = run("score", bad)
+    assert proc.returncode == 2 and "PLACE-B at top/3" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        ('{"format": "dreamhome.house/1",\n "floors": [}', ":2:13: malformed JSON"),
+        ('{"floors": {"top": [{"room": "kichen"}, null, null, null, null]}}', "did you mean 'kitchen'"),
+        ('{"floors": {"top": [null, null]}}', "expected a list of 5 cells"),
+    ],
+)
+def test_bad_house_files(tmp_path, content, needle):
+    path = tmp_path / "h.json"
+    path.write_text(content)
+    for command in ("check", "score"):
+        proc = run(command, path)
+        assert proc.returncode == 2
+        assert needle in proc.stderr and proc.stderr.count("\n") == 1 and proc.stdout == ""
+
+
+def test_missing_house_file(tmp_path):
+    proc = run("score", tmp_path / "missing.json")
+    assert proc.returncode == 2 and "cannot read house file" in proc.stderr
+
+
+def test_rules_check(tmp_path):
+    proc = run("rules", "check", "dreamhome/rules/base.dh", "--json", cwd=EXAMPLES.parent)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["ok"] is True
+    proc = run("rules", "check", DATA / "dsl_example.dh")
+    assert proc.returncode == 2
+    assert "dsl_example.dh:24:18: error: unknown room 'kitchen'" in proc.stderr
+    assert "^" in proc.stderr
+    out = json.loads(run("rules", "check", DATA / "dsl_example.dh", "--json").stdout)
+    assert out["ok"] is False and {"file", "line", "column", "message"} <= set(out["errors"][0])
+    syntax = tmp_path / "s.dh"
+    syntax.write_text("room kitchen {\n  points\n}\n")
+    proc = run("rules", "check", syntax)
+    assert proc.returncode == 2 and "s.dh:3:1: error: unexpected '}'; expected a number" in proc.stderr
+
+
+def test_bad_rules_file_for_other_commands(tmp_path):
+    bad = tmp_path / "bad.dh"
+    bad.write_text('include "base.dh"\nroom kitchen { points 6 1 }\n')
+    proc = run("score", EXAMPLE, "--rules", bad)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "bad.dh:2:16: error: points must not fall" in proc.stderr
+    cycle = tmp_path / "cycle.dh"
+    cycle.write_text('include "cycle.dh"\n')
+    proc = run("--rules", cycle, "score", EXAMPLE)
+    assert proc.returncode == 2 and "include cycle" in proc.stderr
+
+
+def test_override_file_changes_legality_and_score(tmp_path):
+    """DSL.md: `include "base.dh"` + `room kitchen { points 1 3 6 }` — no code change."""
+    data = json.loads((EXAMPLES / "rulebook_example.json").read_text())
+    data["floors"]["middle"][1] = {"room": "kitchen"}  # kitchen, kitchen, kitchen
+    house = tmp_path / "k3.json"
+    house.write_text(json.dumps(data))
+    override = tmp_path / "k3.dh"
+    override.write_text((DATA / "override_example.dh").read_text())
+    base_check = json.loads(run("check", house, "--json").stdout)
+    assert [v["rule"] for v in base_check["violations"]] == ["PLACE-C"]
+    proc = run("check", house, "--json", "--rules", override)
+    assert proc.returncode == 0
+    base_example = json.loads(run("score", EXAMPLE, "--json").stdout)
+    scored = json.loads(run("--rules", override, "score", house, "--json").stdout)
+    # Kitchens 1 + pantry 3 + kitchen 1 become one 3-card kitchen worth 6.
+    assert scored["rooms"] == base_example["rooms"] - 5 + 6
+
+
+def test_variants_on_the_command_line():
+    proc = run("--variant", "orthogonal", "score", EXAMPLE, "--json")
+    assert json.loads(proc.stdout)["total"] == 31
+    proc = run("score", EXAMPLE, "--variant", "nope")
+    assert proc.returncode == 2 and "unknown variant 'nope'" in proc.stderr and "kids" in proc.stderr
+
+
+def test_rules_show():
+    out = json.loads(run("rules", "show", "--json").stdout)
+    assert sum(r["count"] for r in out["rooms"]) == 60
+    assert {"id": "study", "field": "points"} in [{k: a[k] for k in ("id", "field")} for a in out["assumed"]]
+    human = run("rules", "show", "--assumed")
+    assert human.returncode == 0 and "living_room" in human.stdout
+    car = json.loads(run("--variant", "car", "rules", "show", "--json").stdout)
+    assert any(f["id"] == "car" for f in car["furnishings"])
+
+
+def test_help_explains():
+    proc = run("--help")
+    assert proc.returncode == 0 and "check" in proc.stdout and "Exit" in proc.stdout
+    assert run("score", "--help").returncode == 0
