@@ -1,0 +1,197 @@
+"""End-game semantics in plain Python: which helper uses a house holds, the roofer's
+best pick, and replaying actions on a House with every rule checked.
+
+The CP-SAT query (optimize.py) decides; this module replays its decision on the
+real house with the ordinary legality code, so every answer is checked by a
+second, independent path before it is returned.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from itertools import combinations_with_replacement
+
+from dreamhome.house import House
+from dreamhome.legality import house_violations
+from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, Ruleset
+from dreamhome.scoring import best_roof_points, rooms_of
+from dreamhome.solver.placements import Placement, legal_placements
+
+
+@dataclass(frozen=True)
+class HelperUses:
+    """End-game uses a house holds, each tagged with the card that gives it (END-ORDER, HELP-COPIES)."""
+
+    supplier: tuple[str, ...]  # swap(house, room_discard) at end
+    handyman: tuple[str, ...]  # swap(house, house) at end
+    roofer: tuple[str, ...]  # take(roof_discard, roof_pile) at end
+
+
+def helper_uses(rules: Ruleset, house: House) -> HelperUses:
+    supplier, handyman, roofer = [], [], []
+    for hid in house.helpers:
+        for effect in rules.held(hid).effects:
+            if effect.timing != "end":
+                continue
+            places = effect.places()
+            if effect.name == "swap" and places == ("house", "room_discard"):
+                supplier += [hid] * effect.uses
+            elif effect.name == "swap" and places == ("house", "house"):
+                handyman += [hid] * effect.uses
+            elif effect.name == "take" and places == ("roof_discard", "roof_pile"):
+                roofer += [hid] * effect.uses
+    return HelperUses(tuple(supplier), tuple(handyman), tuple(roofer))
+
+
+def best_roofer_picks(rules: Ruleset, roofs, discard_roofs, uses: int) -> tuple[int, tuple]:
+    """END-ROOFER: the roof cards to take (at most `uses`) for the best SCORE-ROOF.
+
+    Ties go to fewer cards, then the canonical order of (colour, window)."""
+    have = Counter(discard_roofs)
+    kinds = sorted(have)
+    best = (best_roof_points(rules, list(roofs)), ())
+    for n in range(1, min(uses, len(discard_roofs)) + 1):
+        for pick in combinations_with_replacement(kinds, n):
+            need = Counter(pick)
+            if any(need[k] > have[k] for k in need):
+                continue
+            value = best_roof_points(rules, list(roofs) + list(pick))
+            if value > best[0]:
+                best = (value, pick)
+    return best
+
+
+def resolve_tokens(rules: Ruleset, house: House) -> House:
+    """END-HANDYMAN: a room left with several tokens keeps its best one."""
+    tokens = list(house.tokens)
+    t = rules.tables
+    for _code, cells in rooms_of(rules, house):
+        held = [i for i in cells if tokens[i]]
+        if len(held) > 1:
+            keep = max(held, key=lambda i: (t.token_points[tokens[i]], -tokens[i]))
+            for i in held:
+                if i != keep:
+                    tokens[i] = 0
+    return replace(house, tokens=tuple(tokens))
+
+
+class ReplayError(RuntimeError):
+    """An end-game action that the rules do not allow at that moment."""
+
+
+def supplier_swap(rules: Ruleset, house: House, cell: int, incoming: str, face_down: bool) -> House:
+    """END-SUPPLIER: the incoming card must be legal on the emptied space (or go face down)."""
+    if incoming not in house.discard_rooms:
+        raise ReplayError(f"no {incoming} in the room discard pile")
+    if face_down and rules.options["swap_face_down"] != "allowed":
+        raise ReplayError("swap_face_down is forbidden by the rules in use")
+    code, under = house.cells[cell], house.under[cell]
+    if code < ROOM0 and code != FACE_DOWN:
+        raise ReplayError(f"{rules.board.cells[cell]} holds no card")
+    outgoing = rules.room_of_code(code).id if code >= ROOM0 else (rules.room_of_code(under).id if under else None)
+    emptied = house.place(cell, EMPTY)
+    if Placement(cell, face_down) not in legal_placements(rules, emptied, incoming):
+        raise ReplayError(
+            f"{incoming} cannot go {'face down ' if face_down else ''}on {rules.board.cells[cell]} (PLACE-B/C/CLOSED/MERGE)"
+        )
+    pile = list(house.discard_rooms)
+    pile.remove(incoming)
+    if outgoing:
+        pile.append(outgoing)
+    room = rules.room(incoming).code
+    placed = emptied.place(cell, FACE_DOWN, 0, room) if face_down else emptied.place(cell, room)
+    return replace(placed, discard_rooms=tuple(pile))
+
+
+def handyman_swap(rules: Ruleset, house: House, a: int, b: int) -> House:
+    """END-HANDYMAN: swap two cards with their tokens; PLACE-B and PLACE-C must hold after."""
+    cells, tokens, under = list(house.cells), list(house.tokens), list(house.under)
+    for seq in (cells, tokens, under):
+        seq[a], seq[b] = seq[b], seq[a]
+    swapped = replace(house, cells=tuple(cells), tokens=tuple(tokens), under=tuple(under))
+    broken = [v for v in house_violations(rules, swapped) if v.rule in ("PLACE-B", "PLACE-C")]
+    if broken:
+        raise ReplayError(f"handyman swap {rules.board.cells[a]} ↔ {rules.board.cells[b]}: {broken[0]}")
+    return swapped
+
+
+def roofer_take(rules: Ruleset, house: House, roof: tuple[int, bool]) -> House:
+    pile = list(house.discard_roofs)
+    if roof not in pile:
+        raise ReplayError("that roof card is not in the roof discard pile")
+    pile.remove(roof)
+    return replace(house, roofs=house.roofs + (roof,), discard_roofs=tuple(pile))
+
+
+def _key(rules: Ruleset, house: House, cell: int) -> tuple[str, int, int]:
+    """What a cell holds, as scoring and the rules see it: (kind, room code, token)."""
+    code = house.cells[cell]
+    if code == FACE_DOWN:
+        return ("down", house.under[cell], 0)
+    return ("token" if house.tokens[cell] else "up", code, house.tokens[cell])
+
+
+def find_sequence(
+    rules: Ruleset, house: House, target: list[tuple[str, int, int]], uses: HelperUses, budget: int = 200_000
+) -> list | None:
+    """An order of supplier and handyman actions that turns `house` into `target`
+    (one key per cell), every step legal at its moment; None if there is none.
+
+    Depth-first over actions; a branch is cut when more cells differ from the
+    target than the remaining actions can fix (2 per handyman swap, 1 per supplier).
+    """
+    n = rules.board.size
+    swap_down = rules.options["swap_face_down"] == "allowed"
+    steps = [0]
+
+    def search(current: House, s_left: int, h_left: int) -> list | None:
+        keys = [_key(rules, current, c) for c in range(n)]
+        wrong = [c for c in range(n) if keys[c] != target[c]]
+        if not wrong:
+            return []
+        if len(wrong) > 2 * h_left + s_left:
+            return None
+        steps[0] += 1
+        if steps[0] > budget:
+            raise TimeoutError("reachability search budget exhausted")
+        if s_left:
+            for room_id in sorted(set(current.discard_rooms)):
+                room = rules.room(room_id).code
+                for cell in range(n):
+                    for face_down in (False, True) if swap_down else (False,):
+                        new_key = ("down", room, 0) if face_down else ("up", room, 0)
+                        misses = len(wrong) - (keys[cell] != target[cell]) + (new_key != target[cell])
+                        if misses > 2 * h_left + s_left - 1:
+                            continue
+                        try:
+                            nxt = supplier_swap(rules, current, cell, room_id, face_down)
+                        except ReplayError:
+                            continue
+                        rest = search(nxt, s_left - 1, h_left)
+                        if rest is not None:
+                            return [("supplier", cell, room_id, face_down)] + rest
+        if h_left:
+            for a in range(n):
+                for b in range(a + 1, n):
+                    if keys[a] == keys[b]:
+                        continue
+                    misses = (
+                        len(wrong)
+                        - (keys[a] != target[a])
+                        - (keys[b] != target[b])
+                        + (keys[b] != target[a])
+                        + (keys[a] != target[b])
+                    )
+                    if misses > 2 * (h_left - 1) + s_left:
+                        continue
+                    try:
+                        nxt = handyman_swap(rules, current, a, b)
+                    except ReplayError:
+                        continue
+                    rest = search(nxt, s_left, h_left - 1)
+                    if rest is not None:
+                        return [("handyman", a, b)] + rest
+        return None
+
+    return search(house, len(uses.supplier), len(uses.handyman))

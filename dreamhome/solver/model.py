@@ -1,0 +1,155 @@
+"""The shared CP-SAT model builder: a house as states of cells holding card classes.
+
+A *card class* is what a cell can hold, up to interchangeability: a plain
+face-up card of a room type, one particular card carrying a furnishing token
+(tokens travel with their cards, END-HANDYMAN), or an empty room with the
+printed type under it (PLACE-EMPTY; the printed type matters once a supplier
+swaps it into the discard pile). Two plain kitchens are the same class, which
+keeps the models small.
+
+A model holds one or more *stages* (the house before and after each end-game
+action). Rule-area modules add their variables and terms:
+rooms.py (PLACE-C, room points), annex.py, functionality.py, furnishings.py,
+effects.py (END-SUPPLIER, END-HANDYMAN transitions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from dreamhome.house import House
+from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
+
+
+@dataclass(frozen=True)
+class CardClass:
+    kind: str  # "up" (plain face-up), "token" (a face-up card with its token), "down" (an empty room)
+    room: int  # room code: the face-up type, or the printed type under an empty room (0: unknown)
+    token: int = 0  # furnishing code for "token" classes
+    origin: int = -1  # for "token": the cell the card started on (each is one physical card)
+
+    @property
+    def face_up_type(self) -> int:
+        return self.room if self.kind in ("up", "token") else 0
+
+    @property
+    def printed(self) -> int:
+        return self.room
+
+    def describe(self, rules: Ruleset) -> str:
+        if self.kind == "down":
+            under = f" ({rules.room_of_code(self.room).name.lower()} under it)" if self.room else ""
+            return f"empty room{under}"
+        name = rules.room_of_code(self.room).name.lower()
+        if self.kind == "token":
+            return f"{name} with {rules.furnishings[self.token - 1].name.lower()}"
+        return name
+
+
+def house_class(house: House, cell: int) -> CardClass:
+    code = house.cells[cell]
+    if code == FACE_DOWN:
+        return CardClass("down", house.under[cell])
+    if house.tokens[cell]:
+        return CardClass("token", code, house.tokens[cell], cell)
+    return CardClass("up", code)
+
+
+@dataclass
+class Stage:
+    """One state of the house: content[cell][class index] = the literals meaning
+    "this cell holds a card of this class" (at most one of them is true)."""
+
+    content: list[dict[int, list]]
+    _up: dict = field(default_factory=dict, repr=False)
+
+
+@dataclass
+class HouseModel:
+    """A CP-SAT model over stages of one house; rule areas add to it."""
+
+    rules: Ruleset
+    classes: list[CardClass]
+    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    stages: list[Stage] = field(default_factory=list)
+    objective: list = field(default_factory=list)  # (coefficient, expression) pairs
+    constant: int = 0
+
+    def __post_init__(self) -> None:
+        self.index = {c: k for k, c in enumerate(self.classes)}
+        t = self.rules.tables
+        # Which classes each cell can hold: PLACE-B for face-up cards; empty rooms go anywhere.
+        self.allowed: list[list[int]] = [
+            [k for k, c in enumerate(self.classes) if c.kind == "down" or t.allowed[cell][c.room]] for cell in range(t.n_cells)
+        ]
+        self.types = sorted({c.room for c in self.classes if c.kind in ("up", "token")})
+        self._true = self.model.new_constant(1)
+
+    # ---- stages ------------------------------------------------------
+    def fixed_stage(self, house: House) -> Stage:
+        content = []
+        for cell in range(self.rules.board.size):
+            here = self.index[house_class(house, cell)]
+            content.append({here: [self._true]})
+        stage = Stage(content)
+        self.stages.append(stage)
+        return stage
+
+    # ---- derived expressions ----------------------------------------
+    def face_up_lits(self, stage: Stage, cell: int, room: int) -> list:
+        if not stage._up:
+            for c, here in enumerate(stage.content):
+                for k, lits in here.items():
+                    up = self.classes[k].face_up_type
+                    if up:
+                        stage._up.setdefault((c, up), []).extend(lits)
+        return stage._up.get((cell, room), [])
+
+    def face_up(self, stage: Stage, cell: int, room: int):
+        """Linear expression: 1 when `cell` holds a face-up card of `room`."""
+        lits = self.face_up_lits(stage, cell, room)
+        return sum(lits) if lits else 0
+
+    def token_lits(self, stage: Stage, cell: int, room: int) -> list:
+        return [
+            v
+            for k, lits in stage.content[cell].items()
+            if self.classes[k].kind == "token" and self.classes[k].room == room
+            for v in lits
+        ]
+
+    def class_lits(self, stage: Stage, cell: int, k: int) -> list:
+        return stage.content[cell].get(k, [])
+
+    def down_lits(self, stage: Stage) -> list:
+        return [v for cell in stage.content for k, lits in cell.items() if self.classes[k].kind == "down" for v in lits]
+
+    def count(self, stage: Stage, k: int):
+        return sum(v for cell in stage.content for v in cell.get(k, []))
+
+    def add_objective(self, coefficient: int, expr) -> None:
+        if coefficient:
+            self.objective.append((coefficient, expr))
+
+    def objective_expr(self):
+        return sum(c * e for c, e in self.objective) + self.constant
+
+
+def classes_for(rules: Ruleset, houses: list[House], extra_types=(), down_types=()) -> list[CardClass]:
+    """Every class the given houses hold, plus plain face-up cards of `extra_types` and
+    empty rooms printed with `down_types`, in a canonical order."""
+    seen: set[CardClass] = set()
+    for house in houses:
+        for cell in range(rules.board.size):
+            seen.add(house_class(house, cell))
+    for t in extra_types:
+        seen.add(CardClass("up", t))
+    for t in down_types:
+        seen.add(CardClass("down", t))
+    order = {"up": 0, "token": 1, "down": 2}
+    return sorted(seen, key=lambda c: (order[c.kind], c.room, c.token, c.origin))
+
+
+__all__ = ["CardClass", "HouseModel", "Stage", "classes_for", "house_class", "ROOM0"]

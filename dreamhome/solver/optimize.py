@@ -1,0 +1,253 @@
+"""`best_final_score(house)`: the best final score with the helpers the house holds.
+
+END-ORDER: each supplier, handyman and roofer use once, in any order. The roof
+is independent of the rooms, so the roofer's pick is exact by enumeration
+(endgame.best_roofer_picks); the room actions are one CP-SAT model over
+stages (model.py), one stage per end-game swap use. The answer is replayed on
+the real house with the ordinary rules code and rescored before it is
+returned: a disagreement is a bug and raises, never a wrong claim.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+
+from ortools.sat.python import cp_model
+
+from dreamhome.errors import DreamhomeError
+from dreamhome.house import House, house_to_json
+from dreamhome.legality import house_violations
+from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
+from dreamhome.scoring import best_roof_points, score_total
+from dreamhome.solver.annex import add_annex_points
+from dreamhome.solver.effects import add_final_house
+from dreamhome.solver.endgame import (
+    ReplayError,
+    best_roofer_picks,
+    find_sequence,
+    handyman_swap,
+    helper_uses,
+    resolve_tokens,
+    roofer_take,
+    supplier_swap,
+)
+from dreamhome.solver.functionality import add_functionality
+from dreamhome.solver.furnishings import add_tokens
+from dreamhome.solver.model import HouseModel, classes_for
+from dreamhome.solver.rooms import add_max_size, add_room_points
+
+SCALE = 1000  # objective = SCALE × score − actions used: the fewest actions among equal scores
+
+
+@dataclass(frozen=True)
+class EndAction:
+    kind: str  # "supplier", "handyman", "roofer"
+    helper: str
+    cells: tuple[int, ...] = ()
+    incoming: str | None = None  # a room id (supplier)
+    outgoing: str | None = None
+    face_down: bool = False
+    roof: tuple[int, bool] | None = None
+
+    def describe(self, rules: Ruleset) -> str:
+        names = [rules.board.cells[c] for c in self.cells]
+        if self.kind == "handyman":
+            return f"handyman: swap {names[0]} with {names[1]}"
+        if self.kind == "supplier":
+            incoming = rules.room(self.incoming).name.lower()
+            how = " face down" if self.face_down else ""
+            out = rules.room(self.outgoing).name.lower() if self.outgoing else "an empty room"
+            return f"supplier: {names[0]} takes a {incoming}{how} from the discard pile ({out} goes to the pile)"
+        colour = rules.roofs[self.roof[0]].name.lower()
+        return f"roofer: take a {colour} roof{' with a window' if self.roof[1] else ''} from the roof discard pile"
+
+    def to_json(self, rules: Ruleset) -> dict:
+        out: dict = {"kind": self.kind, "helper": self.helper, "text": self.describe(rules)}
+        if self.cells:
+            out["cells"] = [rules.board.cells[c] for c in self.cells]
+        if self.kind == "supplier":
+            out.update(incoming=self.incoming, outgoing=self.outgoing, face_down=self.face_down)
+        if self.roof is not None:
+            out["roof"] = {"color": rules.roofs[self.roof[0]].id, "window": self.roof[1]}
+        return out
+
+
+@dataclass(frozen=True)
+class Step:
+    action: EndAction
+    before: int
+    after: int
+
+
+@dataclass(frozen=True)
+class FinalScore:
+    total: int
+    optimal: bool
+    steps: tuple[Step, ...]
+    house: House
+    start: int  # the score before any action
+    status: str
+    seconds: float
+
+    @property
+    def actions(self) -> tuple[EndAction, ...]:
+        return tuple(s.action for s in self.steps)
+
+    def to_json(self, rules: Ruleset) -> dict:
+        return {
+            "total": self.total,
+            "optimal": self.optimal,
+            "start": self.start,
+            "actions": [dict(s.action.to_json(rules), score_before=s.before, score_after=s.after) for s in self.steps],
+            "house": house_to_json(rules, self.house),
+            "status": self.status,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+def require_finished(rules: Ruleset, house: House, source: str = "house") -> None:
+    """`optimize` needs a finished, legal house (FORMATS.md)."""
+    violations = house_violations(rules, house)
+    if violations:
+        listed = "; ".join(str(v) for v in violations[:3])
+        raise DreamhomeError(f"{source}: the house is illegal before any action ({listed}); see `dreamhome check`")
+    open_cells = [rules.board.cells[i] for i, c in enumerate(house.cells) if c in (EMPTY, SCAFFOLD)]
+    if open_cells:
+        raise DreamhomeError(
+            f"{source}: the house is not finished ({', '.join(open_cells)} still open); use `dreamhome place` for a house in play"
+        )
+
+
+def _helper_amounts(rules: Ruleset, house: House) -> tuple[int, int, int]:
+    t = rules.tables
+    return (
+        sum(t.helper_bonus_plus.get(h, 0) for h in house.helpers),
+        sum(t.helper_empty_room.get(h, 0) for h in house.helpers),
+        sum(t.helper_token_plus.get(h, 0) for h in house.helpers),
+    )
+
+
+def best_final_score(
+    rules: Ruleset, house: House, *, time_limit: float | None = None, workers: int = 1, seed: int = 0, source: str = "house"
+) -> FinalScore:
+    started = time.perf_counter()
+    require_finished(rules, house, source)
+    uses = helper_uses(rules, house)
+    start_score = score_total(rules, house)
+
+    # Roofer: exact by enumeration, independent of the rooms.
+    _roof_points, picks = best_roofer_picks(rules, house.roofs, house.discard_roofs, len(uses.roofer))
+
+    n_sup = len(uses.supplier) if house.discard_rooms else 0
+    n_hand = len(uses.handyman)
+    room_actions: list[EndAction] = []
+    status, claimed = "OPTIMAL", None
+    if n_sup or n_hand:
+        room_actions, status, claimed = _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed)
+
+    actions = list(room_actions)
+    for k, roof in enumerate(picks):
+        actions.append(EndAction("roofer", uses.roofer[k], roof=roof))
+    steps, final = _replay(rules, house, actions)
+    total = score_total(rules, final)
+    after_rooms = steps[len(room_actions) - 1].after if room_actions else start_score
+    if claimed is not None and claimed + best_roof_points(rules, list(house.roofs)) != after_rooms:
+        raise RuntimeError(f"internal error: the model claims {claimed} (+ roof) but the replayed house scores {after_rooms}")
+    return FinalScore(total, status == "OPTIMAL", tuple(steps), final, start_score, status, time.perf_counter() - started)
+
+
+def _replay(rules: Ruleset, house: House, actions: list[EndAction]) -> tuple[list[Step], House]:
+    steps = []
+    current = house
+    for action in actions:
+        before = score_total(rules, resolve_tokens(rules, current))
+        try:
+            if action.kind == "supplier":
+                cell = action.cells[0]
+                code = current.cells[cell] if current.cells[cell] != FACE_DOWN else current.under[cell]
+                action = replace(action, outgoing=rules.room_of_code(code).id if code else None)
+                current = supplier_swap(rules, current, action.cells[0], action.incoming, action.face_down)
+            elif action.kind == "handyman":
+                current = handyman_swap(rules, current, *action.cells)
+            else:
+                current = roofer_take(rules, current, action.roof)
+        except ReplayError as exc:  # a bug in the model, never bad input
+            raise RuntimeError(f"internal error: the solver's {action.kind} action does not replay: {exc}") from exc
+        steps.append(Step(action, before, score_total(rules, resolve_tokens(rules, current))))
+    return steps, resolve_tokens(rules, current)
+
+
+def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed):
+    """The best final house by CP-SAT over the relaxation in effects.py, each proposal
+    checked for an action order (endgame.find_sequence) and cut off if it has none."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    bonus_plus, empty_plus, token_plus = _helper_amounts(rules, house)
+    discard_types = sorted({rules.room(r).code for r in house.discard_rooms})
+    house_types = sorted({c for c in house.cells if c >= ROOM0} | {u for u in house.under if u})
+    relevant = sorted(set(discard_types) | (set(house_types) if n_sup >= 2 else set()))
+    face_down_ok = rules.options["swap_face_down"] == "allowed"
+    classes = classes_for(
+        rules, [house], extra_types=relevant if n_sup else (), down_types=relevant if n_sup and face_down_ok else ()
+    )
+    hm = HouseModel(rules, classes)
+    m = hm.model
+    incoming = [
+        k for k, c in enumerate(classes) if c.kind != "token" and c.printed in relevant and (c.kind == "up" or face_down_ok)
+    ]
+    pile = [rules.room(r).code for r in house.discard_rooms]
+    final = add_final_house(hm, house, n_sup, n_hand, {t: pile.count(t) for t in relevant}, incoming)
+    add_max_size(hm, final.stage)
+    add_room_points(hm, final.stage)
+    add_annex_points(hm, final.stage)
+    add_functionality(hm, final.stage, bonus_plus)
+    add_tokens(hm, final.stage, token_plus)
+    if empty_plus:
+        hm.add_objective(empty_plus, sum(hm.down_lits(final.stage)))
+    hm.constant += sum(rules.furnishing(f).points + token_plus for f in house.outside)
+    changed = sum(1 - u for u in final.unchanged)
+    m.maximize(SCALE * hm.objective_expr() - changed)
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    solver.parameters.random_seed = seed
+    status_name = "UNKNOWN"
+    n = rules.board.size
+    while True:
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return [], "TIME_LIMIT", None
+            solver.parameters.max_time_in_seconds = left
+        result = solver.solve(m)
+        status_name = solver.status_name(result)
+        if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return [], status_name, None  # doing nothing is always legal
+        chosen = [
+            next(
+                k
+                for k in range(len(classes))
+                if (c, k) in final.class_lits and any(solver.value(v) for v in final.class_lits[c, k])
+            )
+            for c in range(n)
+        ]
+        target = [(classes[k].kind, classes[k].room, classes[k].token) for k in chosen]
+        try:
+            sequence = find_sequence(rules, house, target, uses)
+        except TimeoutError:
+            sequence = None
+        if sequence is not None:
+            claimed = round(solver.objective_value + sum(solver.value(1 - u) for u in final.unchanged)) // SCALE
+            break
+        # No order of actions reaches this final house: cut it off and solve again.
+        m.add(sum(v for c in range(n) for v in final.class_lits[c, chosen[c]]) <= n - 1)
+
+    actions = []
+    sup_cards, hand_cards = list(uses.supplier), list(uses.handyman)
+    for step in sequence:
+        if step[0] == "supplier":
+            _kind, cell, room_id, face_down = step
+            actions.append(EndAction("supplier", sup_cards.pop(0), (cell,), room_id, None, face_down))
+        else:
+            actions.append(EndAction("handyman", hand_cards.pop(0), (step[1], step[2])))
+    return actions, status_name, claimed

@@ -1,0 +1,134 @@
+"""Exhaustive end-game reference: every sequence of helper actions, in every order.
+
+Plain breadth-first enumeration over house states (END-ORDER), written from
+RULES.md END-* without the CP-SAT model or its replay code. Used by the tests
+and by benchmarks/bench_solver.py as the baseline.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from itertools import combinations
+
+from dreamhome.legality import house_violations
+from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0
+from dreamhome.scoring import best_roof_points, rooms_of, score_total
+
+
+def _uses(rules, house):
+    sup = hand = roof = 0
+    for hid in house.helpers:
+        for effect in rules.held(hid).effects:
+            if effect.timing != "end":
+                continue
+            if effect.name == "swap" and effect.places() == ("house", "room_discard"):
+                sup += effect.uses
+            elif effect.name == "swap" and effect.places() == ("house", "house"):
+                hand += effect.uses
+            elif effect.name == "take" and effect.places() == ("roof_discard", "roof_pile"):
+                roof += effect.uses
+    return sup, hand, roof
+
+
+def _keeps_open(rules, house):
+    return any(rules.held(h).effect("tokens_keep_open") for h in house.helpers)
+
+
+def _sizes_ok(rules, house):
+    return not [v for v in house_violations(rules, house) if v.rule in ("PLACE-B", "PLACE-C")]
+
+
+def _supplier_ok(rules, house, cell, room, face_down):
+    """END-SUPPLIER: legal on the emptied space as during play (PLACE-B/C/CLOSED/MERGE)."""
+    if face_down:
+        return rules.options["swap_face_down"] == "allowed"
+    emptied = house.place(cell, EMPTY)
+    placed = emptied.place(cell, room)
+    if not _sizes_ok(rules, placed):
+        return False
+    b = rules.board
+    neighbour_rooms = [
+        cells for code, cells in rooms_of(rules, emptied) if code == room and (b.left[cell] in cells or b.right[cell] in cells)
+    ]
+    tokens = sum(1 for cells in neighbour_rooms for i in cells if emptied.tokens[i])
+    if tokens and not _keeps_open(rules, house):
+        return False  # PLACE-CLOSED
+    return tokens <= 1  # PLACE-MERGE / FURN-ONE
+
+
+def _best_kept(rules, house):
+    tokens = list(house.tokens)
+    for _code, cells in rooms_of(rules, house):
+        held = [i for i in cells if tokens[i]]
+        if len(held) > 1:
+            best = max(rules.tables.token_points[tokens[i]] for i in held)
+            keep = next(i for i in held if rules.tables.token_points[tokens[i]] == best)
+            for i in held:
+                if i != keep:
+                    tokens[i] = 0
+    return replace(house, tokens=tuple(tokens))
+
+
+def _successors(rules, house, sup, hand):
+    if sup:
+        for room_id in sorted(set(house.discard_rooms)):
+            room = rules.room(room_id).code
+            for cell, code in enumerate(house.cells):
+                out = code if code >= ROOM0 else house.under[cell]
+                for face_down in (False, True):
+                    if not _supplier_ok(rules, house, cell, room, face_down):
+                        continue
+                    pile = list(house.discard_rooms)
+                    pile.remove(room_id)
+                    if out:
+                        pile.append(rules.room_of_code(out).id)
+                    new = house.place(cell, FACE_DOWN, 0, room) if face_down else house.place(cell, room)
+                    yield replace(new, discard_rooms=tuple(sorted(pile))), sup - 1, hand
+    if hand:
+        for a, b in combinations(range(len(house.cells)), 2):
+            cells, tokens, under = list(house.cells), list(house.tokens), list(house.under)
+            for seq in (cells, tokens, under):
+                seq[a], seq[b] = seq[b], seq[a]
+            new = replace(house, cells=tuple(cells), tokens=tuple(tokens), under=tuple(under))
+            if _sizes_ok(rules, new):
+                yield new, sup, hand - 1
+
+
+def reference_best_rooms(rules, house) -> int:
+    """Best score over every reachable house, roofs as they are."""
+    sup, hand, _roof = _uses(rules, house)
+    start = replace(house, discard_rooms=tuple(sorted(house.discard_rooms)))
+    seen = {(start, sup, hand)}
+    frontier = [(start, sup, hand)]
+    best = score_total(rules, _best_kept(rules, start))
+    while frontier:
+        nxt = []
+        for state in frontier:
+            for succ in _successors(rules, *state):
+                if succ not in seen:
+                    seen.add(succ)
+                    nxt.append(succ)
+                    best = max(best, score_total(rules, _best_kept(rules, succ[0])))
+        frontier = nxt
+    return best
+
+
+def reference_roof_gain(rules, house) -> int:
+    _sup, _hand, roof = _uses(rules, house)
+    base = best_roof_points(rules, list(house.roofs))
+    best = base
+    pile = list(house.discard_roofs)
+    for n in range(1, min(roof, len(pile)) + 1):
+        for pick in combinations(range(len(pile)), n):
+            best = max(best, best_roof_points(rules, list(house.roofs) + [pile[i] for i in pick]))
+    return best - base
+
+
+def reference_best_final(rules, house) -> int:
+    """The exhaustive optimum: rooms and tokens by enumeration, plus the roofer's best pick."""
+    return reference_best_rooms(rules, house) + reference_roof_gain(rules, house)
+
+
+def uses_of(rules, house):
+    return Counter(dict(zip(("supplier", "handyman", "roofer"), _uses(rules, house))))

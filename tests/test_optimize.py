@@ -1,0 +1,130 @@
+"""best_final_score (END-*, HELP-*): CP-SAT against the exhaustive reference."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference_endgame import reference_best_final
+
+from dreamhome.dsl.compiler import compile_rules
+from dreamhome.errors import DreamhomeError
+from dreamhome.generate import random_house
+from dreamhome.house import House, load_house
+from dreamhome.legality import house_violations
+from dreamhome.scoring import score_total
+from dreamhome.solver.endgame import helper_uses
+from dreamhome.solver.optimize import best_final_score
+
+from conftest import EXAMPLES
+
+BASE = compile_rules()
+K3CAR = compile_rules(variants=["kitchen3", "car"])
+HANDY2 = compile_rules(variants=["handyman2"])
+ORTHO = compile_rules(variants=["orthogonal"])
+
+
+@st.composite
+def endgame_houses(draw, rules, helpers=("supplier", "handyman", "roofer", "architect", "interior_designer"), max_discard=6):
+    seed = draw(st.integers(0, 2**32 - 1))
+    chosen = tuple(sorted(h for h in helpers if draw(st.booleans())))
+    rng = random.Random(seed)
+    house = random_house(rules, rng, helpers=chosen, discard_rooms=draw(st.integers(0, max_discard)))
+    roof_deck = [(r.index, k < r.windows) for r in rules.roofs for k in range(r.count)]
+    for roof in house.roofs:
+        roof_deck.remove(roof)
+    rng.shuffle(roof_deck)
+    return replace(house, discard_roofs=tuple(roof_deck[: draw(st.integers(0, 3))]))
+
+
+def check_against_reference(rules, house):
+    result = best_final_score(rules, house)
+    assert result.optimal
+    assert result.total == reference_best_final(rules, house)
+    assert result.total >= score_total(rules, house)  # doing nothing is always allowed
+    assert result.total == score_total(rules, result.house)
+    assert not [v for v in house_violations(rules, result.house) if v.rule != "COMP-5"]
+    return result
+
+
+@settings(max_examples=80)
+@given(endgame_houses(BASE))
+def test_base_rules_match_reference(house):
+    check_against_reference(BASE, house)
+
+
+@settings(max_examples=40)
+@given(endgame_houses(K3CAR))
+def test_override_kitchen3_and_car_match_reference(house):
+    check_against_reference(K3CAR, house)
+
+
+@settings(max_examples=40)
+@given(endgame_houses(ORTHO))
+def test_orthogonal_adjacency_matches_reference(house):
+    check_against_reference(ORTHO, house)
+
+
+@settings(max_examples=30)
+@given(endgame_houses(HANDY2, helpers=("handyman", "roofer", "architect")))
+def test_two_swap_handyman_matches_reference(house):
+    """`helper handyman { … uses 2 }`: two swaps, with no code change."""
+    assert helper_uses(HANDY2, house).handyman in ((), ("handyman", "handyman"))
+    check_against_reference(HANDY2, house)
+
+
+@settings(max_examples=15)
+@given(endgame_houses(BASE, helpers=("supplier", "architect"), max_discard=4))
+def test_two_suppliers_match_reference(house):
+    """HELP-COPIES: each supplier card swaps once."""
+    house = replace(house, helpers=tuple(sorted(house.helpers + ("supplier",))))
+    check_against_reference(BASE, house)
+
+
+def test_example_endgame(base):
+    house = load_house(base, EXAMPLES / "endgame.json")
+    result = best_final_score(base, house)
+    assert result.total == reference_best_final(base, house)
+    assert result.optimal and result.start == score_total(base, house) == 41
+    kinds = [a.kind for a in result.actions]
+    assert kinds.count("roofer") <= 1 and kinds.count("supplier") <= 1 and kinds.count("handyman") <= 1
+    assert result.steps[-1].after == result.total
+    for step in result.steps:
+        assert step.after >= step.before or step.action.kind != "roofer"
+
+
+def test_supplier_missing_from_the_rules(tmp_path):
+    """A ruleset with no supplier card: the same house gets no supplier action."""
+    path = tmp_path / "nosupplier.dh"
+    path.write_text('include "base.dh"\nhelper supplier { effect score(bonus_plus 0) }\n')
+    rules = compile_rules(path)
+    house = load_house(rules, EXAMPLES / "endgame.json")
+    result = best_final_score(rules, house)
+    assert "supplier" not in [a.kind for a in result.actions]
+    assert result.total == reference_best_final(rules, house)
+
+
+def test_refuses_unfinished_and_illegal_houses(base):
+    with pytest.raises(DreamhomeError, match="not finished"):
+        best_final_score(base, House.empty(base))
+    house = load_house(base, EXAMPLES / "endgame.json")
+    bad = house.place(base.board.index["top/0"], base.room("garage").code)
+    with pytest.raises(DreamhomeError, match="PLACE-B"):
+        best_final_score(base, bad)
+
+
+def test_time_limit_never_claims_optimal(base):
+    house = random_house(base, random.Random(7), helpers=("handyman", "supplier"), discard_rooms=25)
+    result = best_final_score(base, house, time_limit=1e-6)
+    assert result.optimal is False
+    assert result.total >= score_total(base, house) or result.total == score_total(base, result.house)
+
+
+def test_deterministic(base):
+    house = random_house(base, random.Random(11), helpers=("architect", "handyman", "supplier", "roofer"), discard_rooms=25)
+    first = best_final_score(base, house)
+    second = best_final_score(base, house)
+    assert first.actions == second.actions and first.house == second.house
