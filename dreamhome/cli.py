@@ -111,6 +111,7 @@ def main(ctx, rules_path, variants):
     Examples:
       dreamhome score examples/rulebook_example.json
       dreamhome check house.json --json
+      dreamhome optimize examples/endgame.json
       dreamhome rules show --assumed
       dreamhome --variant car rules show
     """
@@ -173,6 +174,54 @@ def score(house_path, as_json, rules_spec):
     else:
         console = _console()
         console.print(house_with_score(rules, house, result, console.width))
+
+
+@main.command()
+@click.argument("house_path", metavar="HOUSE", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the pictures.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Stop the solver after this long and return the best house found (optimal: false).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="CP-SAT search workers (1 is deterministic).")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the house after the actions to this file (dreamhome.house/1).")
+@rules_options
+def optimize(house_path, as_json, time_limit, workers, save_path, rules_spec):
+    """The best final score of a finished HOUSE with its supplier, handyman and roofer.
+
+    Every order of the end-game helpers is considered (END-ORDER); the architect
+    and interior designer are counted. The answer is proven optimal by CP-SAT
+    unless --time-limit cut the search short.
+    """
+    from dreamhome.house import dump_house, write_atomic
+    from dreamhome.render_text import house_with_score
+    from dreamhome.scoring import score_house
+    from dreamhome.solver.optimize import best_final_score
+
+    rules = load_rules(rules_spec)
+    house = load_house_or_fail(rules, house_path)
+    try:
+        result = best_final_score(rules, house, time_limit=time_limit, workers=workers, source=house_path)
+    except DreamhomeError as exc:
+        fail(str(exc))
+    if save_path:
+        write_atomic(save_path, dump_house(rules, result.house))
+    if as_json:
+        emit_json(result.to_json(rules))
+        return
+    console = _console()
+    console.rule("[bold]before")
+    console.print(house_with_score(rules, house, score_house(rules, house), console.width))
+    console.rule("[bold]end-game actions")
+    if not result.steps:
+        console.print("no helper action improves this house")
+    for n, step in enumerate(result.steps, 1):
+        console.print(f"{n}. {step.explain(rules)}")
+    console.rule("[bold]after")
+    console.print(house_with_score(rules, result.house, score_house(rules, result.house), console.width))
+    proof = "proven optimal" if result.optimal else f"not proven optimal ({result.status})"
+    console.print(f"[bold]best final score: {result.total}[/] ({proof}, {result.seconds:.2f} s; "
+                  f"{result.start} before any action)")
 
 
 @main.group()

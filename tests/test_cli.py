@@ -154,3 +154,35 @@ def test_help_explains():
     proc = run("--help")
     assert proc.returncode == 0 and "check" in proc.stdout and "Exit" in proc.stdout
     assert run("score", "--help").returncode == 0
+
+
+def test_optimize_json_and_human(tmp_path):
+    endgame = EXAMPLES / "endgame.json"
+    saved = tmp_path / "after.json"
+    proc = run("optimize", endgame, "--json", "--save", saved)
+    assert proc.returncode == 0
+    out = json.loads(proc.stdout)
+    assert out["optimal"] is True and out["total"] >= out["start"]
+    assert {"total", "optimal", "actions", "house"} <= set(out)
+    assert all("explanation" in a and a["kind"] in ("supplier", "handyman", "roofer") for a in out["actions"])
+    # The saved house scores what optimize claims.
+    scored = json.loads(run("score", saved, "--json").stdout)
+    assert scored["total"] == out["total"]
+    human = run("optimize", endgame)
+    assert human.returncode == 0 and "best final score" in human.stdout and "proven optimal" in human.stdout
+
+
+def test_optimize_refuses_unfinished_and_illegal(tmp_path):
+    proc = run("optimize", EXAMPLE.replace("rulebook_example", "rulebook_example"), "--json")
+    assert proc.returncode == 0
+    data = json.loads((EXAMPLES / "endgame.json").read_text())
+    data["floors"]["top"][0] = None
+    open_house = tmp_path / "open.json"
+    open_house.write_text(json.dumps(data))
+    proc = run("optimize", open_house)
+    assert proc.returncode == 2 and "not finished" in proc.stderr and "dreamhome place" in proc.stderr
+    data["floors"]["top"][0] = {"room": "garage"}
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    proc = run("optimize", bad)
+    assert proc.returncode == 2 and "PLACE-B" in proc.stderr and proc.stderr.count("\n") == 1

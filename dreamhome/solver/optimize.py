@@ -78,6 +78,13 @@ class Step:
     action: EndAction
     before: int
     after: int
+    detail: str = ""  # what the action moved, named for a player
+
+    def explain(self, rules: Ruleset) -> str:
+        text = self.action.describe(rules)
+        if self.detail:
+            text += f" ({self.detail})"
+        return f"{text} — score {self.before} → {self.after}"
 
 
 @dataclass(frozen=True)
@@ -99,7 +106,8 @@ class FinalScore:
             "total": self.total,
             "optimal": self.optimal,
             "start": self.start,
-            "actions": [dict(s.action.to_json(rules), score_before=s.before, score_after=s.after) for s in self.steps],
+            "actions": [dict(s.action.to_json(rules), score_before=s.before, score_after=s.after,
+                             explanation=s.explain(rules)) for s in self.steps],
             "house": house_to_json(rules, self.house),
             "status": self.status,
             "seconds": round(self.seconds, 4),
@@ -162,6 +170,7 @@ def _replay(rules: Ruleset, house: House, actions: list[EndAction]) -> tuple[lis
     current = house
     for action in actions:
         before = score_total(rules, resolve_tokens(rules, current))
+        detail = ""
         try:
             if action.kind == "supplier":
                 cell = action.cells[0]
@@ -169,13 +178,25 @@ def _replay(rules: Ruleset, house: House, actions: list[EndAction]) -> tuple[lis
                 action = replace(action, outgoing=rules.room_of_code(code).id if code else None)
                 current = supplier_swap(rules, current, action.cells[0], action.incoming, action.face_down)
             elif action.kind == "handyman":
+                a, b = action.cells
+                detail = f"{_card_name(rules, current, a)} ↔ {_card_name(rules, current, b)}"
                 current = handyman_swap(rules, current, *action.cells)
             else:
                 current = roofer_take(rules, current, action.roof)
         except ReplayError as exc:  # a bug in the model, never bad input
             raise RuntimeError(f"internal error: the solver's {action.kind} action does not replay: {exc}") from exc
-        steps.append(Step(action, before, score_total(rules, resolve_tokens(rules, current))))
+        steps.append(Step(action, before, score_total(rules, resolve_tokens(rules, current)), detail))
     return steps, resolve_tokens(rules, current)
+
+
+def _card_name(rules: Ruleset, house: House, cell: int) -> str:
+    code = house.cells[cell]
+    if code == FACE_DOWN:
+        return "empty room"
+    name = rules.room_of_code(code).name.lower()
+    if house.tokens[cell]:
+        name += f" with {rules.furnishings[house.tokens[cell] - 1].name.lower()}"
+    return name
 
 
 def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed):
@@ -187,13 +208,15 @@ def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed):
     house_types = sorted({c for c in house.cells if c >= ROOM0} | {u for u in house.under if u})
     relevant = sorted(set(discard_types) | (set(house_types) if n_sup >= 2 else set()))
     face_down_ok = rules.options["swap_face_down"] == "allowed"
-    classes = classes_for(
-        rules, [house], extra_types=relevant if n_sup else (), down_types=relevant if n_sup and face_down_ok else ()
-    )
+    # With one supplier, the printed type under an incoming empty room never matters again:
+    # one representative face-down class stands for all of them.
+    down_types = (relevant if n_sup >= 2 else relevant[:1]) if n_sup and face_down_ok else []
+    classes = classes_for(rules, [house], extra_types=relevant if n_sup else (), down_types=down_types)
     hm = HouseModel(rules, classes)
     m = hm.model
     incoming = [
-        k for k, c in enumerate(classes) if c.kind != "token" and c.printed in relevant and (c.kind == "up" or face_down_ok)
+        k for k, c in enumerate(classes)
+        if (c.kind == "up" and c.printed in relevant) or (c.kind == "down" and c.printed in down_types)
     ]
     pile = [rules.room(r).code for r in house.discard_rooms]
     final = add_final_house(hm, house, n_sup, n_hand, {t: pile.count(t) for t in relevant}, incoming)
