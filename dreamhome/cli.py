@@ -224,6 +224,45 @@ def optimize(house_path, as_json, time_limit, workers, save_path, rules_spec):
                   f"{result.start} before any action)")
 
 
+@main.command("max")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the picture.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Stop after this long with the best house found (optimal: false).")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, help="CP-SAT search workers.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the best house to this file (dreamhome.house/1).")
+@rules_options
+def max_command(as_json, time_limit, workers, save_path, rules_spec):
+    """The highest score any single house can reach under the rules in use, with that house.
+
+    12 room cards placed legally, at most one resource card a round (roofs,
+    furnishings, helpers), no card used more often than the deck holds.
+    Proven optimal by CP-SAT over per-floor row tables (docs/SOLVER.md).
+    """
+    from dreamhome.house import dump_house, house_to_json, write_atomic
+    from dreamhome.render_text import house_with_score
+    from dreamhome.scoring import score_house
+    from dreamhome.solver.best_house import best_house
+
+    rules = load_rules(rules_spec)
+    try:
+        result = best_house(rules, time_limit=time_limit, workers=workers)
+    except DreamhomeError as exc:
+        fail(str(exc))
+    if save_path:
+        write_atomic(save_path, dump_house(rules, result.house))
+    breakdown = score_house(rules, result.house)
+    if as_json:
+        emit_json({"total": result.total, "optimal": result.optimal, "seconds": round(result.seconds, 3),
+                   "status": result.status, "house": house_to_json(rules, result.house),
+                   "breakdown": breakdown.to_json(rules)})
+        return
+    console = _console()
+    console.print(house_with_score(rules, result.house, breakdown, console.width))
+    proof = "proven optimal" if result.optimal else f"not proven optimal ({result.status})"
+    console.print(f"[bold]best house possible: {result.total}[/] ({proof} in {result.seconds:.1f} s)")
+
+
 @main.group()
 def rules():
     """Check and show rules files."""

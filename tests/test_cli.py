@@ -186,3 +186,15 @@ def test_optimize_refuses_unfinished_and_illegal(tmp_path):
     bad.write_text(json.dumps(data))
     proc = run("optimize", bad)
     assert proc.returncode == 2 and "PLACE-B" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_max_on_the_tiny_rules(tmp_path):
+    proc = run("--rules", DATA / "tiny.dh", "max", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["optimal"] is True and out["total"] == out["breakdown"]["total"]
+    saved = tmp_path / "best.json"
+    assert run("--rules", DATA / "tiny.dh", "max", "--save", saved).returncode == 0
+    assert json.loads(run("--rules", DATA / "tiny.dh", "score", saved, "--json").stdout)["total"] == out["total"]
+    proc = run("--variant", "orthogonal", "max")
+    assert proc.returncode == 2 and "annex_adjacency" in proc.stderr

@@ -1,0 +1,290 @@
+"""`best_house(rules)` and `dreamhome max`: the best house possible under the rules.
+
+One player's house: every cell holds a room card placed legally (PLACE-B, C),
+at most one resource card per round (roofs, furnishings, helpers), no card
+used more often than the manifest holds.
+
+Floors interact only through card counts, tokens and the functionality
+bonuses (with horizontal annex adjacency), so the model is built on per-floor
+row tables: every legal row of a floor is enumerated once in Python, rows with
+the same cross-floor signature (cards of each type used, rooms of each
+furnishable type, complete rooms for award tokens) keep only the best-scoring
+one, and CP-SAT picks one signature per floor. Each row value is exact, which
+keeps the LP bound tight and the proof short (DESIGN.md measured a plain
+per-cell model failing to prove optimality in 25 minutes).
+
+Helpers that score (HELP-ARCHITECT, HELP-DESIGNER, any `score(...)` effect) are
+chosen copy by copy; swap helpers add nothing here, since any legal final house
+can be built directly. The roof is a complete roof of the best cards or none.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from ortools.sat.python import cp_model
+
+from dreamhome.errors import DreamhomeError
+from dreamhome.house import House
+from dreamhome.legality import house_violations
+from dreamhome.ruleset import FACE_DOWN, Ruleset
+from dreamhome.scoring import best_roof_choice, rooms_of, score_total
+
+MAX_ROWS = 2_000_000
+
+
+@dataclass(frozen=True)
+class RowKind:
+    counts: tuple[int, ...]  # cards of each room code of the alphabet
+    rooms: tuple[int, ...]  # rooms of each furnishable code
+    complete: tuple[int, ...]  # complete rooms of each award-token code
+    empties: int
+    score: int
+    row: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BestHouse:
+    total: int
+    optimal: bool
+    house: House
+    status: str
+    seconds: float
+    rows: int  # legal rows enumerated
+
+
+def _row_score(t, row: tuple[int, ...]) -> tuple[bool, int, list[tuple[int, int]]]:
+    """(legal under PLACE-C, room points with horizontal annex bonuses, [(code, size) per room])."""
+    score = 0
+    rooms = []
+    i = 0
+    n = len(row)
+    while i < n:
+        c = row[i]
+        j = i
+        while j + 1 < n and row[j + 1] == c:
+            j += 1
+        size = j - i + 1
+        if c != FACE_DOWN:
+            if size > t.max_size[c]:
+                return False, 0, []
+            target = t.annex_target[c]
+            if target and ((i > 0 and row[i - 1] == target) or (j + 1 < n and row[j + 1] == target)):
+                score += t.annex_value[c]
+            else:
+                score += t.points[c][size - 1]
+            rooms.append((c, size))
+        i = j + 1
+    return True, score, rooms
+
+
+def floor_rows(rules: Ruleset, kind: str, width: int) -> tuple[list[int], list[RowKind], int]:
+    """Every legal row of a floor of this kind, reduced to the best row per signature."""
+    t = rules.tables
+    alphabet = [r.code for r in rules.rooms if r.floor_kind == kind] + [FACE_DOWN]
+    if len(alphabet) ** width > MAX_ROWS:
+        raise DreamhomeError(f"max: a {kind} floor of {width} cells has {len(alphabet) ** width:,} rows to "
+                             f"enumerate, more than {MAX_ROWS:,}")
+    furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and not f.award}
+                         & set(alphabet))
+    awarded = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and f.award} & set(alphabet))
+    best: dict[tuple, RowKind] = {}
+    legal = 0
+    for row in itertools.product(alphabet, repeat=width):
+        ok, score, rooms = _row_score(t, row)
+        if not ok:
+            continue
+        legal += 1
+        counts = tuple(row.count(c) for c in alphabet[:-1])
+        per_room = tuple(sum(1 for c, _ in rooms if c == code) for code in furnishable)
+        complete = tuple(sum(1 for c, s in rooms if c == code and s == t.max_size[code]) for code in awarded)
+        key = (counts, per_room, complete)
+        kept = best.get(key)
+        if kept is None or score > kept.score:
+            best[key] = RowKind(counts, per_room, complete, row.count(FACE_DOWN), score, row)
+    return alphabet, list(best.values()), legal
+
+
+def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int = 2, seed: int = 0) -> BestHouse:
+    started = time.perf_counter()
+    if rules.options["annex_adjacency"] != "horizontal":
+        raise DreamhomeError("max: only annex_adjacency = horizontal is supported (floors are then independent "
+                             "but for card counts, tokens and bonuses)")
+    t = rules.tables
+    board = rules.board
+    m = cp_model.CpModel()
+    objective = []
+    total_rows = 0
+    cache: dict[tuple[str, int], tuple] = {}
+    chosen_lits = []  # per floor: [(literal, RowKind)]
+    type_count: Counter = Counter()  # linear expressions per room code
+    rooms_of_type: dict[int, list] = {}
+    complete_of_type: dict[int, list] = {}
+    presence: list[dict[int, object]] = []
+    empties = []
+    for floor in board.floors:
+        key = (floor.kind, len(floor.columns))
+        if key not in cache:
+            cache[key] = floor_rows(rules, *key)
+            total_rows += cache[key][2]
+        alphabet, kinds, _legal = cache[key]
+        lits = [(m.new_bool_var(f"{floor.name}_r{k}"), kind) for k, kind in enumerate(kinds)]
+        m.add_exactly_one(v for v, _ in lits)
+        chosen_lits.append(lits)
+        objective.append(sum(kind.score * v for v, kind in lits if kind.score))
+        here = {}
+        for a, code in enumerate(alphabet[:-1]):
+            uses = [(kind.counts[a], v) for v, kind in lits if kind.counts[a]]
+            type_count[code] = type_count.get(code, 0) + sum(n * v for n, v in uses)
+            here[code] = sum(v for n, v in uses) if uses else 0
+        presence.append(here)
+        furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and not f.award}
+                             & set(alphabet))
+        for a, code in enumerate(furnishable):
+            rooms_of_type.setdefault(code, []).append(sum(kind.rooms[a] * v for v, kind in lits if kind.rooms[a]))
+        awarded = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and f.award} & set(alphabet))
+        for a, code in enumerate(awarded):
+            complete_of_type.setdefault(code, []).append(
+                sum(kind.complete[a] * v for v, kind in lits if kind.complete[a]))
+        empties.append(sum(kind.empties * v for v, kind in lits if kind.empties))
+
+    for room in rules.rooms:  # COMP-5: no more cards of a type than the deck holds
+        if not isinstance(type_count.get(room.code, 0), int):
+            m.add(type_count[room.code] <= room.count)
+
+    # Functionality bonuses from presence per floor.
+    bonus_lits = []
+    for b, bonus in enumerate(rules.bonuses):
+        lit = m.new_bool_var(f"bonus_{b}")
+        for clause in bonus.clauses:
+            code = rules.room(clause.room).code
+            support = [presence[board.floor_index(f)].get(code, 0) for f in clause.floors]
+            m.add(lit <= sum(support))
+        objective.append(bonus.points * lit)
+        bonus_lits.append(lit)
+
+    # Tokens: one per room (FURN-ONE), each furnishing at most its count; award tokens need a complete room.
+    budget = []
+    token_uses = []
+    by_room: dict[int, list] = {}
+    for furn in rules.furnishings:
+        use = m.new_int_var(0, furn.count if not furn.award else 1, f"tok_{furn.id}")
+        token_uses.append((furn, use))
+        objective.append(furn.points * use)
+        if furn.is_card:
+            budget.append(use)
+        if furn.award:
+            code = t.token_room[furn.code]
+            m.add(use <= sum(complete_of_type.get(code, [0])))
+            by_room.setdefault(code, []).append(use)
+        elif furn.room:
+            by_room.setdefault(t.token_room[furn.code], []).append(use)
+    for code, uses in by_room.items():
+        m.add(sum(uses) <= sum(rooms_of_type.get(code, [0])))
+    n_tokens = sum(u for _, u in token_uses)
+
+    # Helpers that score: one boolean per copy.
+    n_cells = board.size
+    helper_copies = []
+    for card in rules.helpers + rules.tools:
+        if card.kind != "helper":
+            continue
+        plus_b = t.helper_bonus_plus.get(card.id, 0)
+        plus_e = t.helper_empty_room.get(card.id, 0)
+        plus_t = t.helper_token_plus.get(card.id, 0)
+        if not (plus_b or plus_e or plus_t):
+            continue
+        copies = [m.new_bool_var(f"{card.id}_{k}") for k in range(card.count)]
+        for a, b in zip(copies, copies[1:]):
+            m.add(a >= b)
+        for k, copy in enumerate(copies):
+            helper_copies.append((card.id, copy))
+            budget.append(copy)
+            if plus_b:
+                for b, lit in enumerate(bonus_lits):
+                    y = m.new_bool_var(f"{card.id}_{k}_b{b}")
+                    m.add(y <= copy)
+                    m.add(y <= lit)
+                    objective.append(plus_b * y)
+            if plus_e:
+                z = m.new_int_var(0, n_cells, f"{card.id}_{k}_e")
+                m.add(z <= sum(empties))
+                m.add(z <= n_cells * copy)
+                objective.append(plus_e * z)
+            if plus_t:
+                limit = sum(f.count for f in rules.furnishings)
+                z = m.new_int_var(0, limit, f"{card.id}_{k}_t")
+                m.add(z <= n_tokens)
+                m.add(z <= limit * copy)
+                objective.append(plus_t * z)
+
+    # Roof: a complete roof of the best cards, or none.
+    roof_deck = [(r.index, k < r.windows) for r in rules.roofs for k in range(r.count)]
+    roof_value, roof_cards = best_roof_choice(rules, roof_deck)
+    roof = m.new_bool_var("roof")
+    if roof_cards:
+        objective.append(roof_value * roof)
+        budget.append(len(roof_cards) * roof)
+    else:
+        m.add(roof == 0)
+    m.add(sum(budget) <= rules.game.rounds)  # one resource card a round at most
+
+    m.maximize(sum(objective))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    solver.parameters.random_seed = seed
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = time_limit
+    result = solver.solve(m)
+    if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise DreamhomeError(f"max: no house found ({solver.status_name(result)}); try a longer --time-limit")
+
+    # Build the house the model chose, then score it with the ordinary scorer.
+    cells = [0] * n_cells
+    for floor_index, lits in enumerate(chosen_lits):
+        kind = next(kind for v, kind in lits if solver.value(v))
+        for col, code in zip(board.floor_cells[floor_index], kind.row):
+            cells[col] = code
+    under = [rules.rooms[0].code if c == FACE_DOWN else 0 for c in cells]
+    house = House(tuple(cells), (0,) * n_cells, tuple(under))
+    tokens = [0] * n_cells
+    outside = []
+    rooms = rooms_of(rules, house)
+    for furn, use in token_uses:
+        for _ in range(solver.value(use)):
+            if furn.outside:
+                outside.append(furn.id)
+                continue
+            code = t.token_room[furn.code]
+            room = next(cells_ for c, cells_ in rooms if c == code and not any(tokens[i] for i in cells_)
+                        and (not furn.award or len(cells_) == t.max_size[code]))
+            tokens[room[0]] = furn.code
+    helpers = tuple(sorted(hid for hid, copy in helper_copies if solver.value(copy)))
+    roofs = tuple(roof_cards) if solver.value(roof) else ()
+    house = replace(house, tokens=tuple(tokens), outside=tuple(outside), helpers=helpers, roofs=roofs)
+    house = _fix_face_down_cards(rules, house)
+    total = score_total(rules, house)
+    claimed = round(solver.objective_value)
+    problems = [v for v in house_violations(rules, house)]
+    if total != claimed or problems:
+        raise RuntimeError(f"internal error: max model claims {claimed}, the house scores {total}; {problems[:2]}")
+    return BestHouse(total, result == cp_model.OPTIMAL, house, solver.status_name(result),
+                     time.perf_counter() - started, total_rows)
+
+
+def _fix_face_down_cards(rules: Ruleset, house: House) -> House:
+    """Give every empty room a printed card the deck still has (COMP-5)."""
+    left = Counter({r.code: r.count for r in rules.rooms})
+    for c in house.cells:
+        if c != FACE_DOWN and c in left:
+            left[c] -= 1
+    under = list(house.under)
+    for i, c in enumerate(house.cells):
+        if c == FACE_DOWN:
+            code = next(code for code, n in sorted(left.items()) if n > 0)
+            under[i] = code
+            left[code] -= 1
+    return replace(house, under=tuple(under))
