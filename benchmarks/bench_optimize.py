@@ -77,8 +77,11 @@ def main() -> None:
         reference_s.append(t2 - t1)
         ratios.append((t2 - t1) / (t1 - t0))
         if (i + 1) % 20 == 0:
-            print(f"{i + 1}/{len(sample)} houses: CP-SAT median {statistics.median(solver_s) * 1000:.0f} ms, "
-                  f"reference median {statistics.median(reference_s) * 1000:.0f} ms", file=sys.stderr)
+            print(
+                f"{i + 1}/{len(sample)} houses: CP-SAT median {statistics.median(solver_s) * 1000:.0f} ms, "
+                f"reference median {statistics.median(reference_s) * 1000:.0f} ms",
+                file=sys.stderr,
+            )
     result = {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "machine": machine(),
@@ -91,12 +94,16 @@ def main() -> None:
         "ratio_median": statistics.median(ratios),
         "identical": True,
     }
-    print(f"\n{result['date']} — {result['machine']}; {len(sample)} houses, seed {args.seed}; "
-          "every optimum identical to the exhaustive reference\n")
+    print(
+        f"\n{result['date']} — {result['machine']}; {len(sample)} houses, seed {args.seed}; "
+        "every optimum identical to the exhaustive reference\n"
+    )
     print("| figure | median | 95th percentile | target |")
     print("|---|---|---|---|")
-    print(f"| optimize (CP-SAT, 1 worker) | {result['optimize_median_ms']:.0f} ms | {result['optimize_p95_ms']:.0f} ms "
-          "| ≤ 50 ms / ≤ 250 ms |")
+    print(
+        f"| optimize (CP-SAT, 1 worker) | {result['optimize_median_ms']:.0f} ms | {result['optimize_p95_ms']:.0f} ms "
+        "| ≤ 50 ms / ≤ 250 ms |"
+    )
     print(f"| exhaustive reference | {result['reference_median_ms']:.0f} ms | {result['reference_p95_ms']:.0f} ms | |")
     print(f"| reference ÷ CP-SAT, per house | {result['ratio_median']:.1f}× | | ≥ 5× |")
     if args.json_out:

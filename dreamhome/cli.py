@@ -179,12 +179,23 @@ def score(house_path, as_json, rules_spec):
 @main.command()
 @click.argument("house_path", metavar="HOUSE", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the pictures.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
-              help="Stop the solver after this long and return the best house found (optimal: false).")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="CP-SAT search workers (1 is deterministic).")
-@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
-              help="Also write the house after the actions to this file (dreamhome.house/1).")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Stop the solver after this long and return the best house found (optimal: false).",
+)
+@click.option(
+    "--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="CP-SAT search workers (1 is deterministic)."
+)
+@click.option(
+    "--save",
+    "save_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the house after the actions to this file (dreamhome.house/1).",
+)
 @rules_options
 def optimize(house_path, as_json, time_limit, workers, save_path, rules_spec):
     """The best final score of a finished HOUSE with its supplier, handyman and roofer.
@@ -220,17 +231,94 @@ def optimize(house_path, as_json, time_limit, workers, save_path, rules_spec):
     console.rule("[bold]after")
     console.print(house_with_score(rules, result.house, score_house(rules, result.house), console.width))
     proof = "proven optimal" if result.optimal else f"not proven optimal ({result.status})"
-    console.print(f"[bold]best final score: {result.total}[/] ({proof}, {result.seconds:.2f} s; "
-                  f"{result.start} before any action)")
+    console.print(
+        f"[bold]best final score: {result.total}[/] ({proof}, {result.seconds:.2f} s; {result.start} before any action)"
+    )
+
+
+@main.command()
+@click.argument("house_path", metavar="HOUSE", type=click.Path(dir_okay=False))
+@click.argument("card", metavar="CARD")
+@click.option(
+    "--pool",
+    "pool_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help='Cards still to come: {"rooms": {"kitchen": 3, ...}} (default: the manifest minus the house and its discard pile).',
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Time for all placements together; unproven bounds are marked.",
+)
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="CP-SAT search workers.")
+@rules_options
+def place(house_path, card, pool_path, as_json, time_limit, workers, rules_spec):
+    """Where should CARD (a room card id) go in HOUSE? Every legal placement, best first.
+
+    Each placement's bound is the best final score the house could still reach
+    if every remaining free cell were filled with the best cards still to come,
+    no further resource card came, and the house's end-game helpers were used
+    optimally. Ties: face up before face down, then board order.
+    """
+    from rich.table import Table
+
+    from dreamhome.solver.place import placement_bounds, read_pool
+
+    rules = load_rules(rules_spec)
+    house = load_house_or_fail(rules, house_path)
+    pool = None
+    try:
+        if pool_path:
+            try:
+                data = json.loads(Path(pool_path).read_text(encoding="utf-8"))
+            except OSError as exc:
+                fail(f"{pool_path}: cannot read pool file: {exc.strerror or exc}")
+            except json.JSONDecodeError as exc:
+                fail(f"{pool_path}:{exc.lineno}:{exc.colno}: malformed JSON: {exc.msg}")
+            pool = read_pool(rules, data, pool_path)
+        bounds = placement_bounds(rules, house, card, pool=pool, time_limit=time_limit, workers=workers)
+    except DreamhomeError as exc:
+        fail(str(exc))
+    if as_json:
+        emit_json({"card": card, "placements": [b.to_json(rules) for b in bounds]})
+        return
+    table = Table(title=f"Placements of {rules.room(card).name.lower()}", header_style="bold")
+    for col in ("rank", "cell", "how", "bound", ""):
+        table.add_column(col)
+    for rank, b in enumerate(bounds, 1):
+        table.add_row(
+            str(rank),
+            rules.board.cells[b.placement.cell],
+            "face down" if b.placement.face_down else "face up",
+            str(b.bound),
+            "" if b.optimal else "not proven (time limit)",
+        )
+    _console().print(table)
+    if not bounds:
+        click.echo("no legal placement: the house has no free supported space")
 
 
 @main.command("max")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the picture.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
-              help="Stop after this long with the best house found (optimal: false).")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Stop after this long with the best house found (optimal: false).",
+)
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, help="CP-SAT search workers.")
-@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
-              help="Also write the best house to this file (dreamhome.house/1).")
+@click.option(
+    "--save",
+    "save_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the best house to this file (dreamhome.house/1).",
+)
 @rules_options
 def max_command(as_json, time_limit, workers, save_path, rules_spec):
     """The highest score any single house can reach under the rules in use, with that house.
@@ -253,9 +341,16 @@ def max_command(as_json, time_limit, workers, save_path, rules_spec):
         write_atomic(save_path, dump_house(rules, result.house))
     breakdown = score_house(rules, result.house)
     if as_json:
-        emit_json({"total": result.total, "optimal": result.optimal, "seconds": round(result.seconds, 3),
-                   "status": result.status, "house": house_to_json(rules, result.house),
-                   "breakdown": breakdown.to_json(rules)})
+        emit_json(
+            {
+                "total": result.total,
+                "optimal": result.optimal,
+                "seconds": round(result.seconds, 3),
+                "status": result.status,
+                "house": house_to_json(rules, result.house),
+                "breakdown": breakdown.to_json(rules),
+            }
+        )
         return
     console = _console()
     console.print(house_with_score(rules, result.house, breakdown, console.width))

@@ -87,8 +87,9 @@ def test_base_game_max(base):
     assert result.total == score_total(base, result.house)
     assert house_violations(base, result.house) == []
     assert result.house.is_finished()
-    resources = len(result.house.roofs) + len(result.house.helpers) + len(result.house.outside) + sum(
-        1 for t in result.house.tokens if t)
+    resources = (
+        len(result.house.roofs) + len(result.house.helpers) + len(result.house.outside) + sum(1 for t in result.house.tokens if t)
+    )
     assert resources <= base.game.rounds
     # Sanity against the parts: rooms can't beat every cell in its best room, roof ≤ its maximum.
     assert best_roof_points(base, list(result.house.roofs)) <= 9

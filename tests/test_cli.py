@@ -198,3 +198,25 @@ def test_max_on_the_tiny_rules(tmp_path):
     assert json.loads(run("--rules", DATA / "tiny.dh", "score", saved, "--json").stdout)["total"] == out["total"]
     proc = run("--variant", "orthogonal", "max")
     assert proc.returncode == 2 and "annex_adjacency" in proc.stderr
+
+
+def test_place_json_and_errors(tmp_path):
+    midgame = EXAMPLES / "midgame.json"
+    proc = run("place", midgame, "living_room", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["placements"] and {"cell", "face_down", "bound"} <= set(out["placements"][0])
+    bounds = [p["bound"] for p in out["placements"]]
+    assert bounds == sorted(bounds, reverse=True)
+    proc = run("place", midgame, "livingroom")
+    assert proc.returncode == 2 and "did you mean 'living_room'" in proc.stderr
+    pool = tmp_path / "pool.json"
+    pool.write_text('{"rooms": {"living_room": 2, "bathroom": 1}}')
+    proc = run("place", midgame, "living_room", "--pool", pool, "--json")
+    assert proc.returncode == 0
+    pool.write_text('{"rooms": {"livng_room": 2}}')
+    proc = run("place", midgame, "living_room", "--pool", pool)
+    assert proc.returncode == 2 and "unknown room 'livng_room'" in proc.stderr
+    pool.write_text('{"rooms": ')
+    proc = run("place", midgame, "living_room", "--pool", pool)
+    assert proc.returncode == 2 and "malformed JSON" in proc.stderr

@@ -86,10 +86,10 @@ def floor_rows(rules: Ruleset, kind: str, width: int) -> tuple[list[int], list[R
     t = rules.tables
     alphabet = [r.code for r in rules.rooms if r.floor_kind == kind] + [FACE_DOWN]
     if len(alphabet) ** width > MAX_ROWS:
-        raise DreamhomeError(f"max: a {kind} floor of {width} cells has {len(alphabet) ** width:,} rows to "
-                             f"enumerate, more than {MAX_ROWS:,}")
-    furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and not f.award}
-                         & set(alphabet))
+        raise DreamhomeError(
+            f"max: a {kind} floor of {width} cells has {len(alphabet) ** width:,} rows to enumerate, more than {MAX_ROWS:,}"
+        )
+    furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and not f.award} & set(alphabet))
     awarded = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and f.award} & set(alphabet))
     best: dict[tuple, RowKind] = {}
     legal = 0
@@ -111,8 +111,10 @@ def floor_rows(rules: Ruleset, kind: str, width: int) -> tuple[list[int], list[R
 def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int = 2, seed: int = 0) -> BestHouse:
     started = time.perf_counter()
     if rules.options["annex_adjacency"] != "horizontal":
-        raise DreamhomeError("max: only annex_adjacency = horizontal is supported (floors are then independent "
-                             "but for card counts, tokens and bonuses)")
+        raise DreamhomeError(
+            "max: only annex_adjacency = horizontal is supported (floors are then independent "
+            "but for card counts, tokens and bonuses)"
+        )
     t = rules.tables
     board = rules.board
     m = cp_model.CpModel()
@@ -141,14 +143,12 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
             type_count[code] = type_count.get(code, 0) + sum(n * v for n, v in uses)
             here[code] = sum(v for n, v in uses) if uses else 0
         presence.append(here)
-        furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and not f.award}
-                             & set(alphabet))
+        furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and not f.award} & set(alphabet))
         for a, code in enumerate(furnishable):
             rooms_of_type.setdefault(code, []).append(sum(kind.rooms[a] * v for v, kind in lits if kind.rooms[a]))
         awarded = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and f.award} & set(alphabet))
         for a, code in enumerate(awarded):
-            complete_of_type.setdefault(code, []).append(
-                sum(kind.complete[a] * v for v, kind in lits if kind.complete[a]))
+            complete_of_type.setdefault(code, []).append(sum(kind.complete[a] * v for v, kind in lits if kind.complete[a]))
         empties.append(sum(kind.empties * v for v, kind in lits if kind.empties))
 
     for room in rules.rooms:  # COMP-5: no more cards of a type than the deck holds
@@ -259,8 +259,11 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
                 outside.append(furn.id)
                 continue
             code = t.token_room[furn.code]
-            room = next(cells_ for c, cells_ in rooms if c == code and not any(tokens[i] for i in cells_)
-                        and (not furn.award or len(cells_) == t.max_size[code]))
+            room = next(
+                cells_
+                for c, cells_ in rooms
+                if c == code and not any(tokens[i] for i in cells_) and (not furn.award or len(cells_) == t.max_size[code])
+            )
             tokens[room[0]] = furn.code
     helpers = tuple(sorted(hid for hid, copy in helper_copies if solver.value(copy)))
     roofs = tuple(roof_cards) if solver.value(roof) else ()
@@ -271,8 +274,9 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
     problems = [v for v in house_violations(rules, house)]
     if total != claimed or problems:
         raise RuntimeError(f"internal error: max model claims {claimed}, the house scores {total}; {problems[:2]}")
-    return BestHouse(total, result == cp_model.OPTIMAL, house, solver.status_name(result),
-                     time.perf_counter() - started, total_rows)
+    return BestHouse(
+        total, result == cp_model.OPTIMAL, house, solver.status_name(result), time.perf_counter() - started, total_rows
+    )
 
 
 def _fix_face_down_cards(rules: Ruleset, house: House) -> House:

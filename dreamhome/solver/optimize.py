@@ -106,8 +106,10 @@ class FinalScore:
             "total": self.total,
             "optimal": self.optimal,
             "start": self.start,
-            "actions": [dict(s.action.to_json(rules), score_before=s.before, score_after=s.after,
-                             explanation=s.explain(rules)) for s in self.steps],
+            "actions": [
+                dict(s.action.to_json(rules), score_before=s.before, score_after=s.after, explanation=s.explain(rules))
+                for s in self.steps
+            ],
             "house": house_to_json(rules, self.house),
             "status": self.status,
             "seconds": round(self.seconds, 4),
@@ -215,7 +217,8 @@ def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed):
     hm = HouseModel(rules, classes)
     m = hm.model
     incoming = [
-        k for k, c in enumerate(classes)
+        k
+        for k, c in enumerate(classes)
         if (c.kind == "up" and c.printed in relevant) or (c.kind == "down" and c.printed in down_types)
     ]
     pile = [rules.room(r).code for r in house.discard_rooms]

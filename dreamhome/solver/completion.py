@@ -1,0 +1,192 @@
+"""Completing a house in play, then the end game: the relaxation behind `place` bounds.
+
+Every cell of the final house holds either one of the house's cards (where it
+stands, or moved by a handyman swap: `move[c, d]`) or a *fresh* card
+(`fresh[c, k]`): a card still to come from the pool, filling a free cell
+(empty or scaffolding, PLACE-SCAFFOLD), or one a supplier takes from the room
+discard pile at the end. Constraints:
+- one card per cell; each card of the house in at most one cell;
+- fresh cards: one per free cell plus one per card a supplier swaps out
+  (at most the supplier uses); of each type no more than the pool holds, plus
+  what the suppliers take from the discard pile; empty rooms (PLACE-EMPTY)
+  may be any card the pool still has;
+- moves touch at most 2 cells per handyman use;
+- PLACE-B by the classes a cell accepts, PLACE-C on the final house;
+- without a handyman, no fresh face-up card may join a room holding a token
+  (PLACE-CLOSED, unless HELP-DESIGNER keeps rooms open) nor join two rooms
+  with a token each (PLACE-MERGE / FURN-ONE).
+With no supplier and no handyman this is exactly the set of completions
+(filling bottom-up meets PLACE-A); with them it relaxes the order of the end
+game, so the value is an upper bound (docs/SOLVER.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dreamhome.house import House
+from dreamhome.ruleset import EMPTY, SCAFFOLD
+from dreamhome.solver.model import CardClass, HouseModel, Stage, house_class
+
+
+@dataclass
+class Completion:
+    stage: Stage
+    move: dict[tuple[int, int], object]
+    fresh: dict[tuple[int, int], object]
+
+
+def completion_classes(house: House, rules, types: list[int]) -> list[CardClass]:
+    seen: set[CardClass] = set()
+    for cell, code in enumerate(house.cells):
+        if code not in (EMPTY, SCAFFOLD):
+            seen.add(house_class(house, cell))
+    for t in types:
+        seen.add(CardClass("up", t))
+    seen.add(CardClass("down", 0))  # a fresh empty room: any card the pool still has
+    order = {"up": 0, "token": 1, "down": 2}
+    return sorted(seen, key=lambda c: (order[c.kind], c.room, c.token, c.origin))
+
+
+def add_completion(
+    hm: HouseModel,
+    house: House,
+    pool: dict[int, int],
+    discard: dict[int, int],
+    n_sup: int,
+    n_hand: int,
+    keep_open: bool,
+    name: str = "fin",
+) -> Completion:
+    m = hm.model
+    rules = hm.rules
+    t = rules.tables
+    n = rules.board.size
+    occupied = [c for c in range(n) if house.cells[c] not in (EMPTY, SCAFFOLD)]
+    free = [c for c in range(n) if house.cells[c] in (EMPTY, SCAFFOLD)]
+    own = {d: hm.index[house_class(house, d)] for d in occupied}
+    fresh_classes = [
+        k
+        for k, c in enumerate(hm.classes)
+        if (c.kind == "up" and (pool.get(c.room) or discard.get(c.room))) or (c.kind == "down" and c.room == 0)
+    ]
+    move: dict[tuple[int, int], object] = {}
+    fresh: dict[tuple[int, int], object] = {}
+    content: list[dict[int, list]] = []
+    for c in range(n):
+        allowed = set(hm.allowed[c])
+        here: dict[int, list] = {}
+        for d in occupied:
+            if own[d] not in allowed or (d != c and not n_hand):
+                continue
+            if d != c and c in own and own[d] == own[c]:
+                continue  # a card moved onto its twin changes nothing
+            if d != c and c in free and not _needs_move(hm, own[d], pool, len(free)):
+                continue  # the same final house comes from filling c with a fresh twin
+            lit = m.new_bool_var(f"{name}_m{c}_{d}")
+            move[c, d] = lit
+            here.setdefault(own[d], []).append(lit)
+        if c in free or n_sup or n_hand:
+            for k in fresh_classes:
+                if k in allowed:
+                    lit = m.new_bool_var(f"{name}_f{c}_{k}")
+                    fresh[c, k] = lit
+                    here.setdefault(k, []).append(lit)
+        m.add_exactly_one([v for lits in here.values() for v in lits])
+        content.append(here)
+    out = []
+    for d in occupied:
+        stays = [move[c, d] for c in range(n) if (c, d) in move]
+        m.add_at_most_one(stays)
+        out.append(1 - sum(stays))
+    m.add(sum(out) <= n_sup)
+    m.add(sum(fresh.values()) == len(free) + sum(out))
+    # Fresh cards by type: the pool, plus what the suppliers take from the discard pile.
+    taken = []
+    for room in sorted(set(pool) | set(discard)):
+        ups = [v for (c, k), v in fresh.items() if hm.classes[k].kind == "up" and hm.classes[k].room == room]
+        if not ups:
+            continue
+        extra = 0
+        if n_sup and discard.get(room):
+            extra = m.new_int_var(0, min(n_sup, discard[room]), f"{name}_sup{room}")
+            taken.append(extra)
+        m.add(sum(ups) <= pool.get(room, 0) + extra)
+    if taken:
+        m.add(sum(taken) <= n_sup)
+    downs = [v for (c, k), v in fresh.items() if hm.classes[k].kind == "down"]
+    all_fresh = list(fresh.values())
+    if downs:
+        m.add(sum(all_fresh) <= sum(pool.values()) + (sum(taken) if taken else 0))
+    if n_hand:
+        touched = [m.new_bool_var(f"{name}_t{p}") for p in range(n)]
+        for p in range(n):
+            into = [lit for (c, d), lit in move.items() if c == p and d != p]
+            out_of = [lit for (c, d), lit in move.items() if d == p and c != p]
+            if into:
+                m.add(sum(into) <= touched[p])
+            if out_of:
+                m.add(sum(out_of) <= touched[p])
+        m.add(sum(touched) <= 2 * n_hand)
+    stage = Stage(content)
+    hm.stages.append(stage)
+    if not n_hand:
+        _closure(hm, stage, fresh, keep_open, name)
+    return Completion(stage, move, fresh)
+
+
+def _needs_move(hm: HouseModel, k: int, pool: dict[int, int], n_free: int) -> bool:
+    """Moving this card onto a free cell can make a final house no fill makes only if
+    the card is one of a kind here (a token, an empty room) or its type may run out."""
+    cls = hm.classes[k]
+    if cls.kind != "up":
+        return True
+    return pool.get(cls.room, 0) < n_free
+
+
+def _closure(hm: HouseModel, stage: Stage, fresh, keep_open: bool, name: str) -> None:
+    """PLACE-CLOSED / PLACE-MERGE for fresh face-up cards in the final house."""
+    m = hm.model
+    t = hm.rules.tables
+    for floor in t.floor_cells:
+        for room in hm.types:
+            tokens_here = any(hm.token_lits(stage, c, room) for c in floor)
+            if not tokens_here:
+                continue
+            left = _run_token(hm, stage, floor, room, f"{name}_lt{room}")
+            right = _run_token(hm, stage, floor[::-1], room, f"{name}_rt{room}")[::-1]
+            for j, cell in enumerate(floor):
+                ups = [
+                    v for (c, k), v in fresh.items() if c == cell and hm.classes[k].kind == "up" and hm.classes[k].room == room
+                ]
+                if not ups:
+                    continue
+                lt = left[j - 1] if j > 0 else 0
+                rt = right[j + 1] if j + 1 < len(floor) else 0
+                if keep_open:
+                    if not isinstance(lt, int) and not isinstance(rt, int):
+                        m.add(sum(ups) + lt + rt <= 2)
+                else:
+                    for side in (lt, rt):
+                        if not isinstance(side, int):
+                            m.add(sum(ups) + side <= 1)
+
+
+def _run_token(hm: HouseModel, stage: Stage, cells, room: int, name: str) -> list:
+    """has[j] is forced to 1 when the run of face-up `room` cards ending at cells[j] holds a token."""
+    m = hm.model
+    out: list = []
+    for j, cell in enumerate(cells):
+        tokens = hm.token_lits(stage, cell, room)
+        ups = hm.face_up_lits(stage, cell, room)
+        prev = out[j - 1] if j > 0 else 0
+        if not tokens and (not ups or isinstance(prev, int)):
+            out.append(0)
+            continue
+        has = m.new_bool_var(f"{name}_{cell}")
+        for lit in tokens:
+            m.add(has >= lit)
+        if not isinstance(prev, int) and ups:
+            m.add(has >= sum(ups) + prev - 1)
+        out.append(has)
+    return out

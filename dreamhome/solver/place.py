@@ -1,0 +1,145 @@
+"""`dreamhome place HOUSE CARD`: every legal placement of a room card, with its bound.
+
+The bound of a placement is the best final score the house could still reach
+if every remaining free cell were filled with the best still-available room
+cards (the pool), no further resource card came, and the end-game helpers it
+holds were used optimally (completion.py). Ranked best bound first; ties go
+face up before face down, then to the lower cell index (top/0 … basement/4).
+"""
+
+from __future__ import annotations
+
+import difflib
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from dreamhome.errors import DreamhomeError
+from dreamhome.house import House
+from dreamhome.legality import house_violations
+from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
+from dreamhome.solver.annex import add_annex_points
+from dreamhome.solver.completion import add_completion, completion_classes
+from dreamhome.solver.endgame import best_roofer_picks, helper_uses
+from dreamhome.solver.functionality import add_functionality
+from dreamhome.solver.furnishings import add_tokens
+from dreamhome.solver.model import HouseModel
+from dreamhome.solver.placements import Placement, apply_placement, designer_keeps_open, legal_placements
+from dreamhome.solver.rooms import add_max_size, add_room_points
+
+
+@dataclass(frozen=True)
+class PlacementBound:
+    placement: Placement
+    bound: int
+    optimal: bool  # CP-SAT proved the bound (else: the best found when time ran out)
+
+    def to_json(self, rules: Ruleset) -> dict:
+        return {
+            "cell": rules.board.cells[self.placement.cell],
+            "face_down": self.placement.face_down,
+            "bound": self.bound,
+            "optimal": self.optimal,
+        }
+
+
+def default_pool(rules: Ruleset, house: House) -> dict[int, int]:
+    """The manifest minus the cards in the house and in its room discard pile."""
+    left = Counter({r.code: r.count for r in rules.rooms})
+    for i, code in enumerate(house.cells):
+        if code >= ROOM0:
+            left[code] -= 1
+        elif code == FACE_DOWN and house.under[i]:
+            left[house.under[i]] -= 1
+    for rid in house.discard_rooms:
+        left[rules.room(rid).code] -= 1
+    return {code: n for code, n in left.items() if n > 0}
+
+
+def read_pool(rules: Ruleset, data, source: str) -> dict[int, int]:
+    """A pool file: {"rooms": {"kitchen": 3, …}} or a list of room ids."""
+    items = data.get("rooms") if isinstance(data, dict) else data
+    if isinstance(items, list):
+        items = Counter(items)
+    if not isinstance(items, dict):
+        raise DreamhomeError(f'{source}: expected {{"rooms": {{"kitchen": 3, ...}}}} or a list of room ids')
+    pool = {}
+    for rid, n in items.items():
+        if not isinstance(rid, str) or not rules.has_room(rid):
+            close = difflib.get_close_matches(str(rid), rules.ids("room"), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise DreamhomeError(f"{source}: unknown room '{rid}'{hint}")
+        if not isinstance(n, int) or n < 0:
+            raise DreamhomeError(f"{source}: rooms.{rid}: expected a count (a whole number ≥ 0)")
+        pool[rules.room(rid).code] = n
+    return pool
+
+
+def completion_bound(
+    rules: Ruleset, house: House, pool: dict[int, int], *, time_limit: float | None = None, workers: int = 1, seed: int = 0
+) -> tuple[int, bool]:
+    """The best final score of any completion of `house` (then its end game), and whether it is proven."""
+    uses = helper_uses(rules, house)
+    discard = Counter(rules.room(r).code for r in house.discard_rooms)
+    n_sup = len(uses.supplier) if discard else 0
+    n_hand = len(uses.handyman)
+    t = rules.tables
+    bonus_plus = sum(t.helper_bonus_plus.get(h, 0) for h in house.helpers)
+    empty_plus = sum(t.helper_empty_room.get(h, 0) for h in house.helpers)
+    token_plus = sum(t.helper_token_plus.get(h, 0) for h in house.helpers)
+    roof_points, _picks = best_roofer_picks(rules, house.roofs, house.discard_roofs, len(uses.roofer))
+    types = sorted(set(pool) | set(discard))
+    hm = HouseModel(rules, completion_classes(house, rules, types))
+    final = add_completion(hm, house, pool, dict(discard), n_sup, n_hand, designer_keeps_open(rules, house))
+    add_max_size(hm, final.stage)
+    add_room_points(hm, final.stage)
+    add_annex_points(hm, final.stage)
+    add_functionality(hm, final.stage, bonus_plus)
+    add_tokens(hm, final.stage, token_plus)
+    if empty_plus:
+        hm.add_objective(empty_plus, sum(hm.down_lits(final.stage)))
+    hm.constant += roof_points + sum(rules.furnishing(f).points + token_plus for f in house.outside)
+    hm.model.maximize(hm.objective_expr())
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    solver.parameters.random_seed = seed
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
+    result = solver.solve(hm.model)
+    if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise DreamhomeError(f"place: no completion of the house found ({solver.status_name(result)})")
+    return round(solver.objective_value), result == cp_model.OPTIMAL
+
+
+def placement_bounds(
+    rules: Ruleset,
+    house: House,
+    card: str,
+    *,
+    pool: dict[int, int] | None = None,
+    time_limit: float | None = None,
+    workers: int = 1,
+) -> list[PlacementBound]:
+    if not rules.has_room(card):
+        close = difflib.get_close_matches(card, rules.ids("room"), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise DreamhomeError(f"unknown room card '{card}'{hint}")
+    violations = house_violations(rules, house)
+    if violations:
+        listed = "; ".join(str(v) for v in violations[:3])
+        raise DreamhomeError(f"the house is illegal ({listed}); see `dreamhome check`")
+    code = rules.room(card).code
+    pool = dict(default_pool(rules, house) if pool is None else pool)
+    if pool.get(code, 0) > 0:
+        pool[code] -= 1  # the card in hand comes out of the pool
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    out = []
+    for placement in legal_placements(rules, house, card):
+        left = None if deadline is None else deadline - time.perf_counter()
+        after = apply_placement(rules, house, card, placement)
+        bound, proven = completion_bound(rules, after, pool, time_limit=left, workers=workers)
+        out.append(PlacementBound(placement, bound, proven))
+    out.sort(key=lambda b: (-b.bound, b.placement.face_down, b.placement.cell))
+    return out

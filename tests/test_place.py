@@ -1,0 +1,139 @@
+"""`place` bounds against exhaustive completions (PLACE-*, then END-*)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference_endgame import reference_best_final
+
+from dreamhome.dsl.compiler import compile_rules
+from dreamhome.errors import DreamhomeError
+from dreamhome.generate import random_house
+from dreamhome.house import load_house
+from dreamhome.solver.endgame import best_roofer_picks, helper_uses
+from dreamhome.solver.place import default_pool, placement_bounds
+from dreamhome.solver.placements import apply_placement, legal_placements
+
+from conftest import EXAMPLES
+
+BASE = compile_rules()
+
+
+def completions(rules, house, pool):
+    """Every finished house reachable by placing pool cards one by one, legally (PLACE-*)."""
+    seen = set()
+    frontier = [(house, tuple(sorted(pool.items())))]
+    done = set()
+    while frontier:
+        nxt = []
+        for current, left in frontier:
+            if current.is_finished():
+                done.add(current)
+                continue
+            counts = dict(left)
+            for code, n in counts.items():
+                if n <= 0:
+                    continue
+                for placement in legal_placements(rules, current, code):
+                    after = apply_placement(rules, current, code, placement)
+                    rest = dict(counts)
+                    rest[code] -= 1
+                    key = (after, tuple(sorted(rest.items())))
+                    if key not in seen:
+                        seen.add(key)
+                        nxt.append(key)
+        frontier = nxt
+    return done
+
+
+def exact_best(rules, house, pool):
+    best = 0
+    for finished in completions(rules, house, pool):
+        best = max(best, reference_best_final(rules, finished))
+    return best
+
+
+@st.composite
+def small_houses(draw, helpers=()):
+    seed = draw(st.integers(0, 2**32 - 1))
+    free = draw(st.integers(1, 3))
+    rng = random.Random(seed)
+    house = random_house(BASE, rng, cards=BASE.board.size - free, helpers=helpers, discard_rooms=2)
+    return replace(house, discard_roofs=())
+
+
+def small_pool(rules, house, rng_seed, size=3):
+    """A few types only, so that the exhaustive reference stays small."""
+    rng = random.Random(rng_seed)
+    pool = default_pool(rules, house)
+    kinds = sorted(pool)
+    keep = rng.sample(kinds, min(size, len(kinds)))
+    return {k: min(pool[k], 2) for k in keep}
+
+
+@settings(max_examples=25, deadline=None)
+@given(small_houses(), st.integers(0, 1000), st.data())
+def test_bounds_without_helpers_are_exact(house, seed, data):
+    """No supplier or handyman: the bound is exactly the best completion."""
+    house = replace(house, helpers=tuple(h for h in house.helpers if h in ("architect", "interior_designer")))
+    pool = small_pool(BASE, house, seed)
+    card = data.draw(st.sampled_from(sorted(BASE.room_of_code(c).id for c in pool)))
+    code = BASE.room(card).code
+    for bound in placement_bounds(BASE, house, card, pool=pool):
+        after = apply_placement(BASE, house, card, bound.placement)
+        rest = dict(pool)
+        rest[code] -= 1
+        assert bound.optimal
+        assert bound.bound == exact_best(BASE, after, rest)
+
+
+@settings(max_examples=10, deadline=None)
+@given(small_houses(helpers=("handyman", "architect")), st.integers(0, 1000), st.data())
+def test_bounds_with_a_handyman_are_upper_bounds(house, seed, data):
+    pool = small_pool(BASE, house, seed, size=2)
+    card = data.draw(st.sampled_from(sorted(BASE.room_of_code(c).id for c in pool)))
+    code = BASE.room(card).code
+    bounds = placement_bounds(BASE, house, card, pool=pool)
+    for bound in bounds[:3]:
+        after = apply_placement(BASE, house, card, bound.placement)
+        rest = dict(pool)
+        rest[code] -= 1
+        assert bound.bound >= exact_best(BASE, after, rest)
+
+
+def test_ranking_and_ties(base):
+    house = load_house(base, EXAMPLES / "midgame.json")
+    bounds = placement_bounds(base, house, "living_room")
+    assert [b.placement for b in bounds] and len(bounds) == len(legal_placements(base, house, "living_room"))
+    keys = [(-b.bound, b.placement.face_down, b.placement.cell) for b in bounds]
+    assert keys == sorted(keys)
+
+
+def test_bad_input(base):
+    house = load_house(base, EXAMPLES / "midgame.json")
+    with pytest.raises(DreamhomeError, match="did you mean 'kitchen'"):
+        placement_bounds(base, house, "kichen")
+    illegal = house.place(base.board.index["top/0"], base.room("garage").code)
+    with pytest.raises(DreamhomeError, match="illegal"):
+        placement_bounds(base, illegal, "kitchen")
+
+
+def test_default_pool(base):
+    house = load_house(base, EXAMPLES / "midgame.json")
+    pool = default_pool(base, house)
+    assert pool[base.room("kitchen").code] == base.room("kitchen").count - 1
+    assert pool[base.room("living_room").code] == base.room("living_room").count - 1  # one in the discard pile
+    assert sum(pool.values()) == 60 - 6 - 2  # six cards in the house, two in the discard pile
+
+
+def test_helper_and_roofer_counted(base):
+    house = load_house(base, EXAMPLES / "midgame.json")
+    uses = helper_uses(base, house)
+    assert uses.roofer == ()
+    assert best_roofer_picks(base, house.roofs, house.discard_roofs, 0)[0] == 0
+    assert Counter(house.helpers) == Counter({"architect": 1})
