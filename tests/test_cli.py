@@ -211,9 +211,12 @@ def test_place_json_and_errors(tmp_path):
     proc = run("place", midgame, "livingroom")
     assert proc.returncode == 2 and "did you mean 'living_room'" in proc.stderr
     pool = tmp_path / "pool.json"
-    pool.write_text('{"rooms": {"living_room": 2, "bathroom": 1}}')
+    pool.write_text('{"rooms": {"living_room": 4, "bathroom": 3}}')
     proc = run("place", midgame, "living_room", "--pool", pool, "--json")
-    assert proc.returncode == 0
+    assert proc.returncode == 0, proc.stderr
+    pool.write_text('{"rooms": {"living_room": 2, "bathroom": 1}}')
+    proc = run("place", midgame, "living_room", "--pool", pool)
+    assert proc.returncode == 2 and "free spaces would remain" in proc.stderr
     pool.write_text('{"rooms": {"livng_room": 2}}')
     proc = run("place", midgame, "living_room", "--pool", pool)
     assert proc.returncode == 2 and "unknown room 'livng_room'" in proc.stderr

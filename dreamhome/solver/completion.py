@@ -60,7 +60,6 @@ def add_completion(
 ) -> Completion:
     m = hm.model
     rules = hm.rules
-    t = rules.tables
     n = rules.board.size
     occupied = [c for c in range(n) if house.cells[c] not in (EMPTY, SCAFFOLD)]
     free = [c for c in range(n) if house.cells[c] in (EMPTY, SCAFFOLD)]

@@ -19,7 +19,7 @@ from ortools.sat.python import cp_model
 from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
 from dreamhome.legality import house_violations
-from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
+from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.solver.annex import add_annex_points
 from dreamhome.solver.completion import add_completion, completion_classes
 from dreamhome.solver.endgame import best_roofer_picks, helper_uses
@@ -134,6 +134,10 @@ def placement_bounds(
     pool = dict(default_pool(rules, house) if pool is None else pool)
     if pool.get(code, 0) > 0:
         pool[code] -= 1  # the card in hand comes out of the pool
+    free = sum(1 for c in house.cells if c in (EMPTY, SCAFFOLD))
+    if free and sum(pool.values()) < free - 1:
+        raise DreamhomeError(f"the pool holds {sum(pool.values())} room cards, but {free - 1} free spaces would "
+                             "remain to fill after this card")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     out = []
     for placement in legal_placements(rules, house, card):
