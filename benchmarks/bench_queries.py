@@ -30,8 +30,11 @@ from dreamhome.solver.best_house import best_house, floor_rows  # noqa: E402
 from dreamhome.solver.place import placement_bounds  # noqa: E402
 from dreamhome.solver.placements import apply_placement, legal_placements  # noqa: E402
 
-HELPER_SETS = {"no helpers": (), "architect": ("architect",),
-               "supplier + handyman + architect": ("architect", "handyman", "supplier")}
+HELPER_SETS = {
+    "no helpers": (),
+    "architect": ("architect",),
+    "supplier + handyman + architect": ("architect", "handyman", "supplier"),
+}
 
 
 def main() -> None:
@@ -60,9 +63,11 @@ def main() -> None:
             plain.append(t2 - t1)
         times.sort()
         p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
-        print(f"| place, all placements, {label} | {len(times)} | {statistics.median(times):.2f} s | {p95:.2f} s "
-              f"| {times[-1]:.2f} s | {statistics.median(times) / statistics.median(plain):,.0f}× scoring each "
-              f"placement as it stands ({statistics.median(plain) * 1000:.2f} ms) |")
+        print(
+            f"| place, all placements, {label} | {len(times)} | {statistics.median(times):.2f} s | {p95:.2f} s "
+            f"| {times[-1]:.2f} s | {statistics.median(times) / statistics.median(plain):,.0f}× scoring each "
+            f"placement as it stands ({statistics.median(plain) * 1000:.2f} ms) |"
+        )
     proofs, enum = [], []
     for run in range(args.max_runs):
         t0 = time.perf_counter()
@@ -72,9 +77,11 @@ def main() -> None:
         proofs.append(result.seconds)
         enum.append(t1 - t0)
         assert result.optimal
-    print(f"| max, base rules: {result.total}, proven optimal | {args.max_runs} runs | "
-          f"{statistics.median(proofs):.1f} s | | {max(proofs):.1f} s | {statistics.median(proofs) / statistics.median(enum):.0f}× "
-          f"the row enumeration alone ({statistics.median(enum):.2f} s) |")
+    print(
+        f"| max, base rules: {result.total}, proven optimal | {args.max_runs} runs | "
+        f"{statistics.median(proofs):.1f} s | | {max(proofs):.1f} s | {statistics.median(proofs) / statistics.median(enum):.0f}× "
+        f"the row enumeration alone ({statistics.median(enum):.2f} s) |"
+    )
 
 
 if __name__ == "__main__":

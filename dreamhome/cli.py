@@ -358,6 +358,67 @@ def max_command(as_json, time_limit, workers, save_path, rules_spec):
     console.print(f"[bold]best house possible: {result.total}[/] ({proof} in {result.seconds:.1f} s)")
 
 
+@main.command()
+@click.option("--players", type=int, default=4, show_default=True, help="Number of players (2–4 in the base rules).")
+@click.option(
+    "--bots",
+    default=None,
+    metavar="NAMES",
+    help="One bot per seat, comma-separated: random, greedy (default: greedy for every seat).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the shuffle (and of the bots).")
+@click.option("--first-player", type=int, default=None, help="Seat holding the first-player marker (default: by seed).")
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the game record (dreamhome.record/1) to this file.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the summary.")
+@rules_options
+def play(players, bots, seed, first_player, record_path, as_json, rules_spec):
+    """Play a full game between bots; the same seed gives the same game."""
+    from dreamhome.game.record import play_game, write_record
+
+    rules = load_rules(rules_spec)
+    names = [b.strip() for b in bots.split(",")] if bots else ["greedy"] * players
+    try:
+        result = play_game(rules, players, names, seed, first_player)
+    except DreamhomeError as exc:
+        fail(str(exc))
+    if record_path:
+        write_record(result, record_path)
+    _print_game(result, as_json)
+
+
+def _print_game(result, as_json: bool) -> None:
+    summary = result.summary()
+    if as_json:
+        emit_json(summary)
+        return
+    console = _console()
+    for p, (bot, score) in enumerate(zip(summary["bots"] or ["?"] * len(summary["scores"]), summary["scores"])):
+        mark = "  [bold green]winner[/]" if p in summary["winners"] else ""
+        console.print(f"seat {p} ({bot}): {score}{mark}")
+
+
+@main.command()
+@click.argument("record_path", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the summary.")
+def replay(record_path, as_json):
+    """Re-run a game record under its own rules, verifying every event and the final houses."""
+    from dreamhome.game.record import load_record, replay_record
+
+    try:
+        result = replay_record(load_record(record_path), record_path)
+    except DreamhomeError as exc:
+        fail(str(exc))
+    if not as_json:
+        click.echo(f"{record_path}: every event verified")
+    _print_game(result, as_json)
+
+
 @main.group()
 def rules():
     """Check and show rules files."""

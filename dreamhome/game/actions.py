@@ -120,8 +120,7 @@ class SupplierSwap(Action):
     face_down: bool = False
 
     def text(self, cells):
-        return f"supplier: {cells[self.cell]} takes {self.room} from the discard pile" + (
-            " face down" if self.face_down else "")
+        return f"supplier: {cells[self.cell]} takes {self.room} from the discard pile" + (" face down" if self.face_down else "")
 
 
 @dataclass(frozen=True)
@@ -152,9 +151,25 @@ class EndTurn(Action):
         return "done"
 
 
-ACTION_TYPES = {cls.__name__: cls for cls in (
-    DiscardColumn, UseJackhammer, PassTool, UseDrill, UseMixer, TakeColumn, PlaceRoom, PlaceScaffolding,
-    DeferScaffolding, PlaceToken, SupplierSwap, HandymanSwap, RooferTake, EndTurn)}
+ACTION_TYPES = {
+    cls.__name__: cls
+    for cls in (
+        DiscardColumn,
+        UseJackhammer,
+        PassTool,
+        UseDrill,
+        UseMixer,
+        TakeColumn,
+        PlaceRoom,
+        PlaceScaffolding,
+        DeferScaffolding,
+        PlaceToken,
+        SupplierSwap,
+        HandymanSwap,
+        RooferTake,
+        EndTurn,
+    )
+}
 
 
 def action_from_dict(data: dict) -> Action:

@@ -136,8 +136,9 @@ def placement_bounds(
         pool[code] -= 1  # the card in hand comes out of the pool
     free = sum(1 for c in house.cells if c in (EMPTY, SCAFFOLD))
     if free and sum(pool.values()) < free - 1:
-        raise DreamhomeError(f"the pool holds {sum(pool.values())} room cards, but {free - 1} free spaces would "
-                             "remain to fill after this card")
+        raise DreamhomeError(
+            f"the pool holds {sum(pool.values())} room cards, but {free - 1} free spaces would remain to fill after this card"
+        )
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     out = []
     for placement in legal_placements(rules, house, card):

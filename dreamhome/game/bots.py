@@ -1,0 +1,160 @@
+"""Bots: functions of what a player at the table sees, never the deck order.
+
+A bot gets the state (for the houses, the track, discard piles and held cards
+it reads through `Observation`) and the legal actions, and returns one action.
+Each bot has its own RNG, seeded from the game seed and its seat, so the same
+seed gives the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from dreamhome.game.actions import (
+    Action,
+    DiscardColumn,
+    EndTurn,
+    PassTool,
+    PlaceRoom,
+    PlaceToken,
+    TakeColumn,
+    UseJackhammer,
+)
+from dreamhome.game.state import GameState
+from dreamhome.scoring import score_total
+from dreamhome.solver.placements import apply_placement, legal_placements
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a player at the table sees (DESIGN.md): no deck order."""
+
+    state: GameState
+
+    @property
+    def me(self) -> int:
+        return self.state.actor
+
+    def house(self, player: int):
+        return self.state.houses[player]
+
+    @property
+    def track(self):
+        return list(zip(self.state.track_rooms, self.state.track_res))
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    @property
+    def rules(self):
+        return self.state.rules
+
+
+class Bot:
+    name = "bot"
+
+    def __init__(self, seed: int, seat: int):
+        self.rng = random.Random(f"{seed}/{seat}/{self.name}")
+
+    def choose(self, obs: Observation, legal: list[Action]) -> Action:
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def choose(self, obs, legal):
+        return self.rng.choice(legal)
+
+
+# How much a resource card is worth to the greedy bot before it scores (documented heuristic):
+# a roof card is worth 1.5 while the roof has fewer than its size, else 0.5; a furnishing is worth
+# its points if the house has (or is taking) a room to put it in, else 0; an architect 2, an
+# interior designer 1 + 1 per token held; other helpers 1; tools 0.5.
+ROOF_OPEN, ROOF_FULL, HELPER, TOOL = 1.5, 0.5, 1.0, 0.5
+
+
+class GreedyBot(Bot):
+    """The best immediate gain in its own house's score, with a simple value for resources."""
+
+    name = "greedy"
+
+    def choose(self, obs, legal):
+        state = obs.state
+        me = obs.me
+        scored = [(self._value(state, me, a), i) for i, a in enumerate(legal)]
+        best = max(v for v, _ in scored)
+        choices = [legal[i] for v, i in scored if v == best]
+        return choices[0] if len(choices) == 1 else self.rng.choice(choices)
+
+    def _value(self, state: GameState, me: int, action: Action) -> float:
+        rules = state.rules
+        house = state.houses[me]
+        base = score_total(rules, house)
+        if isinstance(action, TakeColumn):
+            room = state.track_rooms[action.column]
+            gain = max(
+                score_total(rules, apply_placement(rules, house, room, p)) - base for p in legal_placements(rules, house, room)
+            )
+            return gain + self._resource_value(state, me, state.track_res[action.column], room)
+        if isinstance(action, UseJackhammer):
+            return -0.5  # keeps it simple: tools are rarely worth a turn to this bot
+        if isinstance(action, PlaceRoom):
+            return score_total(rules, apply_placement(rules, house, action.room, _placement(action))) - base
+        if isinstance(action, PlaceToken):
+            return 0.0
+        if isinstance(action, (PassTool, EndTurn)):
+            return 0.0
+        if isinstance(action, DiscardColumn):
+            return 0.0
+        clone = state.clone()
+        try:
+            clone._apply(action)
+        except Exception:  # pragma: no cover - defensive: never crash a game on a heuristic
+            return -1.0
+        return score_total(rules, clone.houses[me]) - base - 0.01
+
+    def _resource_value(self, state, me, res, room) -> float:
+        if res is None:
+            return 0.0
+        rules = state.rules
+        house = state.houses[me]
+        if res.kind == "roof":
+            return ROOF_OPEN if len(house.roofs) < rules.roof_scoring.size else ROOF_FULL
+        if res.kind == "furnishing":
+            furn = rules.furnishing(res.id)
+            if furn.outside:
+                return float(furn.points)
+            code = rules.room(furn.room).code
+            has_room = code in house.cells or room == code
+            return float(furn.points) if has_room else 0.0
+        if res.kind == "helper":
+            t = rules.tables
+            if t.helper_bonus_plus.get(res.id):
+                return 2.0
+            if t.helper_token_plus.get(res.id):
+                return 1.0 + sum(1 for x in house.tokens if x) + len(house.outside)
+            return HELPER
+        return TOOL
+
+
+def _placement(action: PlaceRoom):
+    from dreamhome.solver.placements import Placement
+
+    return Placement(action.cell, action.face_down)
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def make_bot(name: str, seed: int, seat: int) -> Bot:
+    try:
+        return BOTS[name](seed, seat)
+    except KeyError:
+        from dreamhome.errors import DreamhomeError
+
+        raise DreamhomeError(f"unknown bot '{name}'; known bots: {', '.join(BOTS)}") from None
