@@ -52,7 +52,7 @@ DISCARD, JACKHAMMER, TURN, SCAFFOLD_BEFORE, PLACE, SCAFFOLD_AFTER, TOKEN, END, D
 )
 
 
-class IllegalAction(DreamhomeError):
+class IllegalAction(DreamhomeError):  # noqa: N818 - OpenSpiel-style name
     def __init__(self, rule: str, message: str):
         self.rule = rule
         super().__init__(f"{rule}: {message}")
