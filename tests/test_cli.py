@@ -223,3 +223,40 @@ def test_place_json_and_errors(tmp_path):
     pool.write_text('{"rooms": ')
     proc = run("place", midgame, "living_room", "--pool", pool)
     assert proc.returncode == 2 and "malformed JSON" in proc.stderr
+
+
+def test_play_and_replay(tmp_path):
+    record = tmp_path / "game.json"
+    proc = run("--variant", "car", "play", "--players", "3", "--bots", "greedy,random,greedy", "--seed", "4",
+               "--record", record, "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["seed"] == 4 and len(out["scores"]) == 3 and len(out["houses"]) == 3 and out["winners"]
+    again = json.loads(run("replay", record, "--json").stdout)
+    assert {k: again[k] for k in ("scores", "winners", "houses")} == {k: out[k] for k in ("scores", "winners", "houses")}
+    assert "every event verified" in run("replay", record).stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["play", "--players", "5"], "players must be 2–4"),
+        (["play", "--players", "2", "--bots", "greedy,clever"], "unknown bot 'clever'"),
+        (["play", "--players", "3", "--bots", "greedy,greedy"], "one per seat"),
+    ],
+)
+def test_play_bad_input(args, needle):
+    proc = run(*args)
+    assert proc.returncode == 2 and needle in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_replay_bad_records(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    proc = run("replay", bad)
+    assert proc.returncode == 2 and "malformed JSON" in proc.stderr
+    bad.write_text('{"format": "dreamhome.house/1"}')
+    proc = run("replay", bad)
+    assert proc.returncode == 2 and "not a dreamhome.record/1" in proc.stderr
+    proc = run("replay", tmp_path / "missing.json")
+    assert proc.returncode == 2 and "cannot read record" in proc.stderr

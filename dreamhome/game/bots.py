@@ -158,3 +158,120 @@ def make_bot(name: str, seed: int, seat: int) -> Bot:
         from dreamhome.errors import DreamhomeError
 
         raise DreamhomeError(f"unknown bot '{name}'; known bots: {', '.join(BOTS)}") from None
+
+
+class SolverBot(GreedyBot):
+    """Looks ahead with the solver (documented rule):
+
+    - placing a room card: the placement whose completion bound (solver.place: the best final
+      score the house could still reach with the cards still to come, its architect and designer
+      counted, swap helpers left out for speed) is highest; ties by the immediate gain;
+    - choosing a column: the greedy value ranks the columns, then the two best are compared by
+      the completion bound of their room card's best placement plus the greedy value of the
+      resource card above it;
+    - the end game: the actions of `best_final_score` (CP-SAT, one worker, fixed seed), in order;
+    - everything else as the greedy bot.
+    """
+
+    name = "solver"
+    time_per_bound = 0.05
+
+    def __init__(self, seed: int, seat: int):
+        super().__init__(seed, seat)
+        self.plan: list = []
+
+    def choose(self, obs, legal):
+        from dreamhome.game.actions import HandymanSwap, RooferTake, SupplierSwap
+
+        state = obs.state
+        me = obs.me
+        if any(isinstance(a, (SupplierSwap, HandymanSwap, RooferTake)) for a in legal):
+            return self._end_game(state, me, legal)
+        if legal and all(isinstance(a, PlaceRoom) for a in legal):
+            return self._best_placement(state, me, legal)
+        if any(isinstance(a, TakeColumn) for a in legal):
+            return self._best_column(state, me, legal)
+        return super().choose(obs, legal)
+
+    def _pool(self, state, me):
+        from dreamhome.solver.place import default_pool
+
+        house = state.houses[me]
+        pool = default_pool(state.rules, house)
+        for code in state.room_discard:  # seen cards that will not come again
+            if pool.get(code):
+                pool[code] -= 1
+        return pool
+
+    def _bound(self, state, house, pool) -> float:
+        from dataclasses import replace
+
+        from dreamhome.solver.place import completion_bound
+
+        light = replace(house, helpers=tuple(h for h in house.helpers
+                                             if state.rules.held(h).effect("swap") is None))
+        try:
+            value, _ = completion_bound(state.rules, light, pool, time_limit=self.time_per_bound)
+        except Exception:  # an unfillable pool late in the game: fall back to the score as it stands
+            value = score_total(state.rules, house)
+        return float(value)
+
+    def _best_placement(self, state, me, legal):
+        rules = state.rules
+        house = state.houses[me]
+        pool = self._pool(state, me)
+        best, choice = None, legal[0]
+        for action in legal:
+            after = apply_placement(rules, house, action.room, _placement(action))
+            key = (self._bound(state, after, pool), score_total(rules, after), not action.face_down, -action.cell)
+            if best is None or key > best:
+                best, choice = key, action
+        return choice
+
+    def _best_column(self, state, me, legal):
+        rules = state.rules
+        house = state.houses[me]
+        takes = [a for a in legal if isinstance(a, TakeColumn)]
+        ranked = sorted(takes, key=lambda a: (-self._value(state, me, a), a.column))[:2]
+        pool = self._pool(state, me)
+        best, choice = None, ranked[0]
+        for action in ranked:
+            room = state.track_rooms[action.column]
+            rest = dict(pool)
+            if rest.get(room):
+                rest[room] -= 1
+            value = max(self._bound(state, apply_placement(rules, house, room, p), rest)
+                        for p in legal_placements(rules, house, room))
+            value += self._resource_value(state, me, state.track_res[action.column], room)
+            if best is None or value > best:
+                best, choice = value, action
+        return choice
+
+    def _end_game(self, state, me, legal):
+        from dreamhome.game.actions import EndTurn, HandymanSwap, RooferTake, SupplierSwap
+        from dreamhome.solver.optimize import best_final_score
+
+        if not self.plan:
+            house = state._house_with_piles(me)
+            try:
+                result = best_final_score(state.rules, house, time_limit=2.0)
+            except Exception:
+                return EndTurn()
+            self.plan = []
+            for step in result.steps:
+                a = step.action
+                if a.kind == "supplier":
+                    self.plan.append(SupplierSwap(a.helper, a.cells[0], a.incoming, a.face_down))
+                elif a.kind == "handyman":
+                    self.plan.append(HandymanSwap(a.helper, *a.cells))
+                else:
+                    self.plan.append(RooferTake(a.helper, state.rules.roofs[a.roof[0]].id, a.roof[1]))
+            self.plan.append(EndTurn())
+        while self.plan:
+            action = self.plan.pop(0)
+            if action in legal:
+                return action
+        return EndTurn()
+
+
+BOTS["solver"] = SolverBot

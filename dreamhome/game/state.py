@@ -37,7 +37,14 @@ from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import rooms_of, score_total
 from dreamhome.solver.endgame import ReplayError, handyman_swap, helper_uses, resolve_tokens, supplier_swap
-from dreamhome.solver.placements import Placement, apply_placement, free_supported_cells, legal_placements
+from dreamhome.solver.placements import (
+    Placement,
+    apply_placement,
+    designer_keeps_open,
+    face_up_ok,
+    free_supported_cells,
+    legal_placements,
+)
 
 DISCARD, JACKHAMMER, TURN, SCAFFOLD_BEFORE, PLACE, SCAFFOLD_AFTER, TOKEN, END, DONE = (
     "discard",
@@ -50,6 +57,26 @@ DISCARD, JACKHAMMER, TURN, SCAFFOLD_BEFORE, PLACE, SCAFFOLD_AFTER, TOKEN, END, D
     "end",
     "done",
 )
+
+
+def _swap_keeps_b_and_c(t, cells: tuple[int, ...], a: int, b: int) -> bool:
+    """PLACE-B and PLACE-C after swapping cells a and b (only their floors can change)."""
+    ca, cb = cells[a], cells[b]
+    if ca >= ROOM0 and not t.allowed[b][ca]:
+        return False
+    if cb >= ROOM0 and not t.allowed[a][cb]:
+        return False
+    swapped = list(cells)
+    swapped[a], swapped[b] = cb, ca
+    for floor in {t.cell_floor[a], t.cell_floor[b]}:
+        run_code, length = -1, 0
+        for i in t.floor_cells[floor]:
+            c = swapped[i]
+            length = length + 1 if c == run_code else 1
+            run_code = c
+            if c >= ROOM0 and length > t.max_size[c]:
+                return False
+    return True
 
 
 class IllegalAction(DreamhomeError):  # noqa: N818 - OpenSpiel-style name
@@ -186,6 +213,17 @@ class GameState:
 
     # ---- legal actions -------------------------------------------------
     def legal_actions(self) -> list[Action]:
+        cached = getattr(self, "_legal", None)
+        if cached is not None and cached[0] == self._version():
+            return list(cached[1])
+        actions = self._legal_actions()
+        self._legal = (self._version(), actions)
+        return list(actions)
+
+    def _version(self) -> tuple:
+        return (getattr(self, "_mutations", 0), len(self.events), self.phase, self.actor)
+
+    def _legal_actions(self) -> list[Action]:
         p = self.actor
         if self.phase == DONE:
             return []
@@ -260,31 +298,33 @@ class GameState:
 
     def _end_actions(self, p: int) -> list[Action]:
         rules = self.rules
-        house = self._house_with_piles(p)
+        t = rules.tables
+        house = self.houses[p]
         left = self.end_left
         out: list[Action] = []
         if left["supplier"] and self.room_discard:
             helper = left["supplier"][0]
-            for room_id in sorted({rules.room_of_code(c).id for c in self.room_discard}):
-                for cell in range(rules.board.size):
-                    for face_down in (False, True):
-                        try:
-                            supplier_swap(rules, house, cell, room_id, face_down)
-                        except ReplayError:
-                            continue
-                        out.append(SupplierSwap(helper, cell, room_id, face_down))
+            keep_open = designer_keeps_open(rules, house)
+            face_down_ok = rules.options["swap_face_down"] == "allowed"
+            incoming = sorted(set(self.room_discard))
+            for cell in range(rules.board.size):
+                emptied = house.place(cell, EMPTY)
+                for code in incoming:
+                    room_id = rules.room_of_code(code).id
+                    if face_up_ok(rules, emptied, cell, code, keep_open):  # END-SUPPLIER: legal as during play
+                        out.append(SupplierSwap(helper, cell, room_id, False))
+                    if face_down_ok:
+                        out.append(SupplierSwap(helper, cell, room_id, True))
         if left["handyman"]:
             helper = left["handyman"][0]
             n = rules.board.size
+            cells = house.cells
             for a in range(n):
                 for b in range(a + 1, n):
-                    if (house.cells[a], house.tokens[a], house.under[a]) == (house.cells[b], house.tokens[b], house.under[b]):
+                    if (cells[a], house.tokens[a], house.under[a]) == (cells[b], house.tokens[b], house.under[b]):
                         continue
-                    try:
-                        handyman_swap(rules, house, a, b)
-                    except ReplayError:
-                        continue
-                    out.append(HandymanSwap(helper, a, b))
+                    if _swap_keeps_b_and_c(t, cells, a, b):  # END-HANDYMAN: PLACE-B and PLACE-C hold
+                        out.append(HandymanSwap(helper, a, b))
         if left["roofer"]:
             helper = left["roofer"][0]
             for colour, window in sorted(set(self.roof_discard)):
@@ -353,6 +393,7 @@ class GameState:
             self._apply(legal[0])
 
     def _apply(self, action: Action) -> None:
+        self._mutations = getattr(self, "_mutations", 0) + 1  # invalidates the legal-action cache
         rules = self.rules
         p = self.actor
         if isinstance(action, DiscardColumn):
