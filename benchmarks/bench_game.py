@@ -74,8 +74,10 @@ def main() -> None:
     print("|---|---|---|---|")
     for label, times in timing.items():
         times = sorted(times)
-        print(f"| {label} | {len(times)} | {statistics.median(times) * 1000:,.0f} ms | "
-              f"{times[min(len(times) - 1, round(0.95 * (len(times) - 1)))] * 1000:,.0f} ms |")
+        print(
+            f"| {label} | {len(times)} | {statistics.median(times) * 1000:,.0f} ms | "
+            f"{times[min(len(times) - 1, round(0.95 * (len(times) - 1)))] * 1000:,.0f} ms |"
+        )
     print()
     g_mean, g_half = interval(greedy)
     r_mean, r_half = interval(rand)

@@ -227,8 +227,20 @@ def test_place_json_and_errors(tmp_path):
 
 def test_play_and_replay(tmp_path):
     record = tmp_path / "game.json"
-    proc = run("--variant", "car", "play", "--players", "3", "--bots", "greedy,random,greedy", "--seed", "4",
-               "--record", record, "--json")
+    proc = run(
+        "--variant",
+        "car",
+        "play",
+        "--players",
+        "3",
+        "--bots",
+        "greedy,random,greedy",
+        "--seed",
+        "4",
+        "--record",
+        record,
+        "--json",
+    )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["seed"] == 4 and len(out["scores"]) == 3 and len(out["houses"]) == 3 and out["winners"]

@@ -203,3 +203,17 @@ def test_greedy_beats_random_on_average():
         greedy += scores[0::2]
         rand += scores[1::2]
     assert sum(greedy) / len(greedy) > sum(rand) / len(rand)
+
+
+def test_car_goes_to_the_first_complete_garage():
+    """VAR-CAR: awarded once, automatically, on a complete garage; worth its points at scoring."""
+    rules = RULESETS[("car",)]
+    result = play_game(rules, 4, ["greedy"] * 4, 3)
+    awards = [e for e in result.state.events if e.get("event") == "award"]
+    assert len(awards) == 1 and awards[0]["token"] == "car"
+    winner = awards[0]["player"]
+    house = result.state.houses[winner]
+    car = rules.furnishing("car").code
+    cell = rules.board.index[awards[0]["cell"]]
+    assert house.tokens[cell] == car and house.cells[cell] == rules.room("garage").code
+    assert sum(1 for h in result.state.houses for t in h.tokens if t == car) == 1

@@ -1,7 +1,8 @@
 """Game actions: small frozen values with a readable str() (OpenSpiel-style).
 
-Cells are board cell indexes, columns are track columns (0–4). Room cards are
-room ids; actions never carry objects of the engine.
+Cells are named as in FORMATS.md (`top/2`), columns are track columns (0–4),
+cards are ids of the rules in use; actions never carry objects of the engine,
+so `str(action)` reads as a player would say it.
 """
 
 from __future__ import annotations
@@ -14,8 +15,11 @@ class Action:
     def to_dict(self) -> dict:
         return {"type": type(self).__name__, **asdict(self)}
 
-    def text(self, cells: tuple[str, ...]) -> str:  # overridden
-        return str(self)
+    def text(self) -> str:  # overridden
+        return repr(self)
+
+    def __str__(self) -> str:
+        return self.text()
 
 
 @dataclass(frozen=True)
@@ -24,7 +28,7 @@ class DiscardColumn(Action):
 
     column: int
 
-    def text(self, cells):
+    def text(self):
         return f"discard column {self.column}"
 
 
@@ -34,13 +38,13 @@ class UseJackhammer(Action):
 
     column: int
 
-    def text(self, cells):
+    def text(self):
         return f"jackhammer: take track {self.column}"
 
 
 @dataclass(frozen=True)
 class PassTool(Action):
-    def text(self, cells):
+    def text(self):
         return "pass tool"
 
 
@@ -48,12 +52,12 @@ class PassTool(Action):
 class UseDrill(Action):
     """TOOL-DRILL: swap a face-up card of the house with the track's room card."""
 
-    cell: int
+    cell: str
     column: int
     face_down: bool = False
 
-    def text(self, cells):
-        return f"drill: swap {cells[self.cell]} with track {self.column}" + (" face down" if self.face_down else "")
+    def text(self):
+        return f"drill: swap {self.cell} with track {self.column}" + (" face down" if self.face_down else "")
 
 
 @dataclass(frozen=True)
@@ -63,7 +67,7 @@ class UseMixer(Action):
     a: int
     b: int
 
-    def text(self, cells):
+    def text(self):
         return f"mixer: swap track {self.a} and {self.b}"
 
 
@@ -71,7 +75,7 @@ class UseMixer(Action):
 class TakeColumn(Action):
     column: int
 
-    def text(self, cells):
+    def text(self):
         return f"take column {self.column}"
 
 
@@ -80,24 +84,24 @@ class PlaceRoom(Action):
     """PLACE-*: put the room card in hand on a cell, face up or face down."""
 
     room: str
-    cell: int
+    cell: str
     face_down: bool = False
 
-    def text(self, cells):
-        return f"place {self.room} at {cells[self.cell]}" + (" face down" if self.face_down else "")
+    def text(self):
+        return f"place {self.room} at {self.cell}" + (" face down" if self.face_down else "")
 
 
 @dataclass(frozen=True)
 class PlaceScaffolding(Action):
-    cell: int
+    cell: str
 
-    def text(self, cells):
-        return f"scaffolding at {cells[self.cell]}"
+    def text(self):
+        return f"scaffolding at {self.cell}"
 
 
 @dataclass(frozen=True)
 class DeferScaffolding(Action):
-    def text(self, cells):
+    def text(self):
         return "scaffolding after the room card"
 
 
@@ -106,31 +110,31 @@ class PlaceToken(Action):
     """RES-FURN: the furnishing's token on a card of a room of its type."""
 
     token: str
-    cell: int
+    cell: str
 
-    def text(self, cells):
-        return f"token {self.token} on {cells[self.cell]}"
+    def text(self):
+        return f"token {self.token} on {self.cell}"
 
 
 @dataclass(frozen=True)
 class SupplierSwap(Action):
     helper: str
-    cell: int
+    cell: str
     room: str
     face_down: bool = False
 
-    def text(self, cells):
-        return f"supplier: {cells[self.cell]} takes {self.room} from the discard pile" + (" face down" if self.face_down else "")
+    def text(self):
+        return f"supplier: {self.cell} takes {self.room} from the discard pile" + (" face down" if self.face_down else "")
 
 
 @dataclass(frozen=True)
 class HandymanSwap(Action):
     helper: str
-    a: int
-    b: int
+    a: str
+    b: str
 
-    def text(self, cells):
-        return f"handyman: swap {cells[self.a]} {cells[self.b]}"
+    def text(self):
+        return f"handyman: swap {self.a} {self.b}"
 
 
 @dataclass(frozen=True)
@@ -139,7 +143,7 @@ class RooferTake(Action):
     color: str
     window: bool
 
-    def text(self, cells):
+    def text(self):
         return f"roofer: take {self.color} roof" + (" with window" if self.window else "")
 
 
@@ -147,7 +151,7 @@ class RooferTake(Action):
 class EndTurn(Action):
     """END-ORDER: this player is done with the end-game helpers."""
 
-    def text(self, cells):
+    def text(self):
         return "done"
 
 

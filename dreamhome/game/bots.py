@@ -104,7 +104,7 @@ class GreedyBot(Bot):
         if isinstance(action, UseJackhammer):
             return -0.5  # keeps it simple: tools are rarely worth a turn to this bot
         if isinstance(action, PlaceRoom):
-            return score_total(rules, apply_placement(rules, house, action.room, _placement(action))) - base
+            return score_total(rules, apply_placement(rules, house, action.room, _placement(rules, action))) - base
         if isinstance(action, PlaceToken):
             return 0.0
         if isinstance(action, (PassTool, EndTurn)):
@@ -142,10 +142,10 @@ class GreedyBot(Bot):
         return TOOL
 
 
-def _placement(action: PlaceRoom):
+def _placement(rules, action: PlaceRoom):
     from dreamhome.solver.placements import Placement
 
-    return Placement(action.cell, action.face_down)
+    return Placement(rules.board.index[action.cell], action.face_down)
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
@@ -208,8 +208,7 @@ class SolverBot(GreedyBot):
 
         from dreamhome.solver.place import completion_bound
 
-        light = replace(house, helpers=tuple(h for h in house.helpers
-                                             if state.rules.held(h).effect("swap") is None))
+        light = replace(house, helpers=tuple(h for h in house.helpers if state.rules.held(h).effect("swap") is None))
         try:
             value, _ = completion_bound(state.rules, light, pool, time_limit=self.time_per_bound)
         except Exception:  # an unfillable pool late in the game: fall back to the score as it stands
@@ -222,8 +221,9 @@ class SolverBot(GreedyBot):
         pool = self._pool(state, me)
         best, choice = None, legal[0]
         for action in legal:
-            after = apply_placement(rules, house, action.room, _placement(action))
-            key = (self._bound(state, after, pool), score_total(rules, after), not action.face_down, -action.cell)
+            after = apply_placement(rules, house, action.room, _placement(rules, action))
+            cell = rules.board.index[action.cell]
+            key = (self._bound(state, after, pool), score_total(rules, after), not action.face_down, -cell)
             if best is None or key > best:
                 best, choice = key, action
         return choice
@@ -240,8 +240,9 @@ class SolverBot(GreedyBot):
             rest = dict(pool)
             if rest.get(room):
                 rest[room] -= 1
-            value = max(self._bound(state, apply_placement(rules, house, room, p), rest)
-                        for p in legal_placements(rules, house, room))
+            value = max(
+                self._bound(state, apply_placement(rules, house, room, p), rest) for p in legal_placements(rules, house, room)
+            )
             value += self._resource_value(state, me, state.track_res[action.column], room)
             if best is None or value > best:
                 best, choice = value, action
@@ -260,10 +261,11 @@ class SolverBot(GreedyBot):
             self.plan = []
             for step in result.steps:
                 a = step.action
+                names = state.rules.board.cells
                 if a.kind == "supplier":
-                    self.plan.append(SupplierSwap(a.helper, a.cells[0], a.incoming, a.face_down))
+                    self.plan.append(SupplierSwap(a.helper, names[a.cells[0]], a.incoming, a.face_down))
                 elif a.kind == "handyman":
-                    self.plan.append(HandymanSwap(a.helper, *a.cells))
+                    self.plan.append(HandymanSwap(a.helper, names[a.cells[0]], names[a.cells[1]]))
                 else:
                     self.plan.append(RooferTake(a.helper, state.rules.roofs[a.roof[0]].id, a.roof[1]))
             self.plan.append(EndTurn())

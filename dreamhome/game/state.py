@@ -36,7 +36,7 @@ from dreamhome.game.actions import (
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import rooms_of, score_total
-from dreamhome.solver.endgame import ReplayError, handyman_swap, helper_uses, resolve_tokens, supplier_swap
+from dreamhome.solver.endgame import handyman_swap, helper_uses, resolve_tokens, supplier_swap
 from dreamhome.solver.placements import (
     Placement,
     apply_placement,
@@ -209,7 +209,10 @@ class GameState:
         return self.rules.board.cells
 
     def action_text(self, action: Action) -> str:
-        return action.text(self.cells())
+        return action.text()
+
+    def _ix(self, name: str) -> int:
+        return self.rules.board.index[name]
 
     # ---- legal actions -------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -234,14 +237,18 @@ class GameState:
         if self.phase == TURN:
             return self._turn_actions(p)
         if self.phase == SCAFFOLD_BEFORE:
-            return [PlaceScaffolding(c) for c in free_supported_cells(self.rules, self.houses[p])] + [DeferScaffolding()]
+            names = self.rules.board.cells
+            return [PlaceScaffolding(names[c]) for c in free_supported_cells(self.rules, self.houses[p])] + [DeferScaffolding()]
         if self.phase == SCAFFOLD_AFTER:
-            return [PlaceScaffolding(c) for c in free_supported_cells(self.rules, self.houses[p])]
+            return [PlaceScaffolding(self.rules.board.cells[c]) for c in free_supported_cells(self.rules, self.houses[p])]
         if self.phase == PLACE:
             room = self.rules.room_of_code(self.pending_room).id
-            return [PlaceRoom(room, pl.cell, pl.face_down) for pl in legal_placements(self.rules, self.houses[p], room)]
+            return [
+                PlaceRoom(room, self.rules.board.cells[pl.cell], pl.face_down)
+                for pl in legal_placements(self.rules, self.houses[p], room)
+            ]
         if self.phase == TOKEN:
-            return [PlaceToken(self.pending_res.id, c) for c in self._token_cells(p, self.pending_res.id)]
+            return [PlaceToken(self.pending_res.id, self.rules.board.cells[c]) for c in self._token_cells(p, self.pending_res.id)]
         if self.phase == END:
             return self._end_actions(p)
         raise AssertionError(self.phase)
@@ -279,10 +286,11 @@ class GameState:
                 if incoming is None:
                     continue
                 options = legal_placements(self.rules, emptied, incoming)
+                name = self.rules.board.cells[cell]
                 if Placement(cell, False) in options:
-                    out.append(UseDrill(cell, k, False))
+                    out.append(UseDrill(name, k, False))
                 if face_down_ok:
-                    out.append(UseDrill(cell, k, True))
+                    out.append(UseDrill(name, k, True))
         return out
 
     def _token_cells(self, p: int, furn_id: str) -> list[int]:
@@ -311,10 +319,11 @@ class GameState:
                 emptied = house.place(cell, EMPTY)
                 for code in incoming:
                     room_id = rules.room_of_code(code).id
+                    name = rules.board.cells[cell]
                     if face_up_ok(rules, emptied, cell, code, keep_open):  # END-SUPPLIER: legal as during play
-                        out.append(SupplierSwap(helper, cell, room_id, False))
+                        out.append(SupplierSwap(helper, name, room_id, False))
                     if face_down_ok:
-                        out.append(SupplierSwap(helper, cell, room_id, True))
+                        out.append(SupplierSwap(helper, name, room_id, True))
         if left["handyman"]:
             helper = left["handyman"][0]
             n = rules.board.size
@@ -324,7 +333,7 @@ class GameState:
                     if (cells[a], house.tokens[a], house.under[a]) == (cells[b], house.tokens[b], house.under[b]):
                         continue
                     if _swap_keeps_b_and_c(t, cells, a, b):  # END-HANDYMAN: PLACE-B and PLACE-C hold
-                        out.append(HandymanSwap(helper, a, b))
+                        out.append(HandymanSwap(helper, rules.board.cells[a], rules.board.cells[b]))
         if left["roofer"]:
             helper = left["roofer"][0]
             for colour, window in sorted(set(self.roof_discard)):
@@ -416,10 +425,11 @@ class GameState:
         elif isinstance(action, UseDrill):
             self._use_tool(p, "swap", ("house", "track"))
             house = self.houses[p]
-            outgoing = house.cells[action.cell]
+            cell = self._ix(action.cell)
+            outgoing = house.cells[cell]
             incoming = self.track_rooms[action.column]
-            emptied = house.place(action.cell, EMPTY)
-            self.houses[p] = apply_placement(rules, emptied, incoming, Placement(action.cell, action.face_down))
+            emptied = house.place(cell, EMPTY)
+            self.houses[p] = apply_placement(rules, emptied, incoming, Placement(cell, action.face_down))
             self.track_rooms[action.column] = outgoing  # its token is lost (TOOL-DRILL)
             self._check_car(p)
         elif isinstance(action, UseMixer):
@@ -436,7 +446,7 @@ class GameState:
             self.after_place = TURN
             self._take_resource(p)
         elif isinstance(action, PlaceScaffolding):
-            self.houses[p] = self.houses[p].place(action.cell, SCAFFOLD)
+            self.houses[p] = self.houses[p].place(self._ix(action.cell), SCAFFOLD)
             self.scaffold_pending = False
             self.phase = PLACE if self.pending_room is not None else self.phase
             if self.pending_room is None:
@@ -444,24 +454,25 @@ class GameState:
         elif isinstance(action, DeferScaffolding):
             self.phase = PLACE
         elif isinstance(action, PlaceRoom):
-            if self.houses[p].cells[action.cell] == SCAFFOLD:  # PLACE-SCAFFOLD: the scaffolding is discarded
+            cell = self._ix(action.cell)
+            if self.houses[p].cells[cell] == SCAFFOLD:  # PLACE-SCAFFOLD: the scaffolding is discarded
                 self.gone.append(Resource("tool", self._scaffold_id()))
-            self.houses[p] = apply_placement(rules, self.houses[p], action.room, Placement(action.cell, action.face_down))
+            self.houses[p] = apply_placement(rules, self.houses[p], action.room, Placement(cell, action.face_down))
             self.pending_room = None
             self._check_car(p)
             self._after_placement(p)
         elif isinstance(action, PlaceToken):
-            self.houses[p] = self.houses[p].with_token(action.cell, rules.furnishing(action.token).code)
+            self.houses[p] = self.houses[p].with_token(self._ix(action.cell), rules.furnishing(action.token).code)
             self.gone.append(self.pending_res)  # the card leaves the game; its token stays (RES-FURN)
             self.pending_res = None
             self._next_turn()
         elif isinstance(action, SupplierSwap):
-            house = supplier_swap(rules, self._house_with_piles(p), action.cell, action.room, action.face_down)
+            house = supplier_swap(rules, self._house_with_piles(p), self._ix(action.cell), action.room, action.face_down)
             self.room_discard = [rules.room(r).code for r in house.discard_rooms]
             self.houses[p] = replace(house, discard_rooms=(), discard_roofs=())
             self.end_left["supplier"].pop(0)
         elif isinstance(action, HandymanSwap):
-            self.houses[p] = handyman_swap(rules, self.houses[p], action.a, action.b)
+            self.houses[p] = handyman_swap(rules, self.houses[p], self._ix(action.a), self._ix(action.b))
             self.end_left["handyman"].pop(0)
         elif isinstance(action, RooferTake):
             roof = (rules.roof(action.color).index, action.window)
