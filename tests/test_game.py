@@ -217,3 +217,12 @@ def test_car_goes_to_the_first_complete_garage():
     cell = rules.board.index[awards[0]["cell"]]
     assert house.tokens[cell] == car and house.cells[cell] == rules.room("garage").code
     assert sum(1 for h in result.state.houses for t in h.tokens if t == car) == 1
+
+
+def test_solver_bot_games_are_reproducible():
+    """Solver answers feeding a game use deterministic work limits, so a seed replays exactly."""
+    rules = RULESETS[("kids",)]
+    first = play_game(rules, 2, ["solver", "greedy"], 5)
+    second = play_game(rules, 2, ["solver", "greedy"], 5)
+    assert first.record() == second.record()
+    assert replay_record(first.record()).scores() == first.scores()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
     Action,
     DiscardColumn,
@@ -174,7 +175,8 @@ class SolverBot(GreedyBot):
     """
 
     name = "solver"
-    time_per_bound = 0.05
+    work_per_bound = 0.02  # CP-SAT deterministic time: the same game on any machine
+    columns_compared = 2
 
     def __init__(self, seed: int, seat: int):
         super().__init__(seed, seat)
@@ -210,17 +212,28 @@ class SolverBot(GreedyBot):
 
         light = replace(house, helpers=tuple(h for h in house.helpers if state.rules.held(h).effect("swap") is None))
         try:
-            value, _ = completion_bound(state.rules, light, pool, time_limit=self.time_per_bound)
-        except Exception:  # an unfillable pool late in the game: fall back to the score as it stands
+            value, _ = completion_bound(state.rules, light, pool, deterministic_time=self.work_per_bound)
+        except DreamhomeError:  # no completion found within the work limit: the score as it stands
             value = score_total(state.rules, house)
         return float(value)
+
+    @staticmethod
+    def _candidates(rules, placements):
+        """Face-up placements, and at most two face-down ones (cells the card cannot take face up first)."""
+        up = [p for p in placements if not p.face_down]
+        up_cells = {p.cell for p in up}
+        down = sorted((p for p in placements if p.face_down), key=lambda p: (p.cell in up_cells, p.cell))
+        return up + down[:2]
 
     def _best_placement(self, state, me, legal):
         rules = state.rules
         house = state.houses[me]
         pool = self._pool(state, me)
         best, choice = None, legal[0]
+        keep = {(rules.board.cells[p.cell], p.face_down) for p in self._candidates(rules, [_placement(rules, a) for a in legal])}
         for action in legal:
+            if (action.cell, action.face_down) not in keep:
+                continue
             after = apply_placement(rules, house, action.room, _placement(rules, action))
             cell = rules.board.index[action.cell]
             key = (self._bound(state, after, pool), score_total(rules, after), not action.face_down, -cell)
@@ -232,7 +245,7 @@ class SolverBot(GreedyBot):
         rules = state.rules
         house = state.houses[me]
         takes = [a for a in legal if isinstance(a, TakeColumn)]
-        ranked = sorted(takes, key=lambda a: (-self._value(state, me, a), a.column))[:2]
+        ranked = sorted(takes, key=lambda a: (-self._value(state, me, a), a.column))[: self.columns_compared]
         pool = self._pool(state, me)
         best, choice = None, ranked[0]
         for action in ranked:
@@ -240,9 +253,8 @@ class SolverBot(GreedyBot):
             rest = dict(pool)
             if rest.get(room):
                 rest[room] -= 1
-            value = max(
-                self._bound(state, apply_placement(rules, house, room, p), rest) for p in legal_placements(rules, house, room)
-            )
+            candidates = self._candidates(rules, legal_placements(rules, house, room))
+            value = max(self._bound(state, apply_placement(rules, house, room, p), rest) for p in candidates)
             value += self._resource_value(state, me, state.track_res[action.column], room)
             if best is None or value > best:
                 best, choice = value, action
@@ -254,10 +266,7 @@ class SolverBot(GreedyBot):
 
         if not self.plan:
             house = state._house_with_piles(me)
-            try:
-                result = best_final_score(state.rules, house, time_limit=2.0)
-            except Exception:
-                return EndTurn()
+            result = best_final_score(state.rules, house, deterministic_time=2.0)
             self.plan = []
             for step in result.steps:
                 a = step.action

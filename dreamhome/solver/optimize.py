@@ -139,8 +139,20 @@ def _helper_amounts(rules: Ruleset, house: House) -> tuple[int, int, int]:
 
 
 def best_final_score(
-    rules: Ruleset, house: House, *, time_limit: float | None = None, workers: int = 1, seed: int = 0, source: str = "house"
+    rules: Ruleset,
+    house: House,
+    *,
+    time_limit: float | None = None,
+    workers: int = 1,
+    seed: int = 0,
+    source: str = "house",
+    deterministic_time: float | None = None,
 ) -> FinalScore:
+    """The best final score reachable with the house's end-game helpers (END-*).
+
+    `deterministic_time` bounds CP-SAT's work in its deterministic units instead of seconds, so
+    an answer that feeds a game or a what-if is the same on any machine under any load.
+    """
     started = time.perf_counter()
     require_finished(rules, house, source)
     uses = helper_uses(rules, house)
@@ -154,7 +166,9 @@ def best_final_score(
     room_actions: list[EndAction] = []
     status, claimed = "OPTIMAL", None
     if n_sup or n_hand:
-        room_actions, status, claimed = _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed)
+        room_actions, status, claimed = _solve_rooms(
+            rules, house, uses, n_sup, n_hand, time_limit, workers, seed, deterministic_time
+        )
 
     actions = list(room_actions)
     for k, roof in enumerate(picks):
@@ -201,7 +215,7 @@ def _card_name(rules: Ruleset, house: House, cell: int) -> str:
     return name
 
 
-def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed):
+def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed, deterministic_time=None):
     """The best final house by CP-SAT over the relaxation in effects.py, each proposal
     checked for an action order (endgame.find_sequence) and cut off if it has none."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -237,6 +251,8 @@ def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed):
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
+    if deterministic_time is not None:
+        solver.parameters.max_deterministic_time = deterministic_time
     status_name = "UNKNOWN"
     n = rules.board.size
     while True:

@@ -78,7 +78,14 @@ def read_pool(rules: Ruleset, data, source: str) -> dict[int, int]:
 
 
 def completion_bound(
-    rules: Ruleset, house: House, pool: dict[int, int], *, time_limit: float | None = None, workers: int = 1, seed: int = 0
+    rules: Ruleset,
+    house: House,
+    pool: dict[int, int],
+    *,
+    time_limit: float | None = None,
+    workers: int = 1,
+    seed: int = 0,
+    deterministic_time: float | None = None,
 ) -> tuple[int, bool]:
     """The best final score of any completion of `house` (then its end game), and whether it is proven."""
     uses = helper_uses(rules, house)
@@ -107,6 +114,8 @@ def completion_bound(
     solver.parameters.random_seed = seed
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
+    if deterministic_time is not None:  # reproducible whatever the machine's load (bots, what-ifs)
+        solver.parameters.max_deterministic_time = deterministic_time
     result = solver.solve(hm.model)
     if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise DreamhomeError(f"place: no completion of the house found ({solver.status_name(result)})")
