@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, SCAFFOLD
+from dreamhome.solver.effects import add_swap_budget
 from dreamhome.solver.model import CardClass, HouseModel, Stage, house_class
 
 
@@ -118,15 +119,7 @@ def add_completion(
     if downs:
         m.add(sum(all_fresh) <= sum(pool.values()) + (sum(taken) if taken else 0))
     if n_hand:
-        touched = [m.new_bool_var(f"{name}_t{p}") for p in range(n)]
-        for p in range(n):
-            into = [lit for (c, d), lit in move.items() if c == p and d != p]
-            out_of = [lit for (c, d), lit in move.items() if d == p and c != p]
-            if into:
-                m.add(sum(into) <= touched[p])
-            if out_of:
-                m.add(sum(out_of) <= touched[p])
-        m.add(sum(touched) <= 2 * n_hand)
+        add_swap_budget(hm, move, n, n_hand, name)
     stage = Stage(content)
     hm.stages.append(stage)
     if not n_hand:

@@ -83,18 +83,24 @@ def add_final_house(
                 ]
             m.add(sum(takes) <= available + sum(returns))
     if n_hand:
-        touched = [m.new_bool_var(f"{name}_t{p}") for p in range(n)]
-        for p in range(n):
-            # a cell a card moved into, or out of, was touched by a swap
-            into = [lit for (c, d), lit in move.items() if c == p and d != p]
-            out_of = [lit for (c, d), lit in move.items() if d == p and c != p]
-            if into:
-                m.add(sum(into) <= touched[p])
-            if out_of:
-                m.add(sum(out_of) <= touched[p])
-        m.add(sum(touched) <= 2 * n_hand)
+        add_swap_budget(hm, move, n, n_hand, name)
     class_lits = {(c, k): lits for c, here in enumerate(content) for k, lits in here.items()}
     unchanged = [move.get((c, c), 0) for c in range(n)]
     stage = Stage(content)
     hm.stages.append(stage)
     return FinalHouse(stage, move, new, class_lits, unchanged)
+
+
+def add_swap_budget(hm: HouseModel, move: dict[tuple[int, int], object], n: int, n_hand: int, name: str) -> None:
+    """END-HANDYMAN: a card moved into or out of a cell means a swap touched that cell; each
+    swap touches two cells."""
+    m = hm.model
+    touched = [m.new_bool_var(f"{name}_t{p}") for p in range(n)]
+    for p in range(n):
+        into = [lit for (c, d), lit in move.items() if c == p and d != p]
+        out_of = [lit for (c, d), lit in move.items() if d == p and c != p]
+        if into:
+            m.add(sum(into) <= touched[p])
+        if out_of:
+            m.add(sum(out_of) <= touched[p])
+    m.add(sum(touched) <= 2 * n_hand)

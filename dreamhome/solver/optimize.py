@@ -20,7 +20,6 @@ from dreamhome.house import House, house_to_json
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import best_roof_points, score_total
-from dreamhome.solver.annex import add_annex_points
 from dreamhome.solver.effects import add_final_house
 from dreamhome.solver.endgame import (
     ReplayError,
@@ -32,10 +31,8 @@ from dreamhome.solver.endgame import (
     roofer_take,
     supplier_swap,
 )
-from dreamhome.solver.functionality import add_functionality
-from dreamhome.solver.furnishings import add_tokens
+from dreamhome.solver.final_score import add_final_score
 from dreamhome.solver.model import HouseModel, classes_for
-from dreamhome.solver.rooms import add_max_size, add_room_points
 
 SCALE = 1000  # objective = SCALE × score − actions used: the fewest actions among equal scores
 
@@ -129,15 +126,6 @@ def require_finished(rules: Ruleset, house: House, source: str = "house") -> Non
         )
 
 
-def _helper_amounts(rules: Ruleset, house: House) -> tuple[int, int, int]:
-    t = rules.tables
-    return (
-        sum(t.helper_bonus_plus.get(h, 0) for h in house.helpers),
-        sum(t.helper_empty_room.get(h, 0) for h in house.helpers),
-        sum(t.helper_token_plus.get(h, 0) for h in house.helpers),
-    )
-
-
 def best_final_score(
     rules: Ruleset,
     house: House,
@@ -219,7 +207,6 @@ def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed, d
     """The best final house by CP-SAT over the relaxation in effects.py, each proposal
     checked for an action order (endgame.find_sequence) and cut off if it has none."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    bonus_plus, empty_plus, token_plus = _helper_amounts(rules, house)
     discard_types = sorted({rules.room(r).code for r in house.discard_rooms})
     house_types = sorted({c for c in house.cells if c >= ROOM0} | {u for u in house.under if u})
     relevant = sorted(set(discard_types) | (set(house_types) if n_sup >= 2 else set()))
@@ -237,14 +224,7 @@ def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed, d
     ]
     pile = [rules.room(r).code for r in house.discard_rooms]
     final = add_final_house(hm, house, n_sup, n_hand, {t: pile.count(t) for t in relevant}, incoming)
-    add_max_size(hm, final.stage)
-    add_room_points(hm, final.stage)
-    add_annex_points(hm, final.stage)
-    add_functionality(hm, final.stage, bonus_plus)
-    add_tokens(hm, final.stage, token_plus)
-    if empty_plus:
-        hm.add_objective(empty_plus, sum(hm.down_lits(final.stage)))
-    hm.constant += sum(rules.furnishing(f).points + token_plus for f in house.outside)
+    add_final_score(hm, final.stage, house)
     changed = sum(1 - u for u in final.unchanged)
     m.maximize(SCALE * hm.objective_expr() - changed)
 

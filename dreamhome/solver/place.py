@@ -20,14 +20,11 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
-from dreamhome.solver.annex import add_annex_points
 from dreamhome.solver.completion import add_completion, completion_classes
 from dreamhome.solver.endgame import best_roofer_picks, helper_uses
-from dreamhome.solver.functionality import add_functionality
-from dreamhome.solver.furnishings import add_tokens
+from dreamhome.solver.final_score import add_final_score
 from dreamhome.solver.model import HouseModel
 from dreamhome.solver.placements import Placement, apply_placement, designer_keeps_open, legal_placements
-from dreamhome.solver.rooms import add_max_size, add_room_points
 
 
 @dataclass(frozen=True)
@@ -92,22 +89,12 @@ def completion_bound(
     discard = Counter(rules.room(r).code for r in house.discard_rooms)
     n_sup = len(uses.supplier) if discard else 0
     n_hand = len(uses.handyman)
-    t = rules.tables
-    bonus_plus = sum(t.helper_bonus_plus.get(h, 0) for h in house.helpers)
-    empty_plus = sum(t.helper_empty_room.get(h, 0) for h in house.helpers)
-    token_plus = sum(t.helper_token_plus.get(h, 0) for h in house.helpers)
     roof_points, _picks = best_roofer_picks(rules, house.roofs, house.discard_roofs, len(uses.roofer))
     types = sorted(set(pool) | set(discard))
     hm = HouseModel(rules, completion_classes(house, rules, types))
     final = add_completion(hm, house, pool, dict(discard), n_sup, n_hand, designer_keeps_open(rules, house))
-    add_max_size(hm, final.stage)
-    add_room_points(hm, final.stage)
-    add_annex_points(hm, final.stage)
-    add_functionality(hm, final.stage, bonus_plus)
-    add_tokens(hm, final.stage, token_plus)
-    if empty_plus:
-        hm.add_objective(empty_plus, sum(hm.down_lits(final.stage)))
-    hm.constant += roof_points + sum(rules.furnishing(f).points + token_plus for f in house.outside)
+    add_final_score(hm, final.stage, house)
+    hm.constant += roof_points
     hm.model.maximize(hm.objective_expr())
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
