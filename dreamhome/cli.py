@@ -196,8 +196,15 @@ def score(house_path, as_json, rules_spec):
     default=None,
     help="Also write the house after the actions to this file (dreamhome.house/1).",
 )
+@click.option(
+    "--svg",
+    "svg_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also draw the house before and after, with the actions, to this SVG file.",
+)
 @rules_options
-def optimize(house_path, as_json, time_limit, workers, save_path, rules_spec):
+def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rules_spec):
     """The best final score of a finished HOUSE with its supplier, handyman and roofer.
 
     Every order of the end-game helpers is considered (END-ORDER); the architect
@@ -217,6 +224,11 @@ def optimize(house_path, as_json, time_limit, workers, save_path, rules_spec):
         fail(str(exc))
     if save_path:
         write_atomic(save_path, dump_house(rules, result.house))
+    if svg_path:
+        from dreamhome.render_svg import before_after_svg
+
+        steps = [step.explain(rules) for step in result.steps]
+        _write_picture(svg_path, before_after_svg(rules, house, result.house, steps))
     if as_json:
         emit_json(result.to_json(rules))
         return
@@ -417,6 +429,54 @@ def replay(record_path, as_json):
     if not as_json:
         click.echo(f"{record_path}: every event verified")
     _print_game(result, as_json)
+
+
+@main.command()
+@click.argument("house_path", metavar="HOUSE", type=click.Path(dir_okay=False))
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="The SVG file to write (or .png when cairosvg is installed).",
+)
+@click.option("--title", default="", help="A title above the house.")
+@rules_options
+def render(house_path, output, title, rules_spec):
+    """Draw HOUSE as the board looks, with its rooms, tokens, roof and score breakdown (SVG)."""
+    from dreamhome.render_svg import house_svg
+
+    rules = load_rules(rules_spec)
+    house = load_house_or_fail(rules, house_path)
+    require_legal(rules, house, house_path)
+    _write_picture(output, house_svg(rules, house, title))
+
+
+def _write_picture(output: str, svg: str) -> None:
+    from dreamhome.house import write_atomic
+
+    if output.lower().endswith(".png"):
+        try:
+            import cairosvg  # optional extra
+        except ImportError:
+            fail(f"{output}: writing PNG needs the optional cairosvg package (pip install cairosvg); use an .svg name instead")
+        import os
+        import tempfile
+
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(output)), suffix=".png")
+        os.close(fd)
+        try:
+            cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=tmp)
+            os.replace(tmp, output)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        return
+    try:
+        write_atomic(output, svg)
+    except OSError as exc:
+        fail(f"{output}: cannot write: {exc.strerror or exc}")
 
 
 @main.group()

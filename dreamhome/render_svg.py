@@ -1,0 +1,166 @@
+"""Houses as SVG pictures, written directly as text: no fonts to ship, no network.
+
+The board as it looks: the two upper floors, the ground row with the roof pile
+on the left and the basement on the right; each card a tile coloured by its
+category with its name, tokens on their cards, empty rooms face down, the
+scaffolding, each room outlined as one shape with its score, the roof cards
+chosen, and the score breakdown beside the house.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from dreamhome.house import House
+from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
+from dreamhome.scoring import Score, rooms_of, score_house
+
+CELL_W, CELL_H, GAP = 128, 84, 6
+LEFT, TOP = 90, 56
+FILL = {"normal": "#d7ecd0", "annex": "#eadcf3", "basement": "#f6e6bd"}
+ROOF_COLOURS = {"red": "#d9534f", "blue": "#4a7bd0", "green": "#4caf50", "yellow": "#e6c229"}
+
+
+def _text(
+    x: float, y: float, text: str, size: int = 13, weight: str = "normal", anchor: str = "middle", fill: str = "#222"
+) -> str:
+    return (
+        f'<text x="{x:.0f}" y="{y:.0f}" font-family="sans-serif" font-size="{size}" font-weight="{weight}" '
+        f'text-anchor="{anchor}" fill="{fill}">{escape(text)}</text>'
+    )
+
+
+def house_svg_parts(
+    rules: Ruleset, house: House, score: Score, x0: float, y0: float, title: str = ""
+) -> tuple[list[str], float, float]:
+    """SVG elements of one house with its breakdown at (x0, y0); returns (elements, width, height)."""
+    board = rules.board
+    columns = sorted({c for fl in board.floors for c in fl.columns})
+    col_x = {c: x0 + LEFT + i * (CELL_W + GAP) for i, c in enumerate(columns)}
+    row_y = {fi: y0 + TOP + fi * (CELL_H + GAP) for fi in range(len(board.floors))}
+    out: list[str] = []
+    if title:
+        out.append(_text(x0 + 10, y0 + 30, title, 18, "bold", "start"))
+    for fi, floor in enumerate(board.floors):
+        out.append(_text(x0 + LEFT - 12, row_y[fi] + CELL_H / 2 + 5, floor.name, 13, "normal", "end", "#666"))
+    # Roof pile: left part of the lowest row.
+    if board.roof_pile is not None:
+        pile_cols = [c for c in board.roof_pile[1] if c in col_x]
+        if pile_cols:
+            fi = len(board.floors) - 1
+            x, y = col_x[pile_cols[0]], row_y[fi]
+            w = len(pile_cols) * (CELL_W + GAP) - GAP
+            out.append(
+                f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{CELL_H}" rx="6" fill="#f3f3f3" '
+                f'stroke="#bbb" stroke-dasharray="4 3"/>'
+            )
+            out.append(_text(x + 8, y + 16, f"roof pile ({len(house.roofs)})", 11, "normal", "start", "#666"))
+            chosen = list(score.roof_choice)
+            for k, (colour, window) in enumerate(house.roofs[:12]):
+                rx = x + 10 + (k % 6) * 38
+                ry = y + 28 + (k // 6) * 28
+                name = rules.roofs[colour].id
+                picked = (colour, window) in chosen
+                if picked:
+                    chosen.remove((colour, window))
+                out.append(
+                    f'<polygon points="{rx:.0f},{ry + 20:.0f} {rx + 16:.0f},{ry:.0f} {rx + 32:.0f},{ry + 20:.0f}" '
+                    f'fill="{ROOF_COLOURS.get(name, "#999")}" stroke="{"#000" if picked else "#fff"}" '
+                    f'stroke-width="{2 if picked else 1}" class="roof"><title>{escape(name)}'
+                    f"{' with window' if window else ''}{' (chosen)' if picked else ''}</title></polygon>"
+                )
+                if window:
+                    out.append(f'<rect x="{rx + 12:.0f}" y="{ry + 9:.0f}" width="8" height="8" fill="#fff"/>')
+    # Cards.
+    for i, code in enumerate(house.cells):
+        fi, col = board.cell_floor[i], board.cell_column[i]
+        x, y = col_x[col], row_y[fi]
+        name = board.cells[i]
+        if code == EMPTY:
+            out.append(
+                f'<rect x="{x:.0f}" y="{y:.0f}" width="{CELL_W}" height="{CELL_H}" rx="6" fill="none" '
+                f'stroke="#ccc" stroke-dasharray="5 4" class="cell empty" data-cell="{name}"/>'
+            )
+            continue
+        if code == SCAFFOLD:
+            out.append(
+                f'<rect x="{x:.0f}" y="{y:.0f}" width="{CELL_W}" height="{CELL_H}" rx="6" fill="#f9d2cf" '
+                f'stroke="#c0392b" class="cell scaffolding" data-cell="{name}"/>'
+            )
+            out.append(_text(x + CELL_W / 2, y + CELL_H / 2 + 5, "scaffolding", 13, "bold", fill="#c0392b"))
+            continue
+        if code == FACE_DOWN:
+            out.append(
+                f'<rect x="{x:.0f}" y="{y:.0f}" width="{CELL_W}" height="{CELL_H}" rx="6" fill="#d5d5d5" '
+                f'stroke="#999" class="cell face-down" data-cell="{name}"/>'
+            )
+            out.append(_text(x + CELL_W / 2, y + CELL_H / 2 + 5, "empty room", 13, "normal", fill="#555"))
+            continue
+        room = rules.room_of_code(code)
+        out.append(
+            f'<rect x="{x:.0f}" y="{y:.0f}" width="{CELL_W}" height="{CELL_H}" rx="6" '
+            f'fill="{FILL.get(room.category, "#eee")}" stroke="#888" class="cell card" data-cell="{name}" '
+            f'data-room="{escape(room.id)}"/>'
+        )
+        out.append(_text(x + CELL_W / 2, y + 24, room.name, 13, "bold"))
+        out.append(_text(x + CELL_W / 2, y + 41, f"{room.category} · " + "/".join(map(str, room.points)), 10, fill="#555"))
+        if house.tokens[i]:
+            furn = rules.furnishings[house.tokens[i] - 1]
+            out.append(f'<circle cx="{x + 16:.0f}" cy="{y + CELL_H - 16:.0f}" r="9" fill="#2b7bb9" class="token"/>')
+            out.append(_text(x + 30, y + CELL_H - 12, furn.name, 11, "normal", "start", "#2b7bb9"))
+    # Rooms: one outline per room, with its score.
+    room_points = {tuple(line.cells): line.points for line in score.lines if line.part == "rooms"}
+    for _code, cells in rooms_of(rules, house):
+        first, last = cells[0], cells[-1]
+        x = col_x[board.cell_column[first]] - 3
+        y = row_y[board.cell_floor[first]] - 3
+        w = col_x[board.cell_column[last]] + CELL_W + 3 - x
+        pts = room_points.get(tuple(board.cells[c] for c in cells), 0)
+        out.append(
+            f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{CELL_H + 6}" rx="9" fill="none" '
+            f'stroke="#333" stroke-width="2.5" class="room"/>'
+        )
+        out.append(f'<circle cx="{x + w - 14:.0f}" cy="{y + 15:.0f}" r="11" fill="#333"/>')
+        out.append(_text(x + w - 14, y + 20, str(pts), 12, "bold", fill="#fff"))
+    # Breakdown beside the house.
+    bx = x0 + LEFT + len(columns) * (CELL_W + GAP) + 30
+    by = y0 + TOP + 4
+    out.append(_text(bx, by, f"total {score.total}", 18, "bold", "start"))
+    lines = [f"{line.points:>3}  {line.text}" for line in score.lines]
+    lines.append("")
+    lines += [f"{v:>3}  {k.replace('_', ' ')}" for k, v in score.components().items()]
+    extra = []
+    if house.helpers:
+        extra.append("helpers: " + ", ".join(rules.held(h).name for h in house.helpers))
+    if house.outside:
+        extra.append("outside: " + ", ".join(rules.furnishing(f).name for f in house.outside))
+    for k, text in enumerate(lines + ([""] + extra if extra else [])):
+        out.append(_text(bx, by + 24 + k * 17, text, 12, "normal", "start"))
+    height = max(TOP + len(board.floors) * (CELL_H + GAP), 40 + (len(lines) + len(extra) + 2) * 17) + 20
+    width = bx - x0 + 600
+    return out, width, height
+
+
+def _document(parts: list[str], width: float, height: float) -> str:
+    body = "\n".join(parts)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}">\n<rect width="100%" height="100%" fill="#fff"/>\n{body}\n</svg>\n'
+    )
+
+
+def house_svg(rules: Ruleset, house: House, title: str = "") -> str:
+    parts, width, height = house_svg_parts(rules, house, score_house(rules, house), 0, 0, title)
+    return _document(parts, width, height)
+
+
+def before_after_svg(rules: Ruleset, before: House, after: House, actions: list[str]) -> str:
+    """`optimize --svg`: the house before and after the end-game actions, the actions listed."""
+    top, w1, h1 = house_svg_parts(rules, before, score_house(rules, before), 0, 0, "before")
+    y = h1 + 10
+    listing = [_text(20, y + 18, "end-game actions", 16, "bold", "start")]
+    for k, text in enumerate(actions or ["no helper action improves this house"]):
+        listing.append(_text(30, y + 42 + k * 18, f"{k + 1}. {text}", 13, "normal", "start"))
+    y += 50 + 18 * max(1, len(actions))
+    bottom, w2, h2 = house_svg_parts(rules, after, score_house(rules, after), 0, y, "after")
+    return _document(top + listing + bottom, max(w1, w2), y + h2)
