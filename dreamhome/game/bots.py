@@ -164,18 +164,19 @@ def make_bot(name: str, seed: int, seat: int) -> Bot:
 class SolverBot(GreedyBot):
     """Looks ahead with the solver (documented rule):
 
-    - placing a room card: the placement whose completion bound (solver.place: the best final
-      score the house could still reach with the cards still to come, its architect and designer
-      counted, swap helpers left out for speed) is highest; ties by the immediate gain;
+    - placing a room card: the placement used by the best completion of the house (one CP-SAT
+      solve, solver.place.best_placement_now: the best final score the house could still reach
+      with the cards still to come, its architect and designer counted, swap helpers left out
+      for speed); ties go face up first, then to board order;
     - choosing a column: the greedy value ranks the columns, then the two best are compared by
-      the completion bound of their room card's best placement plus the greedy value of the
+      the best completion with their room card placed now, plus the greedy value of the
       resource card above it;
     - the end game: the actions of `best_final_score` (CP-SAT, one worker, fixed seed), in order;
     - everything else as the greedy bot.
     """
 
     name = "solver"
-    work_per_bound = 0.02  # CP-SAT deterministic time: the same game on any machine
+    work_per_decision = 0.04  # CP-SAT deterministic time: the same game on any machine, under any load
     columns_compared = 2
 
     def __init__(self, seed: int, seat: int):
@@ -205,41 +206,32 @@ class SolverBot(GreedyBot):
                 pool[code] -= 1
         return pool
 
-    def _bound(self, state, house, pool) -> float:
+    @staticmethod
+    def _light(state, house):
+        """The house without its swap helpers: the bot's look-ahead leaves them out, for speed."""
         from dataclasses import replace
 
-        from dreamhome.solver.place import completion_bound
+        return replace(house, helpers=tuple(h for h in house.helpers if state.rules.held(h).effect("swap") is None))
 
-        light = replace(house, helpers=tuple(h for h in house.helpers if state.rules.held(h).effect("swap") is None))
+    def _lookahead(self, state, house, pool, room, placements):
+        """(best completion score, its placement) with the card in hand on one of `placements`."""
+        from dreamhome.solver.place import best_placement_now
+
         try:
-            value, _ = completion_bound(state.rules, light, pool, deterministic_time=self.work_per_bound)
-        except DreamhomeError:  # no completion found within the work limit: the score as it stands
-            value = score_total(state.rules, house)
-        return float(value)
-
-    @staticmethod
-    def _candidates(rules, placements):
-        """Face-up placements, and at most two face-down ones (cells the card cannot take face up first)."""
-        up = [p for p in placements if not p.face_down]
-        up_cells = {p.cell for p in up}
-        down = sorted((p for p in placements if p.face_down), key=lambda p: (p.cell in up_cells, p.cell))
-        return up + down[:2]
+            return best_placement_now(state.rules, self._light(state, house), pool, room, placements,
+                                      deterministic_time=self.work_per_decision)
+        except DreamhomeError:  # nothing found within the work limit: no look-ahead this time
+            return None, None
 
     def _best_placement(self, state, me, legal):
         rules = state.rules
         house = state.houses[me]
-        pool = self._pool(state, me)
-        best, choice = None, legal[0]
-        keep = {(rules.board.cells[p.cell], p.face_down) for p in self._candidates(rules, [_placement(rules, a) for a in legal])}
-        for action in legal:
-            if (action.cell, action.face_down) not in keep:
-                continue
-            after = apply_placement(rules, house, action.room, _placement(rules, action))
-            cell = rules.board.index[action.cell]
-            key = (self._bound(state, after, pool), score_total(rules, after), not action.face_down, -cell)
-            if best is None or key > best:
-                best, choice = key, action
-        return choice
+        room = rules.room(legal[0].room).code
+        placements = [_placement(rules, a) for a in legal]
+        _value, chosen = self._lookahead(state, house, self._pool(state, me), room, placements)
+        if chosen is None:
+            return super().choose(Observation(state), legal)
+        return next(a for a, p in zip(legal, placements) if p == chosen)
 
     def _best_column(self, state, me, legal):
         rules = state.rules
@@ -253,8 +245,9 @@ class SolverBot(GreedyBot):
             rest = dict(pool)
             if rest.get(room):
                 rest[room] -= 1
-            candidates = self._candidates(rules, legal_placements(rules, house, room))
-            value = max(self._bound(state, apply_placement(rules, house, room, p), rest) for p in candidates)
+            value, _ = self._lookahead(state, house, rest, room, legal_placements(rules, house, room))
+            if value is None:
+                continue
             value += self._resource_value(state, me, state.track_res[action.column], room)
             if best is None or value > best:
                 best, choice = value, action

@@ -23,7 +23,7 @@ from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.solver.completion import add_completion, completion_classes
 from dreamhome.solver.endgame import best_roofer_picks, helper_uses
 from dreamhome.solver.final_score import add_final_score
-from dreamhome.solver.model import HouseModel
+from dreamhome.solver.model import CardClass, HouseModel
 from dreamhome.solver.placements import Placement, apply_placement, designer_keeps_open, legal_placements
 
 
@@ -85,6 +85,30 @@ def completion_bound(
     deterministic_time: float | None = None,
 ) -> tuple[int, bool]:
     """The best final score of any completion of `house` (then its end game), and whether it is proven."""
+    value, proven, _ = _solve_completion(rules, house, pool, None, time_limit, workers, seed, deterministic_time)
+    return value, proven
+
+
+def best_placement_now(
+    rules: Ruleset,
+    house: House,
+    pool: dict[int, int],
+    card: int,
+    placements: list[Placement],
+    *,
+    deterministic_time: float | None = None,
+    seed: int = 0,
+) -> tuple[int, Placement]:
+    """One solve instead of one per placement: the completion where the card in hand goes on one
+    of `placements` now. Returns the best completion's score and the placement it uses (the
+    first in board order when several cards of the type end on candidate cells; they are
+    interchangeable). The solver bot uses this; `place` needs every placement's own bound."""
+    value, _proven, chosen = _solve_completion(rules, house, {**pool, card: pool.get(card, 0) + 1},
+                                               (card, placements), None, 1, seed, deterministic_time)
+    return value, chosen
+
+
+def _solve_completion(rules, house, pool, hand, time_limit, workers, seed, deterministic_time):
     uses = helper_uses(rules, house)
     discard = Counter(rules.room(r).code for r in house.discard_rooms)
     n_sup = len(uses.supplier) if discard else 0
@@ -95,6 +119,18 @@ def completion_bound(
     final = add_completion(hm, house, pool, dict(discard), n_sup, n_hand, designer_keeps_open(rules, house))
     add_final_score(hm, final.stage, house)
     hm.constant += roof_points
+    options: list[tuple[Placement, object]] = []
+    if hand is not None:
+        card, placements = hand
+        up = hm.index.get(CardClass("up", card))
+        down = hm.index.get(CardClass("down", 0))
+        for pl in placements:
+            lit = final.fresh.get((pl.cell, down if pl.face_down else up))
+            if lit is not None:
+                options.append((pl, lit))
+        if not options:
+            raise DreamhomeError("no candidate placement for the card in hand")
+        hm.model.add_bool_or([lit for _, lit in options])
     hm.model.maximize(hm.objective_expr())
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
@@ -106,7 +142,9 @@ def completion_bound(
     result = solver.solve(hm.model)
     if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise DreamhomeError(f"place: no completion of the house found ({solver.status_name(result)})")
-    return round(solver.objective_value), result == cp_model.OPTIMAL
+    chosen = next((pl for pl, lit in sorted(options, key=lambda o: (o[0].face_down, o[0].cell))
+                   if solver.value(lit)), None)
+    return round(solver.objective_value), result == cp_model.OPTIMAL, chosen
 
 
 def placement_bounds(
