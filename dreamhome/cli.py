@@ -418,12 +418,25 @@ def _print_game(result, as_json: bool) -> None:
 @main.command()
 @click.argument("record_path", metavar="RECORD", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the summary.")
-def replay(record_path, as_json):
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write a self-contained HTML page that steps through the game.",
+)
+def replay(record_path, as_json, html_path):
     """Re-run a game record under its own rules, verifying every event and the final houses."""
     from dreamhome.game.record import load_record, replay_record
 
     try:
-        result = replay_record(load_record(record_path), record_path)
+        data = load_record(record_path)
+        result = replay_record(data, record_path)
+        if html_path:
+            from dreamhome.house import write_atomic
+            from dreamhome.render_html import replay_html
+
+            write_atomic(html_path, replay_html(data, record_path))
     except DreamhomeError as exc:
         fail(str(exc))
     if not as_json:

@@ -8,7 +8,6 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference_endgame import reference_best_final
 
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
@@ -20,6 +19,7 @@ from dreamhome.solver.endgame import helper_uses
 from dreamhome.solver.optimize import best_final_score
 
 from conftest import EXAMPLES
+from reference_endgame import reference_best_final
 
 BASE = compile_rules()
 K3CAR = compile_rules(variants=["kitchen3", "car"])

@@ -9,7 +9,6 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference_endgame import reference_best_final
 
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
@@ -20,6 +19,7 @@ from dreamhome.solver.place import default_pool, placement_bounds
 from dreamhome.solver.placements import apply_placement, legal_placements
 
 from conftest import EXAMPLES
+from reference_endgame import reference_best_final
 
 BASE = compile_rules()
 

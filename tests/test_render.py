@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 
-from test_cli import run
-
 from dreamhome.house import load_house
 from dreamhome.render_svg import before_after_svg, house_svg
 
 from conftest import EXAMPLES
+from test_cli import run
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -218,8 +218,9 @@ class SolverBot(GreedyBot):
         from dreamhome.solver.place import best_placement_now
 
         try:
-            return best_placement_now(state.rules, self._light(state, house), pool, room, placements,
-                                      deterministic_time=self.work_per_decision)
+            return best_placement_now(
+                state.rules, self._light(state, house), pool, room, placements, deterministic_time=self.work_per_decision
+            )
         except DreamhomeError:  # nothing found within the work limit: no look-ahead this time
             return None, None
 

@@ -94,7 +94,9 @@ def load_record(path: str | Path) -> dict:
     return data
 
 
-def replay_record(data: dict, source: str = "record") -> GameResult:
+def replay_record(data: dict, source: str = "record", on_step=None) -> GameResult:
+    """Replay and verify a record; `on_step(state)` is called after the setup and after every
+    decision (the viewer takes its snapshots there)."""
     from dreamhome.dsl.compiler import compile_rules
 
     try:
@@ -107,6 +109,8 @@ def replay_record(data: dict, source: str = "record") -> GameResult:
         bots = tuple(data.get("bots", []))
     except (KeyError, TypeError) as exc:
         raise DreamhomeError(f"{source}: incomplete record ({exc})") from None
+    if on_step is not None:
+        on_step(state)
     for index, event in enumerate(events):
         if "action" not in event or event.get("forced"):
             continue
@@ -118,6 +122,8 @@ def replay_record(data: dict, source: str = "record") -> GameResult:
         except (IllegalAction, ValueError, TypeError) as exc:
             raise DreamhomeError(f"{source}: event {index} ({event.get('text', '?')}) is refused: {exc}") from None
         _compare(state.events, events, source, upto=len(state.events))
+        if on_step is not None:
+            on_step(state)
     _compare(state.events, events, source, upto=max(len(events), len(state.events)))
     if not state.is_terminal():
         raise DreamhomeError(f"{source}: the record ends before the game does")

@@ -103,8 +103,9 @@ def best_placement_now(
     of `placements` now. Returns the best completion's score and the placement it uses (the
     first in board order when several cards of the type end on candidate cells; they are
     interchangeable). The solver bot uses this; `place` needs every placement's own bound."""
-    value, _proven, chosen = _solve_completion(rules, house, {**pool, card: pool.get(card, 0) + 1},
-                                               (card, placements), None, 1, seed, deterministic_time)
+    value, _proven, chosen = _solve_completion(
+        rules, house, {**pool, card: pool.get(card, 0) + 1}, (card, placements), None, 1, seed, deterministic_time
+    )
     return value, chosen
 
 
@@ -142,8 +143,7 @@ def _solve_completion(rules, house, pool, hand, time_limit, workers, seed, deter
     result = solver.solve(hm.model)
     if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise DreamhomeError(f"place: no completion of the house found ({solver.status_name(result)})")
-    chosen = next((pl for pl, lit in sorted(options, key=lambda o: (o[0].face_down, o[0].cell))
-                   if solver.value(lit)), None)
+    chosen = next((pl for pl, lit in sorted(options, key=lambda o: (o[0].face_down, o[0].cell)) if solver.value(lit)), None)
     return round(solver.objective_value), result == cp_model.OPTIMAL, chosen
 
 

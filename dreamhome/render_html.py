@@ -1,0 +1,163 @@
+"""A game record as one self-contained HTML page that steps through the game.
+
+No network and no CDN: the page holds its CSS, its JavaScript and the game as
+JSON snapshots (one per decision, made by replaying and verifying the record).
+Controls: previous/next, jump to a round, play/pause; the page shows the round,
+whose turn it is, the first-player marker, the track, every house with its
+held cards and score so far, the discard piles and the event log with the
+current event highlighted. `#step=N` opens a step; `#clicks=next,next,prev`
+clicks the buttons after loading (used by the browser tests).
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+
+from dreamhome.game.record import replay_record
+from dreamhome.game.state import GameState
+from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD
+from dreamhome.scoring import score_total
+
+
+def _snapshot(state: GameState) -> dict:
+    rules = state.rules
+    houses = []
+    for house in state.houses:
+        cells = []
+        for i, code in enumerate(house.cells):
+            if code == EMPTY:
+                cells.append({"cell": rules.board.cells[i], "kind": "empty"})
+            elif code == SCAFFOLD:
+                cells.append({"cell": rules.board.cells[i], "kind": "scaffolding", "name": "scaffolding"})
+            elif code == FACE_DOWN:
+                cells.append({"cell": rules.board.cells[i], "kind": "down", "name": "empty room"})
+            else:
+                room = rules.room_of_code(code)
+                token = rules.furnishings[house.tokens[i] - 1].name if house.tokens[i] else ""
+                cells.append({"cell": rules.board.cells[i], "kind": room.category, "name": room.name, "token": token})
+        houses.append(
+            {
+                "cells": cells,
+                "score": score_total(rules, house),
+                "roofs": [rules.roofs[c].id + ("*" if w else "") for c, w in house.roofs],
+                "helpers": list(house.helpers),
+                "tools": list(house.tools),
+                "outside": list(house.outside),
+            }
+        )
+    track = []
+    for room, res in zip(state.track_rooms, state.track_res):
+        track.append(
+            {"room": rules.room_of_code(room).name if room is not None else "", "resource": res.text() if res is not None else ""}
+        )
+    return {
+        "round": state.round if state.round <= rules.game.rounds else rules.game.rounds,
+        "phase": state.phase,
+        "player": state.current_player(),
+        "first": state.first,
+        "track": track,
+        "houses": houses,
+        "events": len(state.events),
+        "room_discard": len(state.room_discard),
+        "roof_discard": len(state.roof_discard),
+    }
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font-family: sans-serif; margin: 16px; color: #222; }}
+#bar button, #bar select {{ font-size: 14px; margin-right: 6px; }}
+#status {{ margin: 10px 0; font-size: 15px; }}
+.track {{ display: flex; gap: 6px; margin-bottom: 12px; }}
+.col {{ border: 1px solid #999; border-radius: 6px; padding: 6px; width: 150px; font-size: 12px; }}
+.houses {{ display: flex; flex-wrap: wrap; gap: 18px; }}
+.house {{ border: 2px solid #bbb; border-radius: 8px; padding: 8px; }}
+.house.current {{ border-color: #2b7bb9; }}
+.grid {{ display: grid; grid-template-columns: repeat({columns}, 92px); gap: 4px; }}
+.cell {{ height: 48px; border-radius: 5px; font-size: 11px; padding: 3px; box-sizing: border-box; }}
+.empty {{ border: 1px dashed #ccc; }} .normal {{ background: #d7ecd0; }} .annex {{ background: #eadcf3; }}
+.basement {{ background: #f6e6bd; }} .down {{ background: #d5d5d5; }} .scaffolding {{ background: #f9d2cf; }}
+.token {{ color: #2b7bb9; display: block; }}
+#log {{ max-height: 260px; overflow: auto; font-size: 12px; border: 1px solid #ddd; padding: 6px; margin-top: 12px; }}
+#log .now {{ background: #ffe98a; }}
+</style></head><body>
+<h2>{title}</h2>
+<div id="bar"><button id="prev">previous</button><button id="next">next</button>
+<button id="play">play</button><select id="round"></select> <span id="stepinfo"></span></div>
+<div id="status"></div><div class="track" id="track"></div><div class="houses" id="houses"></div>
+<div id="log"></div>
+<script id="game" type="application/json">{data}</script>
+<script>
+const G = JSON.parse(document.getElementById('game').textContent);
+let step = 0, timer = null;
+const el = id => document.getElementById(id);
+function esc(s) {{ return String(s).replace(/[&<>"]/g, c => ({{'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}})[c]); }}
+function show(n) {{
+  step = Math.max(0, Math.min(G.steps.length - 1, n));
+  const s = G.steps[step];
+  const who = s.player < 0 ? 'game over' : 'player ' + s.player + ' (' + G.bots[s.player] + ')';
+  el('status').innerHTML = '<span id="round-now" data-round="' + s.round + '">round ' + s.round + ' of ' + G.rounds +
+    '</span> · <span id="player-now" data-player="' + s.player + '">' + esc(who) + '</span> · first player: ' +
+    s.first + ' · room discard ' + s.room_discard + ', roof discard ' + s.roof_discard;
+  el('stepinfo').textContent = 'step ' + step + ' / ' + (G.steps.length - 1);
+  el('track').innerHTML = s.track.map((c, k) => '<div class="col"><b>column ' + k + '</b><br>' + esc(c.room || '—') +
+    '<br><i>' + esc(c.resource || (k === 0 ? 'first-player marker' : '—')) + '</i></div>').join('');
+  el('houses').innerHTML = s.houses.map((h, p) => '<div class="house' + (p === s.player ? ' current' : '') +
+    '" data-seat="' + p + '"><b>player ' + p + ' (' + esc(G.bots[p]) + ')</b> score <span class="score">' + h.score +
+    '</span><div class="grid">' + h.cells.map(c => '<div class="cell ' + c.kind + '" style="grid-column:' + (G.col[c.cell] + 1) +
+    ';grid-row:' + (G.row[c.cell] + 1) + '" title="' + c.cell + '">' + esc(c.name || '') +
+    (c.token ? '<span class="token">' + esc(c.token) + '</span>' : '') + '</div>').join('') + '</div>' +
+    '<div>roofs: ' + esc(h.roofs.join(', ') || 'none') + '<br>helpers: ' + esc(h.helpers.join(', ') || 'none') +
+    '<br>tools: ' + esc(h.tools.join(', ') || 'none') + (h.outside.length ? '<br>outside: ' + esc(h.outside.join(', ')) : '') +
+    '</div></div>').join('');
+  el('log').innerHTML = G.events.map((e, i) => '<div class="' + (i < s.events && i >= (step ? G.steps[step - 1].events : 0) ? 'now' : '') +
+    '">' + i + '. ' + esc(e) + '</div>').join('');
+  const now = el('log').querySelector('.now'); if (now) now.scrollIntoView({{block: 'nearest'}});
+  el('round').value = String(s.round);
+}}
+el('prev').onclick = () => show(step - 1);
+el('next').onclick = () => show(step + 1);
+el('play').onclick = () => {{ if (timer) {{ clearInterval(timer); timer = null; el('play').textContent = 'play'; }}
+  else {{ timer = setInterval(() => {{ if (step >= G.steps.length - 1) el('play').click(); else show(step + 1); }}, 700);
+  el('play').textContent = 'pause'; }} }};
+for (let r = 1; r <= G.rounds; r++) {{ const o = document.createElement('option'); o.value = String(r); o.textContent = 'round ' + r; el('round').appendChild(o); }}
+el('round').onchange = () => show(G.steps.findIndex(s => s.round === Number(el('round').value)));
+const params = new URLSearchParams(location.hash.slice(1));
+show(Number(params.get('step') || 0));
+for (const c of (params.get('clicks') || '').split(',').filter(Boolean)) el(c).click();
+</script></body></html>
+"""
+
+
+def replay_html(data: dict, source: str = "record") -> str:
+    snapshots: list[dict] = []
+    holder: dict = {}
+
+    def on_step(state: GameState) -> None:
+        snapshots.append(_snapshot(state))
+        holder["state"] = state
+
+    result = replay_record(data, source, on_step=on_step)
+    state = holder["state"]
+    rules = state.rules
+    events = []
+    for e in state.events:
+        if "text" in e:
+            events.append(f"round {e['round']}: player {e['player']}: {e['text']}" + (" (forced)" if e.get("forced") else ""))
+        else:
+            detail = {k: v for k, v in e.items() if k not in ("round", "event")}
+            events.append(f"round {e['round']}: {e['event']} {json.dumps(detail, ensure_ascii=False)}")
+    columns = sorted({c for fl in rules.board.floors for c in fl.columns})
+    game = {
+        "bots": list(result.bots) or ["?"] * state.n,
+        "rounds": rules.game.rounds,
+        "steps": snapshots,
+        "events": events,
+        "col": {name: columns.index(rules.board.cell_column[i]) for i, name in enumerate(rules.board.cells)},
+        "row": {name: rules.board.cell_floor[i] for i, name in enumerate(rules.board.cells)},
+    }
+    text = json.dumps(game, ensure_ascii=False).replace("</", "<\\/")
+    title = f"Dream Home — seed {state.seed}, {state.n} players, scores {result.scores()}"
+    return PAGE.format(title=escape(title), columns=len(columns), data=text)
