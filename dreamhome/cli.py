@@ -492,6 +492,130 @@ def _write_picture(output: str, svg: str) -> None:
         fail(f"{output}: cannot write: {exc.strerror or exc}")
 
 
+@main.command()
+@click.argument("rulesets", metavar="RULESET_OR_VARIANT...", nargs=-1, required=True)
+@click.option("--games", type=click.IntRange(1), default=100, show_default=True, help="Games per ruleset.")
+@click.option("--players", type=int, default=4, show_default=True)
+@click.option("--bots", default=None, metavar="NAMES", help="One bot per seat (default: greedy for every seat).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Game i is played from seed S + i under every ruleset.")
+@click.option("--workers", type=click.IntRange(1), default=None, help="Worker processes (default: one per core).")
+@click.option(
+    "--executor",
+    "executor_name",
+    type=click.Choice(["local", "processes", "ray"]),
+    default="processes",
+    show_default=True,
+    help="Where games run: this process, a process pool, or a Ray cluster.",
+)
+@click.option("--address", default=None, help="Ray cluster address (auto, or ray://host:port).")
+@click.option("--chunk", type=click.IntRange(1), default=25, show_default=True, help="Games per chunk of work.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Directory for chunks, results.json, report.md and plots.",
+)
+@click.option("--resume", is_flag=True, help="Continue the experiment already in --out.")
+@click.option("--json", "as_json", is_flag=True, help="Print results.json instead of the table.")
+@rules_options
+def whatif(rulesets, games, players, bots, seed, workers, executor_name, address, chunk, out_dir, resume, as_json, rules_spec):
+    """Compare rulesets or variants over many seeded games (the first is the baseline).
+
+    Each argument is a variant name of the rules in use, `base` (the rules in use with
+    no variant) or a rules file. Game i uses the same seed under every ruleset, so the
+    differences are paired. Results are identical whatever the executor and workers.
+    """
+    import os
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from dreamhome.game.bots import BOTS
+    from dreamhome.whatif.experiment import Experiment, resolve_ruleset
+    from dreamhome.whatif.runner import run_experiment
+
+    base_path = rules_spec[0]
+    try:
+        specs = tuple(resolve_ruleset(arg, base_path) for arg in rulesets)
+    except RulesError as exc:
+        fail(exc.diagnostics[0].one_line() if exc.diagnostics else str(exc))
+    except DreamhomeError as exc:
+        fail(str(exc))
+    names = [b.strip() for b in bots.split(",")] if bots else ["greedy"] * players
+    if len(names) != players:
+        fail(f"--bots names {len(names)} bot(s) for {players} players; give one per seat")
+    unknown = [b for b in names if b not in BOTS]
+    if unknown:
+        fail(f"unknown bot '{unknown[0]}'; known bots: {', '.join(BOTS)}")
+    from dreamhome.dsl.compiler import compile_rules
+
+    for spec in specs:
+        game = compile_rules(text=spec.source, name=spec.label, variants=list(spec.variants)).game
+        if not game.min_players <= players <= game.max_players:
+            fail(f"{spec.label}: players must be {game.min_players}–{game.max_players}, got {players}")
+    exp = Experiment(specs, games, players, tuple(names), seed, chunk)
+    console = _console()
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} games"),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=as_json,
+        transient=False,
+    ) as bar:
+        task = bar.add_task("games", total=games * len(specs), rate="")
+
+        def progress(done, total):
+            elapsed = bar.tasks[task].elapsed or 0
+            rate = f"{done / elapsed:.1f} games/s" if elapsed > 0 and done else ""
+            bar.update(task, completed=done, total=total, rate=rate)
+
+        try:
+            doc = run_experiment(
+                exp,
+                out_dir,
+                executor_name=executor_name,
+                workers=workers or os.cpu_count() or 1,
+                resume=resume,
+                address=address,
+                progress=progress,
+            )
+        except DreamhomeError as exc:
+            fail(str(exc))
+        except KeyboardInterrupt:
+            where = f"; `--resume --out {out_dir}` continues it" if out_dir else ""
+            click.echo(f"dreamhome: interrupted; finished chunks are saved{where}", err=True)
+            raise click.exceptions.Exit(130) from None
+    if as_json:
+        emit_json(doc)
+        return
+    from rich.table import Table
+
+    table = Table(title=f"What-if {doc['experiment']['id']}: {games} games × {len(specs)} rulesets", header_style="bold")
+    for col in ("ruleset", "games", "mean score [95%]", "vs baseline [95%]", "first player wins", "ties"):
+        table.add_column(col)
+    from dreamhome.whatif.report import _fmt
+
+    for r in doc["rulesets"]:
+        table.add_row(
+            r["ruleset"],
+            str(r["games"]),
+            _fmt(r["score"]),
+            _fmt(r["difference_vs_baseline"]) if "difference_vs_baseline" in r else "baseline",
+            _fmt(r["first_player_win_rate"]),
+            _fmt(r["tie_rate"]),
+        )
+    console.print(table)
+    crashed = sum(len(r["crashed"]) for r in doc["rulesets"])
+    if crashed:
+        console.print(f"[bold red]{crashed} game(s) crashed[/]; their seeds are in the report")
+    if out_dir:
+        console.print(f"results.json, report.md and plots in {out_dir}")
+
+
 @main.group()
 def rules():
     """Check and show rules files."""

@@ -1,0 +1,1 @@
+"""What-if experiments: many seeded games per ruleset, compared with paired statistics."""

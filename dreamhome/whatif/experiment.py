@@ -1,0 +1,146 @@
+"""An experiment: rulesets × games, cut into chunks of games with their seeds.
+
+Game i is played from seed `seed + i` under every ruleset (common random
+numbers), so differences against the baseline are paired. A chunk's result is
+a pure function of (ruleset source, variants, players, bots, seeds), which is
+why every executor, and any number of workers, gives the same numbers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from dreamhome.dsl.compiler import VARIANTS_DIR, compile_rules
+from dreamhome.errors import DreamhomeError
+from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
+from dreamhome.scoring import COMPONENTS, score_components
+
+
+@dataclass(frozen=True)
+class RulesetSpec:
+    label: str  # what the user typed: a variant name, `base`, or a path
+    source: str  # the full rules text (includes inlined)
+    variants: tuple[str, ...]
+    hash: str
+
+
+@dataclass(frozen=True)
+class Experiment:
+    rulesets: tuple[RulesetSpec, ...]
+    games: int
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    chunk: int
+
+    @property
+    def id(self) -> str:
+        """Identifies the experiment: the same id means the same games and the same numbers."""
+        payload = json.dumps(
+            {
+                "rulesets": [r.hash for r in self.rulesets],
+                "games": self.games,
+                "players": self.players,
+                "bots": self.bots,
+                "seed": self.seed,
+                "chunk": self.chunk,
+            },
+            sort_keys=True,
+        )
+        return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+    def jobs(self) -> list[tuple[int, int, int]]:
+        """(ruleset index, first game, end game) for every chunk, in a fixed order."""
+        return [
+            (r, a, min(a + self.chunk, self.games)) for r in range(len(self.rulesets)) for a in range(0, self.games, self.chunk)
+        ]
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "games": self.games,
+            "players": self.players,
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "chunk": self.chunk,
+            "rulesets": [{"label": r.label, "variants": list(r.variants), "hash": r.hash} for r in self.rulesets],
+        }
+
+
+def resolve_ruleset(arg: str, base_rules: str | None = None) -> RulesetSpec:
+    """A rules file path, `base` (the rules in use), or a variant of the rules in use."""
+    path = Path(arg)
+    if arg != "base" and (path.suffix == ".dh" or path.exists()):
+        rules = compile_rules(path)
+        return RulesetSpec(arg, rules.source, (), rules.content_hash)
+    base = compile_rules(base_rules)
+    if arg == "base":
+        return RulesetSpec("base", base.source, (), base.content_hash)
+    if arg not in base.variants_available:
+        known = ", ".join(["base", *sorted(base.variants_available)])
+        raise DreamhomeError(f"unknown ruleset or variant '{arg}'; known: {known} (or a path to a .dh file)")
+    rules = compile_rules(base_rules, [arg])
+    return RulesetSpec(arg, rules.source, (arg,), rules.content_hash)
+
+
+@lru_cache(maxsize=16)
+def _rules(source: str, variants: tuple[str, ...]) -> Ruleset:
+    return compile_rules(text=source, name="experiment", variants=list(variants))
+
+
+def play_chunk(job: dict) -> dict:
+    """Play one chunk; every game becomes a small summary, or an error naming its seed."""
+    from dreamhome.game.record import play_game
+
+    rules = _rules(job["source"], tuple(job["variants"]))
+    games = []
+    for i in range(job["start"], job["end"]):
+        seed = job["seed"] + i
+        try:
+            result = play_game(rules, job["players"], list(job["bots"]), seed)
+        except Exception as exc:  # a crash is reported with its seed; the run goes on
+            games.append({"game": i, "seed": seed, "error": f"{type(exc).__name__}: {exc}"})
+            continue
+        state = result.state
+        counts = {}
+        for house in state.houses:
+            for code in house.cells:
+                if code >= ROOM0:
+                    name = rules.room_of_code(code).id
+                    counts[name] = counts.get(name, 0) + 1
+                elif code == FACE_DOWN:
+                    counts["empty room"] = counts.get("empty room", 0) + 1
+        games.append(
+            {
+                "game": i,
+                "seed": seed,
+                "scores": result.scores(),
+                "winners": result.winners(),
+                "first": state.initial_first,
+                "components": [dict(zip(COMPONENTS, score_components(rules, h))) for h in state.houses],
+                "cards": counts,
+            }
+        )
+    return {"ruleset": job["ruleset"], "start": job["start"], "end": job["end"], "games": games}
+
+
+def job_payload(exp: Experiment, job: tuple[int, int, int]) -> dict:
+    r, a, b = job
+    spec = exp.rulesets[r]
+    return {
+        "ruleset": r,
+        "start": a,
+        "end": b,
+        "seed": exp.seed,
+        "players": exp.players,
+        "bots": list(exp.bots),
+        "source": spec.source,
+        "variants": list(spec.variants),
+    }
+
+
+__all__ = ["Experiment", "RulesetSpec", "resolve_ruleset", "play_chunk", "job_payload", "asdict", "VARIANTS_DIR"]

@@ -1,0 +1,53 @@
+"""Run an experiment: store finished chunks as they come, then compute and report."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from dreamhome.whatif.executors import executor
+from dreamhome.whatif.experiment import Experiment, job_payload
+from dreamhome.whatif.report import results_document, write_report
+from dreamhome.whatif.stats import experiment_stats
+from dreamhome.whatif.store import Store
+
+
+def run_experiment(
+    exp: Experiment,
+    out: str | Path | None,
+    *,
+    executor_name: str = "processes",
+    workers: int = 2,
+    resume: bool = False,
+    address: str | None = None,
+    progress=None,
+) -> dict:
+    """Returns the results document; with `out`, also writes it with report.md and plots there."""
+    temp = None
+    if out is None:
+        temp = tempfile.TemporaryDirectory(prefix="dreamhome-whatif-")
+        out = temp.name
+    try:
+        store = Store(out, exp, resume)
+        done = store.done()
+        todo = [job for job in exp.jobs() if job not in done]
+        total = exp.games * len(exp.rulesets)
+        finished = sum(end - start for _r, start, end in done)
+        if progress is not None:
+            progress(finished, total)
+        run = executor(executor_name, address)
+        for chunk in run([job_payload(exp, job) for job in todo], workers):
+            store.save(chunk)
+            finished += chunk["end"] - chunk["start"]
+            if progress is not None:
+                progress(finished, total)
+        per = store.load_games()
+        stats = experiment_stats(per, [r.label for r in exp.rulesets], exp.players)
+        doc = results_document(exp.to_dict(), stats)
+        if temp is None:
+            scores = [[s for g in games if "error" not in g for s in g["scores"]] for games in per]
+            write_report(Path(out), doc, scores)
+        return doc
+    finally:
+        if temp is not None:
+            temp.cleanup()

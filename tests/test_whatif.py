@@ -1,0 +1,163 @@
+"""What-if experiments: identical numbers on every executor, resume, crash reports, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dreamhome.errors import DreamhomeError
+from dreamhome.whatif import executors
+from dreamhome.whatif.experiment import Experiment, resolve_ruleset
+from dreamhome.whatif.runner import run_experiment
+
+from test_cli import run
+
+
+def experiment(games=8, chunk=3, rulesets=("base", "kitchen3", "car")):
+    specs = tuple(resolve_ruleset(r) for r in rulesets)
+    return Experiment(specs, games, 3, ("greedy", "random", "greedy"), 7, chunk)
+
+
+def numbers(doc):
+    return doc["rulesets"]
+
+
+def test_same_numbers_on_every_executor_and_worker_count(tmp_path):
+    exp = experiment()
+    local = run_experiment(exp, tmp_path / "a", executor_name="local", workers=1)
+    procs = run_experiment(exp, tmp_path / "b", executor_name="processes", workers=2)
+    assert numbers(local) == numbers(procs)
+    assert local["rulesets"][0]["games"] == 8 and "difference_vs_baseline" in local["rulesets"][1]
+    for name in ("results.json", "report.md", "scores.png", "scores.svg", "components.svg", "seats.png"):
+        assert (tmp_path / "a" / name).exists()
+
+
+def test_common_random_numbers_pair_the_games():
+    """The car rule changes nothing in the decks: paired differences are tiny, per game."""
+    doc = run_experiment(experiment(games=6, rulesets=("base", "car")), None, executor_name="local", workers=1)
+    diff = doc["rulesets"][1]["difference_vs_baseline"]
+    assert abs(diff["mean"]) <= 1 and diff["n"] == 6
+
+
+def test_interrupted_run_resumes_to_the_same_numbers(tmp_path, monkeypatch):
+    exp = experiment(games=9, chunk=2)
+    whole = run_experiment(exp, tmp_path / "whole", executor_name="local", workers=1)
+    original = executors.run_local
+
+    def interrupted(payloads, workers):
+        for k, chunk in enumerate(original(payloads, workers)):
+            if k == 4:
+                raise KeyboardInterrupt
+            yield chunk
+
+    monkeypatch.setattr(executors, "run_local", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_experiment(exp, tmp_path / "part", executor_name="local", workers=1)
+    monkeypatch.setattr(executors, "run_local", original)
+    assert len(list((tmp_path / "part" / "chunks").glob("*.json"))) == 4
+    with pytest.raises(DreamhomeError, match="--resume"):
+        run_experiment(exp, tmp_path / "part", executor_name="local", workers=1)
+    resumed = run_experiment(exp, tmp_path / "part", executor_name="local", workers=1, resume=True)
+    assert numbers(resumed) == numbers(whole)
+
+
+def test_resume_refuses_another_experiment(tmp_path):
+    run_experiment(experiment(games=3), tmp_path / "x", executor_name="local", workers=1)
+    before = sorted(p.name for p in (tmp_path / "x").rglob("*"))
+    manifest = (tmp_path / "x" / "manifest.json").read_text()
+    with pytest.raises(DreamhomeError, match="different experiment"):
+        run_experiment(experiment(games=4), tmp_path / "x", executor_name="local", workers=1, resume=True)
+    assert sorted(p.name for p in (tmp_path / "x").rglob("*")) == before
+    assert (tmp_path / "x" / "manifest.json").read_text() == manifest
+
+
+def test_a_crashing_game_is_reported_with_its_seed(monkeypatch):
+    import dreamhome.game.record as record
+
+    real = record.play_game
+
+    def flaky(rules, players, bots, seed, first_player=None):
+        if seed == 9:
+            raise RuntimeError("boom")
+        return real(rules, players, bots, seed, first_player)
+
+    monkeypatch.setattr(record, "play_game", flaky)
+    doc = run_experiment(experiment(games=4, rulesets=("base",)), None, executor_name="local", workers=1)
+    base = doc["rulesets"][0]
+    assert base["games"] == 3 and base["crashed"] == [{"game": 2, "seed": 9, "error": "RuntimeError: boom"}]
+
+
+def test_ray_executor_gives_the_same_numbers(tmp_path):
+    pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
+    exp = experiment(games=4, chunk=2, rulesets=("base", "kids"))
+    local = run_experiment(exp, None, executor_name="local", workers=1)
+    on_ray = run_experiment(exp, None, executor_name="ray", workers=2)
+    assert numbers(local) == numbers(on_ray)
+
+
+def test_whatif_cli(tmp_path):
+    out = tmp_path / "exp"
+    proc = run(
+        "whatif",
+        "base",
+        "kids",
+        "--games",
+        "4",
+        "--players",
+        "2",
+        "--bots",
+        "greedy,random",
+        "--seed",
+        "3",
+        "--out",
+        out,
+        "--workers",
+        "1",
+        "--executor",
+        "local",
+        "--json",
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert [r["ruleset"] for r in doc["rulesets"]] == ["base", "kids"]
+    assert json.loads((out / "results.json").read_text())["rulesets"] == doc["rulesets"]
+    again = run(
+        "whatif",
+        "base",
+        "kids",
+        "--games",
+        "4",
+        "--players",
+        "2",
+        "--bots",
+        "greedy,random",
+        "--seed",
+        "3",
+        "--out",
+        out,
+        "--executor",
+        "local",
+    )
+    assert again.returncode == 2 and "--resume" in again.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["whatif", "base", "kids3"], "unknown ruleset or variant 'kids3'"),
+        (["whatif", "base", "--players", "3", "--bots", "greedy"], "one per seat"),
+        (["whatif", "base", "--players", "6"], "players must be 2–4"),
+    ],
+)
+def test_whatif_bad_input(args, needle, tmp_path):
+    proc = run(*args, "--out", tmp_path / "o")
+    assert proc.returncode == 2 and needle in proc.stderr and proc.stderr.count("\n") == 1
+    assert not (tmp_path / "o").exists()
+
+
+def test_whatif_bad_rules_file(tmp_path):
+    bad = tmp_path / "bad.dh"
+    bad.write_text('include "base.dh"\nroom kitchen { points 3 1 }\n')
+    proc = run("whatif", "base", bad, "--games", "2")
+    assert proc.returncode == 2 and "bad.dh:2:16" in proc.stderr
