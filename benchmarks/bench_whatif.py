@@ -66,8 +66,7 @@ def main() -> None:
     if args.big:
         big = Experiment(base, args.big, 4, ("greedy",) * 4, 5000, 50)
         seconds, _ = timed(big, "processes", 2)
-        print(f"\n{args.big:,} greedy 4-player games, processes, 2 workers: {seconds:.0f} s "
-              f"({args.big / seconds:.1f} games/s)")
+        print(f"\n{args.big:,} greedy 4-player games, processes, 2 workers: {seconds:.0f} s ({args.big / seconds:.1f} games/s)")
 
 
 if __name__ == "__main__":

@@ -88,6 +88,27 @@ def test_a_crashing_game_is_reported_with_its_seed(monkeypatch):
     assert base["games"] == 3 and base["crashed"] == [{"game": 2, "seed": 9, "error": "RuntimeError: boom"}]
 
 
+def test_a_killed_worker_is_reported_with_its_seed(monkeypatch):
+    """A worker process that dies (here: exits hard on seed 10) costs that game only."""
+    import os
+
+    import dreamhome.game.record as record
+
+    real = record.play_game
+
+    def deadly(rules, players, bots, seed, first_player=None):
+        if seed == 10:
+            os._exit(3)
+        return real(rules, players, bots, seed, first_player)
+
+    monkeypatch.setattr(record, "play_game", deadly)  # worker processes are forked: they see it too
+    exp = experiment(games=6, chunk=2, rulesets=("base",))
+    doc = run_experiment(exp, None, executor_name="processes", workers=2)
+    base = doc["rulesets"][0]
+    assert base["games"] == 5
+    assert base["crashed"] == [{"game": 3, "seed": 10, "error": "the worker process died"}]
+
+
 def test_ray_executor_gives_the_same_numbers(tmp_path):
     pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
     exp = experiment(games=4, chunk=2, rulesets=("base", "kids"))

@@ -24,24 +24,37 @@ def run_local(payloads: list[dict], workers: int) -> Iterator[dict]:
 
 def run_processes(payloads: list[dict], workers: int) -> Iterator[dict]:
     pending = list(payloads)
-    while pending:
-        broken = False
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(play_chunk, p): p for p in pending}
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(play_chunk, p): p for p in pending}
+        try:
             for future in as_completed(futures):
-                payload = futures[future]
-                try:
-                    result = future.result()
-                except BrokenProcessPool:
-                    # A worker died (killed, out of memory): report the chunk's seeds, go on.
-                    pending.remove(payload)
-                    broken = True
-                    yield _crashed(payload, "a worker process died")
-                    break
-                pending.remove(payload)
+                result = future.result()
+                pending.remove(futures[future])
                 yield result
-        if not broken:
             return
+        except BrokenProcessPool:
+            pass  # a worker died (killed, out of memory): find out which game did it, below
+    for payload in pending:
+        yield _play_alone(payload)
+
+
+def _play_alone(payload: dict) -> dict:
+    """Play a chunk in a fresh process; if that dies too, play its games one by one, each in
+    its own process, so the crash is reported with the seed that caused it."""
+    try:
+        with ProcessPoolExecutor(max_workers=1) as solo:
+            return solo.submit(play_chunk, payload).result()
+    except BrokenProcessPool:
+        pass
+    games = []
+    for i in range(payload["start"], payload["end"]):
+        single = dict(payload, start=i, end=i + 1)
+        try:
+            with ProcessPoolExecutor(max_workers=1) as solo:
+                games += solo.submit(play_chunk, single).result()["games"]
+        except BrokenProcessPool:
+            games.append({"game": i, "seed": payload["seed"] + i, "error": "the worker process died"})
+    return {"ruleset": payload["ruleset"], "start": payload["start"], "end": payload["end"], "games": games}
 
 
 def _crashed(payload: dict, why: str) -> dict:
