@@ -72,17 +72,25 @@ def test_resume_refuses_another_experiment(tmp_path):
     assert (tmp_path / "x" / "manifest.json").read_text() == manifest
 
 
-def test_a_crashing_game_is_reported_with_its_seed(monkeypatch):
+def sabotage(monkeypatch, seed, effect):
+    """Make the game of one seed fail with `effect()`; worker processes are forked and see it too."""
     import dreamhome.game.record as record
 
     real = record.play_game
 
-    def flaky(rules, players, bots, seed, first_player=None):
-        if seed == 9:
-            raise RuntimeError("boom")
-        return real(rules, players, bots, seed, first_player)
+    def play(rules, players, bots, s, first_player=None):
+        if s == seed:
+            effect()
+        return real(rules, players, bots, s, first_player)
 
-    monkeypatch.setattr(record, "play_game", flaky)
+    monkeypatch.setattr(record, "play_game", play)
+
+
+def test_a_crashing_game_is_reported_with_its_seed(monkeypatch):
+    def boom():
+        raise RuntimeError("boom")
+
+    sabotage(monkeypatch, 9, boom)
     doc = run_experiment(experiment(games=4, rulesets=("base",)), None, executor_name="local", workers=1)
     base = doc["rulesets"][0]
     assert base["games"] == 3 and base["crashed"] == [{"game": 2, "seed": 9, "error": "RuntimeError: boom"}]
@@ -92,18 +100,8 @@ def test_a_killed_worker_is_reported_with_its_seed(monkeypatch):
     """A worker process that dies (here: exits hard on seed 10) costs that game only."""
     import os
 
-    import dreamhome.game.record as record
-
-    real = record.play_game
-
-    def deadly(rules, players, bots, seed, first_player=None):
-        if seed == 10:
-            os._exit(3)
-        return real(rules, players, bots, seed, first_player)
-
-    monkeypatch.setattr(record, "play_game", deadly)  # worker processes are forked: they see it too
-    exp = experiment(games=6, chunk=2, rulesets=("base",))
-    doc = run_experiment(exp, None, executor_name="processes", workers=2)
+    sabotage(monkeypatch, 10, lambda: os._exit(3))
+    doc = run_experiment(experiment(games=6, chunk=2, rulesets=("base",)), None, executor_name="processes", workers=2)
     base = doc["rulesets"][0]
     assert base["games"] == 5
     assert base["crashed"] == [{"game": 3, "seed": 10, "error": "the worker process died"}]
