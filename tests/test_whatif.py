@@ -117,7 +117,7 @@ def test_ray_executor_gives_the_same_numbers(tmp_path):
 
 def test_whatif_cli(tmp_path):
     out = tmp_path / "exp"
-    proc = run(
+    args = [
         "whatif",
         "base",
         "kids",
@@ -131,34 +131,18 @@ def test_whatif_cli(tmp_path):
         "3",
         "--out",
         out,
-        "--workers",
-        "1",
         "--executor",
         "local",
-        "--json",
-    )
+    ]
+    proc = run(*args, "--workers", "1", "--json")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert [r["ruleset"] for r in doc["rulesets"]] == ["base", "kids"]
     assert json.loads((out / "results.json").read_text())["rulesets"] == doc["rulesets"]
-    again = run(
-        "whatif",
-        "base",
-        "kids",
-        "--games",
-        "4",
-        "--players",
-        "2",
-        "--bots",
-        "greedy,random",
-        "--seed",
-        "3",
-        "--out",
-        out,
-        "--executor",
-        "local",
-    )
+    again = run(*args)
     assert again.returncode == 2 and "--resume" in again.stderr
+    resumed = run(*args, "--resume", "--json")
+    assert resumed.returncode == 0 and json.loads(resumed.stdout)["rulesets"] == doc["rulesets"]
 
 
 @pytest.mark.parametrize(
