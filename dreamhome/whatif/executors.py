@@ -24,18 +24,30 @@ def run_local(payloads: list[dict], workers: int) -> Iterator[dict]:
 
 def run_processes(payloads: list[dict], workers: int) -> Iterator[dict]:
     pending = list(payloads)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    broken = False
+    try:
         futures = {pool.submit(play_chunk, p): p for p in pending}
-        try:
-            for future in as_completed(futures):
+        for future in as_completed(futures):
+            try:
                 result = future.result()
-                pending.remove(futures[future])
-                yield result
-            return
-        except BrokenProcessPool:
-            pass  # a worker died (killed, out of memory): find out which game did it, below
-    for payload in pending:
-        yield _play_alone(payload)
+            except BrokenProcessPool:
+                broken = True  # a worker died (killed, out of memory): find out which game did it, below
+                break
+            pending.remove(futures[future])
+            yield result
+    except BaseException:
+        # Ctrl-C (or the caller stopping): drop queued chunks and stop the workers now; the
+        # chunks already yielded are stored, so --resume continues from there.
+        processes = list((getattr(pool, "_processes", None) or {}).values())  # no public API for this
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        raise
+    pool.shutdown(wait=True)
+    if broken:
+        for payload in pending:
+            yield _play_alone(payload)
 
 
 def _play_alone(payload: dict) -> dict:
