@@ -164,3 +164,55 @@ def test_whatif_bad_rules_file(tmp_path):
     bad.write_text('include "base.dh"\nroom kitchen { points 3 1 }\n')
     proc = run("whatif", "base", bad, "--games", "2")
     assert proc.returncode == 2 and "bad.dh:2:16" in proc.stderr
+
+
+def test_ctrl_c_on_the_process_pool_then_resume(tmp_path):
+    """A real SIGINT mid-run: exit 130 with finished chunks kept; --resume gives the full run's numbers."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    args = [
+        "whatif",
+        "base",
+        "--games",
+        "60",
+        "--players",
+        "2",
+        "--bots",
+        "greedy,greedy",
+        "--seed",
+        "4",
+        "--chunk",
+        "2",
+        "--workers",
+        "2",
+        "--out",
+        str(out),
+    ]
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", "COLUMNS": "120"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dreamhome", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.time() + 60
+    while time.time() < deadline and len(list((out / "chunks").glob("*.json"))) < 3:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _stdout, stderr = proc.communicate(timeout=60)
+    if proc.returncode == 0:
+        pytest.skip("the run finished before the signal arrived")
+    assert proc.returncode == 130 and "--resume" in stderr and "Traceback" not in stderr
+    kept = len(list((out / "chunks").glob("*.json")))
+    assert 3 <= kept < 30
+    resumed = run(*args, "--resume", "--json")
+    full = run(*[a if a != str(out) else str(tmp_path / "full") for a in args], "--json")
+    assert resumed.returncode == 0 and full.returncode == 0
+    assert json.loads(resumed.stdout)["rulesets"] == json.loads(full.stdout)["rulesets"]
