@@ -204,6 +204,11 @@ class SolverBot(GreedyBot):
         for code in state.room_discard:  # seen cards that will not come again
             if pool.get(code):
                 pool[code] -= 1
+        for other, h in enumerate(state.houses):  # nor will the cards in the other houses
+            if other != me:
+                for c in h.cells:
+                    if pool.get(c):
+                        pool[c] -= 1
         return pool
 
     @staticmethod
