@@ -19,10 +19,6 @@ EXIT_NO = 1
 EXIT_BAD = 2
 
 
-class BadInput(click.exceptions.Exit):
-    """Raised after the one-line message has been printed."""
-
-
 def fail(message: str) -> None:
     click.echo(f"dreamhome: {message}", err=True)
     raise click.exceptions.Exit(EXIT_BAD)
@@ -147,13 +143,11 @@ def check(house_path, as_json, rules_spec):
 
 
 def require_legal(rules, house, house_path) -> None:
-    from dreamhome.legality import house_violations
+    from dreamhome.legality import house_violations, summarize_violations
 
     violations = house_violations(rules, house)
     if violations:
-        listed = "; ".join(str(v) for v in violations[:3])
-        more = f"; +{len(violations) - 3} more" if len(violations) > 3 else ""
-        fail(f"{house_path}: the house is illegal ({listed}{more}); see `dreamhome check`")
+        fail(f"{house_path}: the house is illegal ({summarize_violations(violations)}); see `dreamhome check`")
 
 
 @main.command()
@@ -675,4 +669,4 @@ def run() -> None:
 if __name__ == "__main__":  # pragma: no cover
     run()
 
-__all__ = ["main", "run", "Path"]
+__all__ = ["main", "run"]

@@ -285,7 +285,3 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
 
 def save_house(rules: Ruleset, house: House, path: str | os.PathLike) -> None:
     write_atomic(path, dump_house(rules, house))
-
-
-def cell_name(rules: Ruleset, cell: int) -> str:
-    return rules.board.cells[cell]

@@ -180,5 +180,12 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
     return out
 
 
+def summarize_violations(violations: list[Violation], limit: int = 3) -> str:
+    """The first few violations on one line, for error messages that must stay one line."""
+    listed = "; ".join(str(v) for v in violations[:limit])
+    more = f"; +{len(violations) - limit} more" if len(violations) > limit else ""
+    return listed + more
+
+
 def is_legal(rules: Ruleset, house: House) -> bool:
     return not house_violations(rules, house)

@@ -34,7 +34,7 @@ from dreamhome.game.actions import (
     UseMixer,
 )
 from dreamhome.house import House
-from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
+from dreamhome.ruleset import EMPTY, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import rooms_of, score_total
 from dreamhome.solver.endgame import handyman_swap, helper_uses, resolve_tokens, supplier_swap
 from dreamhome.solver.placements import (
@@ -204,9 +204,6 @@ class GameState:
         twin.skip = set(self.skip)
         twin.end_left = {k: list(v) for k, v in self.end_left.items()}
         return twin
-
-    def cells(self) -> tuple[str, ...]:
-        return self.rules.board.cells
 
     def action_text(self, action: Action) -> str:
         return action.text()
@@ -744,4 +741,4 @@ class GameState:
         return house_to_json(self.rules, self._house_with_piles(p))
 
 
-__all__ = ["GameState", "IllegalAction", "Resource", "FACE_DOWN"]
+__all__ = ["GameState", "IllegalAction", "Resource"]

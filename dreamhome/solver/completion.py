@@ -121,7 +121,6 @@ def add_completion(
     if n_hand:
         add_swap_budget(hm, move, n, n_hand, name)
     stage = Stage(content)
-    hm.stages.append(stage)
     if not n_hand:
         _closure(hm, stage, fresh, keep_open, name)
     return Completion(stage, move, fresh)

@@ -87,7 +87,6 @@ def add_final_house(
     class_lits = {(c, k): lits for c, here in enumerate(content) for k, lits in here.items()}
     unchanged = [move.get((c, c), 0) for c in range(n)]
     stage = Stage(content)
-    hm.stages.append(stage)
     return FinalHouse(stage, move, new, class_lits, unchanged)
 
 

@@ -7,10 +7,11 @@ printed type under it (PLACE-EMPTY; the printed type matters once a supplier
 swaps it into the discard pile). Two plain kitchens are the same class, which
 keeps the models small.
 
-A model holds one or more *stages* (the house before and after each end-game
-action). Rule-area modules add their variables and terms:
-rooms.py (PLACE-C, room points), annex.py, functionality.py, furnishings.py,
-effects.py (END-SUPPLIER, END-HANDYMAN transitions).
+A *stage* is a house in the model: per cell, literals for the classes it may
+hold. effects.py (END-SUPPLIER, END-HANDYMAN) and completion.py (a house in
+play, then its end game) build the final stage; the rule areas add their terms
+for it: rooms.py (PLACE-C, room points), annex.py, functionality.py,
+furnishings.py (final_score.py adds them all).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from dreamhome.house import House
-from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
+from dreamhome.ruleset import FACE_DOWN, Ruleset
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,6 @@ class HouseModel:
     rules: Ruleset
     classes: list[CardClass]
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
-    stages: list[Stage] = field(default_factory=list)
     objective: list = field(default_factory=list)  # (coefficient, expression) pairs
     constant: int = 0
 
@@ -85,17 +85,6 @@ class HouseModel:
             [k for k, c in enumerate(self.classes) if c.kind == "down" or t.allowed[cell][c.room]] for cell in range(t.n_cells)
         ]
         self.types = sorted({c.room for c in self.classes if c.kind in ("up", "token")})
-        self._true = self.model.new_constant(1)
-
-    # ---- stages ------------------------------------------------------
-    def fixed_stage(self, house: House) -> Stage:
-        content = []
-        for cell in range(self.rules.board.size):
-            here = self.index[house_class(house, cell)]
-            content.append({here: [self._true]})
-        stage = Stage(content)
-        self.stages.append(stage)
-        return stage
 
     # ---- derived expressions ----------------------------------------
     def face_up_lits(self, stage: Stage, cell: int, room: int) -> list:
@@ -152,4 +141,4 @@ def classes_for(rules: Ruleset, houses: list[House], extra_types=(), down_types=
     return sorted(seen, key=lambda c: (order[c.kind], c.room, c.token, c.origin))
 
 
-__all__ = ["CardClass", "HouseModel", "Stage", "classes_for", "house_class", "ROOM0"]
+__all__ = ["CardClass", "HouseModel", "Stage", "classes_for", "house_class"]

@@ -17,7 +17,7 @@ from ortools.sat.python import cp_model
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.house import House, house_to_json
-from dreamhome.legality import house_violations
+from dreamhome.legality import house_violations, summarize_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import best_roof_points, score_total
 from dreamhome.solver.effects import add_final_house
@@ -117,8 +117,9 @@ def require_finished(rules: Ruleset, house: House, source: str = "house") -> Non
     """`optimize` needs a finished, legal house (FORMATS.md)."""
     violations = house_violations(rules, house)
     if violations:
-        listed = "; ".join(str(v) for v in violations[:3])
-        raise DreamhomeError(f"{source}: the house is illegal before any action ({listed}); see `dreamhome check`")
+        raise DreamhomeError(
+            f"{source}: the house is illegal before any action ({summarize_violations(violations)}); see `dreamhome check`"
+        )
     open_cells = [rules.board.cells[i] for i, c in enumerate(house.cells) if c in (EMPTY, SCAFFOLD)]
     if open_cells:
         raise DreamhomeError(

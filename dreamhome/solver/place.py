@@ -18,7 +18,7 @@ from ortools.sat.python import cp_model
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
-from dreamhome.legality import house_violations
+from dreamhome.legality import house_violations, summarize_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.solver.completion import add_completion, completion_classes
 from dreamhome.solver.endgame import best_roofer_picks, helper_uses
@@ -162,8 +162,7 @@ def placement_bounds(
         raise DreamhomeError(f"unknown room card '{card}'{hint}")
     violations = house_violations(rules, house)
     if violations:
-        listed = "; ".join(str(v) for v in violations[:3])
-        raise DreamhomeError(f"the house is illegal ({listed}); see `dreamhome check`")
+        raise DreamhomeError(f"the house is illegal ({summarize_violations(violations)}); see `dreamhome check`")
     code = rules.room(card).code
     pool = dict(default_pool(rules, house) if pool is None else pool)
     if pool.get(code, 0) > 0:

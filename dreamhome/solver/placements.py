@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dreamhome.house import House
-from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
+from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 
 
 @dataclass(frozen=True, order=True)
@@ -99,5 +99,4 @@ __all__ = [
     "free_supported_cells",
     "face_up_ok",
     "designer_keeps_open",
-    "ROOM0",
 ]

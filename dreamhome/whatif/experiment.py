@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from dreamhome.dsl.compiler import VARIANTS_DIR, compile_rules
+from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
 from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
 from dreamhome.scoring import COMPONENTS, score_components
@@ -143,4 +143,4 @@ def job_payload(exp: Experiment, job: tuple[int, int, int]) -> dict:
     }
 
 
-__all__ = ["Experiment", "RulesetSpec", "resolve_ruleset", "play_chunk", "job_payload", "asdict", "VARIANTS_DIR"]
+__all__ = ["Experiment", "RulesetSpec", "resolve_ruleset", "play_chunk", "job_payload"]
