@@ -36,7 +36,7 @@ from dreamhome.game.actions import (
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import rooms_of, score_total
-from dreamhome.solver.endgame import handyman_swap, helper_uses, resolve_tokens, supplier_swap
+from dreamhome.solver.endgame import handyman_swap, helper_uses, resolve_tokens, supplier_swap, swap_keeps_b_and_c
 from dreamhome.solver.placements import (
     Placement,
     apply_placement,
@@ -57,26 +57,6 @@ DISCARD, JACKHAMMER, TURN, SCAFFOLD_BEFORE, PLACE, SCAFFOLD_AFTER, TOKEN, END, D
     "end",
     "done",
 )
-
-
-def _swap_keeps_b_and_c(t, cells: tuple[int, ...], a: int, b: int) -> bool:
-    """PLACE-B and PLACE-C after swapping cells a and b (only their floors can change)."""
-    ca, cb = cells[a], cells[b]
-    if ca >= ROOM0 and not t.allowed[b][ca]:
-        return False
-    if cb >= ROOM0 and not t.allowed[a][cb]:
-        return False
-    swapped = list(cells)
-    swapped[a], swapped[b] = cb, ca
-    for floor in {t.cell_floor[a], t.cell_floor[b]}:
-        run_code, length = -1, 0
-        for i in t.floor_cells[floor]:
-            c = swapped[i]
-            length = length + 1 if c == run_code else 1
-            run_code = c
-            if c >= ROOM0 and length > t.max_size[c]:
-                return False
-    return True
 
 
 class IllegalAction(DreamhomeError):  # noqa: N818 - OpenSpiel-style name
@@ -329,7 +309,7 @@ class GameState:
                 for b in range(a + 1, n):
                     if (cells[a], house.tokens[a], house.under[a]) == (cells[b], house.tokens[b], house.under[b]):
                         continue
-                    if _swap_keeps_b_and_c(t, cells, a, b):  # END-HANDYMAN: PLACE-B and PLACE-C hold
+                    if swap_keeps_b_and_c(t, cells, a, b):  # END-HANDYMAN: PLACE-B and PLACE-C hold
                         out.append(HandymanSwap(helper, rules.board.cells[a], rules.board.cells[b]))
         if left["roofer"]:
             helper = left["roofer"][0]

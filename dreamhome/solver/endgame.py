@@ -104,14 +104,35 @@ def supplier_swap(rules: Ruleset, house: House, cell: int, incoming: str, face_d
     return replace(placed, discard_rooms=tuple(pile))
 
 
+def swap_keeps_b_and_c(t, cells: tuple[int, ...], a: int, b: int) -> bool:
+    """PLACE-B and PLACE-C after swapping cells a and b of a legal house (only their floors
+    change), from the index tables: the game lists every handyman swap with it."""
+    ca, cb = cells[a], cells[b]
+    if ca >= ROOM0 and not t.allowed[b][ca]:
+        return False
+    if cb >= ROOM0 and not t.allowed[a][cb]:
+        return False
+    swapped = list(cells)
+    swapped[a], swapped[b] = cb, ca
+    for floor in {t.cell_floor[a], t.cell_floor[b]}:
+        run_code, length = -1, 0
+        for i in t.floor_cells[floor]:
+            c = swapped[i]
+            length = length + 1 if c == run_code else 1
+            run_code = c
+            if c >= ROOM0 and length > t.max_size[c]:
+                return False
+    return True
+
+
 def handyman_swap(rules: Ruleset, house: House, a: int, b: int) -> House:
     """END-HANDYMAN: swap two cards with their tokens; PLACE-B and PLACE-C must hold after."""
     cells, tokens, under = list(house.cells), list(house.tokens), list(house.under)
     for seq in (cells, tokens, under):
         seq[a], seq[b] = seq[b], seq[a]
     swapped = replace(house, cells=tuple(cells), tokens=tuple(tokens), under=tuple(under))
-    broken = [v for v in house_violations(rules, swapped) if v.rule in ("PLACE-B", "PLACE-C")]
-    if broken:
+    if not swap_keeps_b_and_c(rules.tables, house.cells, a, b):
+        broken = [v for v in house_violations(rules, swapped) if v.rule in ("PLACE-B", "PLACE-C")]
         raise ReplayError(f"handyman swap {rules.board.cells[a]} ↔ {rules.board.cells[b]}: {broken[0]}")
     return swapped
 
