@@ -84,6 +84,35 @@ def test_two_suppliers_match_reference(house):
     check_against_reference(BASE, house)
 
 
+@settings(max_examples=60)
+@given(endgame_houses(BASE, helpers=("supplier", "handyman", "architect", "interior_designer"), max_discard=12))
+def test_tables_and_cells_models_agree(house):
+    """END-SUPPLIER, END-HANDYMAN: the per-floor tables (end_tables.py) and the cell model
+    (effects.py) are two formulations of one relaxation; their optima must be equal."""
+    tables = best_final_score(BASE, house, model="tables")
+    cells = best_final_score(BASE, house, model="cells")
+    assert tables.optimal and cells.optimal
+    assert tables.total == cells.total
+    assert tables.total == score_total(BASE, tables.house)
+
+
+def test_refused_proposals_stay_exact():
+    """When the best final house of the relaxation has no legal order (END-ORDER, PLACE-CLOSED at
+    the supplier's moment), the tables model cuts it, shows more rows and solves again: the
+    answer must still be the exhaustive optimum."""
+    rng = random.Random(20261126)
+    found = []
+    while len(found) < 4:
+        house = random_house(BASE, rng, helpers=("architect", "handyman", "supplier"), discard_rooms=rng.randint(20, 30))
+        result = best_final_score(BASE, house)
+        if result.refused:
+            found.append((house, result))
+    for house, result in found:
+        assert result.optimal
+        assert result.total == reference_best_final(BASE, house)
+        assert result.total == best_final_score(BASE, house, model="cells").total
+
+
 def test_example_endgame(base):
     house = load_house(base, EXAMPLES / "endgame.json")
     result = best_final_score(base, house)

@@ -21,6 +21,7 @@ from dreamhome.legality import house_violations, summarize_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import best_roof_points, score_total
 from dreamhome.solver.effects import add_final_house
+from dreamhome.solver.end_tables import SCALE, RowScorer, build_tables, expand, solve_tables, tables_apply
 from dreamhome.solver.endgame import (
     ReplayError,
     best_roofer_picks,
@@ -31,10 +32,8 @@ from dreamhome.solver.endgame import (
     roofer_take,
     supplier_swap,
 )
-from dreamhome.solver.final_score import add_final_score
+from dreamhome.solver.final_score import add_final_score, helper_amounts
 from dreamhome.solver.model import HouseModel, classes_for
-
-SCALE = 1000  # objective = SCALE × score − actions used: the fewest actions among equal scores
 
 
 @dataclass(frozen=True)
@@ -93,6 +92,7 @@ class FinalScore:
     start: int  # the score before any action
     status: str
     seconds: float
+    refused: int = 0  # proposed final houses no order of actions reaches (cut off and solved again)
 
     @property
     def actions(self) -> tuple[EndAction, ...]:
@@ -136,12 +136,17 @@ def best_final_score(
     seed: int = 0,
     source: str = "house",
     deterministic_time: float | None = None,
+    model: str = "auto",
 ) -> FinalScore:
     """The best final score reachable with the house's end-game helpers (END-*).
 
     `deterministic_time` bounds CP-SAT's work in its deterministic units instead of seconds, so
     an answer that feeds a game or a what-if is the same on any machine under any load.
+    `model`: "tables" (per-floor outcome tables, end_tables.py), "cells" (effects.py), or "auto":
+    the tables where they apply (at most one supplier and one handyman use), else the cells.
     """
+    if model not in ("auto", "tables", "cells"):
+        raise ValueError(f"unknown model {model!r}")
     started = time.perf_counter()
     require_finished(rules, house, source)
     uses = helper_uses(rules, house)
@@ -153,10 +158,10 @@ def best_final_score(
     n_sup = len(uses.supplier) if house.discard_rooms else 0
     n_hand = len(uses.handyman)
     room_actions: list[EndAction] = []
-    status, claimed = "OPTIMAL", None
+    status, claimed, refused = "OPTIMAL", None, 0
     if n_sup or n_hand:
-        room_actions, status, claimed = _solve_rooms(
-            rules, house, uses, n_sup, n_hand, time_limit, workers, seed, deterministic_time
+        room_actions, status, claimed, refused = _solve_rooms(
+            rules, house, uses, n_sup, n_hand, time_limit, workers, seed, deterministic_time, model
         )
 
     actions = list(room_actions)
@@ -167,7 +172,8 @@ def best_final_score(
     after_rooms = steps[len(room_actions) - 1].after if room_actions else start_score
     if claimed is not None and claimed + best_roof_points(rules, list(house.roofs)) != after_rooms:
         raise RuntimeError(f"internal error: the model claims {claimed} (+ roof) but the replayed house scores {after_rooms}")
-    return FinalScore(total, status == "OPTIMAL", tuple(steps), final, start_score, status, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return FinalScore(total, status == "OPTIMAL", tuple(steps), final, start_score, status, seconds, refused)
 
 
 def _replay(rules: Ruleset, house: House, actions: list[EndAction]) -> tuple[list[Step], House]:
@@ -204,7 +210,7 @@ def _card_name(rules: Ruleset, house: House, cell: int) -> str:
     return name
 
 
-def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed, deterministic_time=None):
+def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed, deterministic_time, model):
     """The best final house by CP-SAT over the relaxation in effects.py, each proposal
     checked for an action order (endgame.find_sequence) and cut off if it has none."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -216,13 +222,17 @@ def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed, d
     # one representative face-down class stands for all of them.
     down_types = (relevant if n_sup >= 2 else relevant[:1]) if n_sup and face_down_ok else []
     classes = classes_for(rules, [house], extra_types=relevant if n_sup else (), down_types=down_types)
-    hm = HouseModel(rules, classes)
-    m = hm.model
     incoming = [
         k
         for k, c in enumerate(classes)
         if (c.kind == "up" and c.printed in relevant) or (c.kind == "down" and c.printed in down_types)
     ]
+    if model == "tables" and not tables_apply(rules, n_sup, n_hand):
+        raise ValueError("the tables model needs at most one supplier and one handyman use and annex neighbours on one floor")
+    if model != "cells" and tables_apply(rules, n_sup, n_hand):
+        return _solve_on_tables(rules, house, uses, n_sup, n_hand, classes, incoming, deadline, seed, deterministic_time)
+    hm = HouseModel(rules, classes)
+    m = hm.model
     pile = [rules.room(r).code for r in house.discard_rooms]
     final = add_final_house(hm, house, n_sup, n_hand, {t: pile.count(t) for t in relevant}, incoming)
     add_final_score(hm, final.stage, house)
@@ -236,16 +246,17 @@ def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed, d
         solver.parameters.max_deterministic_time = deterministic_time
     status_name = "UNKNOWN"
     n = rules.board.size
+    refused = 0
     while True:
         if deadline is not None:
             left = deadline - time.perf_counter()
             if left <= 0:
-                return [], "TIME_LIMIT", None
+                return [], "TIME_LIMIT", None, refused
             solver.parameters.max_time_in_seconds = left
         result = solver.solve(m)
         status_name = solver.status_name(result)
         if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return [], status_name, None  # doing nothing is always legal
+            return [], status_name, None, refused  # doing nothing is always legal
         chosen = [
             next(
                 k
@@ -264,7 +275,12 @@ def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed, d
             break
         # No order of actions reaches this final house: cut it off and solve again.
         m.add(sum(v for c in range(n) for v in final.class_lits[c, chosen[c]]) <= n - 1)
+        refused += 1
 
+    return _actions(sequence, uses), status_name, claimed, refused
+
+
+def _actions(sequence: list, uses) -> list[EndAction]:
     actions = []
     sup_cards, hand_cards = list(uses.supplier), list(uses.handyman)
     for step in sequence:
@@ -273,4 +289,48 @@ def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed, d
             actions.append(EndAction("supplier", sup_cards.pop(0), (cell,), room_id, None, face_down))
         else:
             actions.append(EndAction("handyman", hand_cards.pop(0), (step[1], step[2])))
-    return actions, status_name, claimed
+    return actions
+
+
+def _solve_on_tables(rules, house, uses, n_sup, n_hand, classes, incoming, deadline, seed, deterministic_time):
+    """The same relaxation on per-floor outcome tables (end_tables.py), with the same order check."""
+    bonus_plus, empty_plus, token_plus = helper_amounts(rules, house)
+    bonus_bits = 0
+    for _points, clauses in rules.tables.bonus_clauses:
+        for bit, _floors in clauses:
+            bonus_bits |= bit
+    index = {c: k for k, c in enumerate(classes)}
+    scorer = RowScorer(rules, classes, empty_plus, token_plus, bonus_bits)
+    tables = build_tables(rules, house, classes, index, incoming, n_sup, n_hand, scorer)
+    constant = sum(rules.furnishing(f).points + token_plus for f in house.outside)
+    cuts: list = []
+    unreachable: set = set()
+    params: dict = {"random_seed": seed}
+    if deterministic_time is not None:
+        params["max_deterministic_time"] = deterministic_time
+    while True:
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return [], "TIME_LIMIT", None, len(cuts)
+            params["max_time_in_seconds"] = left
+        solved = solve_tables(rules, tables, n_sup, n_hand, bonus_plus, constant, cuts, params)
+        if solved is None:
+            return [], "UNKNOWN", None, len(cuts)  # doing nothing is always legal
+        target_cells = [0] * rules.board.size
+        for table, row in zip(tables, solved.rows):
+            for cell, k in zip(table.cells, row.cells):
+                target_cells[cell] = k
+        target = [(classes[k].kind, classes[k].room, classes[k].token) for k in target_cells]
+        sequence = None
+        if tuple(target_cells) not in unreachable:
+            try:
+                sequence = find_sequence(rules, house, target, uses)
+            except TimeoutError:
+                sequence = None
+        if sequence is not None:
+            return _actions(sequence, uses), solved.status, solved.score, len(cuts)
+        # No order of actions reaches this house: cut off this choice of rows, show all rows of its signatures.
+        unreachable.add(tuple(target_cells))
+        cuts.append(solved.rows)
+        expand(tables, solved.rows)

@@ -1,0 +1,301 @@
+"""The end game's final house on per-floor outcome tables (END-SUPPLIER, END-HANDYMAN).
+
+With at most one supplier use and one handyman use (the usual house), every
+final house the relaxation of effects.py allows is: one swap of two cards (or
+none), then one card replaced from the room discard pile (or none). Floors
+then interact only through those two actions and the functionality bonuses
+(with horizontal annex adjacency), so each floor's possible final rows are
+enumerated in Python and scored exactly, and CP-SAT picks one row per floor:
+
+- a row's *signature* is what the other floors see of it: whether it holds
+  the supplier's card, its part of the swap (none, both ends, or one end:
+  the class that left and the class that came), and which types named by a
+  functionality bonus it shows face up;
+- the model starts with the best row of each signature; the coupling
+  constraints are: at most the supplier uses, at most the handyman uses,
+  the two ends of a swap between floors match (x leaves A for B exactly when
+  y leaves B for A), and a bonus needs its types on its floors.
+
+Each row's value is exact, so the LP bound is tight and the proof is short;
+the cell model of effects.py measured 3–4× slower on the same houses
+(docs/PERFORMANCE.md). Exactness with the order check: optimize.py asks
+`endgame.find_sequence` for an order of real actions reaching the proposed
+house. When none exists, that choice of rows is cut off and every signature
+it used is expanded to all its rows. Why nothing is lost: take the best
+reachable house, and on each floor whose signature was never expanded put
+the best row of that signature instead. This house has the same signatures
+(so it meets the coupling constraints) and no lower value; it could only be
+cut if all its signatures had been expanded, and then it is the reachable
+house itself, which is never cut. So the model's optimum is never below the
+best reachable house, and the answer returned is reachable: it is optimal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from ortools.sat.python import cp_model
+
+from dreamhome.house import House
+from dreamhome.solver.model import CardClass, house_class
+
+SCALE = 1000  # a row's value: SCALE × score − cells changed (the fewest changes among equal scores)
+
+
+def tables_apply(rules, n_sup: int, n_hand: int) -> bool:
+    """The tables model the relaxation exactly for one use of each swap helper at most, and
+    need floors that meet only through bonuses (annex neighbours on the same floor)."""
+    t = rules.tables
+    if n_sup > 1 or n_hand > 1:
+        return False
+    return all(t.cell_floor[j] == t.cell_floor[c] for c in range(t.n_cells) for j in t.annex_neighbours[c])
+
+
+@dataclass(frozen=True)
+class Row:
+    cells: tuple[int, ...]  # class index per cell of the floor, in floor order
+    score: int
+    changed: int
+    signature: tuple  # (supplier 0/1, swap part, bonus types shown)
+
+    @property
+    def value(self) -> int:
+        return SCALE * self.score - self.changed
+
+
+@dataclass
+class FloorTable:
+    """A floor's possible final rows by signature. `shown` holds the rows in the model: the best
+    of each signature no other signature dominates, until a cut asks for more (`show_all`)."""
+
+    cells: tuple[int, ...]  # board cells of the floor
+    best: dict[tuple, Row] = field(default_factory=dict)
+    candidates: dict[tuple, list[tuple]] = field(default_factory=dict)  # signature → (row, score, changed)
+    shown: dict[tuple, list[Row]] = field(default_factory=dict)
+    ordered: dict[tuple, list[Row]] = field(default_factory=dict)  # all rows of a signature, best first
+
+    def show_next(self, signature: tuple) -> None:
+        """One more row of this signature, in value order (ties: the smaller row first)."""
+        if signature not in self.ordered:
+            rows = {cells: Row(cells, score, changed, signature) for cells, score, changed in self.candidates[signature]}
+            self.ordered[signature] = sorted(rows.values(), key=lambda r: (-r.value, r.cells))
+        shown = self.shown[signature]
+        if len(shown) < len(self.ordered[signature]):
+            shown.append(self.ordered[signature][len(shown)])
+
+    def unprune(self) -> None:
+        for signature, row in self.best.items():
+            self.shown.setdefault(signature, [row])
+
+
+class RowScorer:
+    """Exact floor scores for rows of card classes: SCORE-ROOMS (annex on the floor), tokens
+    kept one per room (FURN-ONE at the end), empty rooms; None when PLACE-B or PLACE-C fails."""
+
+    def __init__(self, rules, classes: list[CardClass], empty_plus: int, token_plus: int, bonus_bits: int):
+        t = rules.tables
+        self.t = t
+        self.up = [c.face_up_type for c in classes]
+        self.token = [(t.token_points[c.token] + token_plus) if c.kind == "token" else 0 for c in classes]
+        self.down = [c.kind == "down" for c in classes]
+        self.allowed = [[c.kind == "down" or bool(t.allowed[cell][c.room]) for c in classes] for cell in range(t.n_cells)]
+        self.empty_plus = empty_plus
+        self.bonus_bits = bonus_bits
+        self.cache: dict[tuple, tuple[int, int] | None] = {}
+
+    def score(self, row: tuple[int, ...]) -> tuple[int, int] | None:
+        """(score, bonus types shown as a bit mask), or None if the row is illegal."""
+        hit = self.cache.get(row, False)
+        if hit is not False:
+            return hit
+        t = self.t
+        up, token = self.up, self.token
+        total = 0
+        shown = 0
+        n = len(row)
+        i = 0
+        while i < n:
+            k = row[i]
+            code = up[k]
+            if not code:
+                if self.down[k]:
+                    total += self.empty_plus
+                i += 1
+                continue
+            j = i
+            best_token = token[k]
+            while j + 1 < n and up[row[j + 1]] == code:
+                j += 1
+                if token[row[j]] > best_token:
+                    best_token = token[row[j]]
+            size = j - i + 1
+            if size > t.max_size[code]:
+                self.cache[row] = None
+                return None
+            target = t.annex_target[code]
+            if target and ((i > 0 and up[row[i - 1]] == target) or (j + 1 < n and up[row[j + 1]] == target)):
+                total += t.annex_value[code]
+            else:
+                total += t.points[code][size - 1]
+            total += best_token
+            shown |= 1 << code
+            i = j + 1
+        result = (total, shown & self.bonus_bits)
+        self.cache[row] = result
+        return result
+
+
+def build_tables(
+    rules, house: House, classes: list[CardClass], index: dict, incoming: list[int], n_sup: int, n_hand: int, scorer: RowScorer
+) -> list[FloorTable]:
+    t = rules.tables
+    own = [index[house_class(house, c)] for c in range(t.n_cells)]
+    tables = []
+    for floor in t.floor_cells:
+        width = len(floor)
+        start = tuple(own[c] for c in floor)
+        allowed = [scorer.allowed[c] for c in floor]
+        roles: list[tuple[tuple, tuple[int, ...], int]] = [((), start, 0)]
+        if n_hand:
+            for a, b in combinations(range(width), 2):
+                if start[a] != start[b] and allowed[a][start[b]] and allowed[b][start[a]]:
+                    row = list(start)
+                    row[a], row[b] = row[b], row[a]
+                    roles.append((("both",), tuple(row), 2))
+            others = sorted({own[d] for d in range(t.n_cells) if t.cell_floor[d] != t.cell_floor[floor[0]]})
+            for p in range(width):
+                for y in others:
+                    if y != start[p] and allowed[p][y]:
+                        roles.append((("end", start[p], y), start[:p] + (y,) + start[p + 1 :], 1))
+        fits = [[k for k in incoming if allowed[p][k]] for p in range(width)] if n_sup else []
+        table = FloorTable(tuple(floor))
+        candidates = table.candidates
+        best: dict[tuple, tuple] = {}
+        score_row = scorer.score
+        for role, base, base_changed in roles:
+            options = [(0, base, base_changed)]
+            for p, ks in enumerate(fits):
+                before = base_changed - (base[p] != start[p])
+                for k in ks:
+                    if k != base[p]:
+                        options.append((1, base[:p] + (k,) + base[p + 1 :], before + (k != start[p])))
+            for sup, row, changed in options:
+                scored = score_row(row)
+                if scored is None:
+                    continue
+                score, shown = scored
+                signature = (sup, role, shown)
+                value = SCALE * score - changed
+                kept = best.get(signature)
+                if kept is None:
+                    candidates[signature] = [(row, score, changed)]
+                    best[signature] = (value, row, score, changed)
+                else:
+                    candidates[signature].append((row, score, changed))
+                    if value > kept[0] or (value == kept[0] and row < kept[1]):
+                        best[signature] = (value, row, score, changed)
+        table.best = {sig: Row(row, score, changed, sig) for sig, (_v, row, score, changed) in best.items()}
+        groups: dict[tuple, list[Row]] = {}
+        for row in table.best.values():
+            groups.setdefault(row.signature[:2], []).append(row)
+        for signature, row in table.best.items():
+            if not _dominated(row, groups):
+                table.shown[signature] = [row]
+        tables.append(table)
+    return tables
+
+
+def _dominated(row: Row, groups: dict[tuple, list[Row]]) -> bool:
+    """Another best row at least as good that needs no more: no more supplier, the same swap part
+    (or none instead of a swap inside the floor), and every bonus type this one shows."""
+    sup, role, shown = row.signature
+    for other_role in (role, ()) if role[:1] == ("both",) else (role,):
+        for other_sup in range(sup + 1):
+            for other in groups.get((other_sup, other_role), ()):
+                if other is not row and other.signature[2] & shown == shown and other.value >= row.value:
+                    return True
+    return False
+
+
+@dataclass
+class TableSolve:
+    rows: list[Row]  # the chosen row per floor
+    score: int  # the final house's score without the roof
+    status: str
+
+
+def solve_tables(
+    rules,
+    tables: list[FloorTable],
+    n_sup: int,
+    n_hand: int,
+    bonus_plus: int,
+    constant: int,
+    cuts: list[list[Row]],
+    params: dict,
+) -> TableSolve | None:
+    """One CP-SAT solve over the rows now shown; None when no solution was found in time."""
+    m = cp_model.CpModel()
+    t = rules.tables
+    lits: list[list[tuple[object, Row]]] = []
+    objective = []
+    for f, table in enumerate(tables):
+        here = []
+        for rows in table.shown.values():
+            for row in rows:
+                here.append((m.new_bool_var(f"f{f}_{len(here)}"), row))
+        m.add_exactly_one(v for v, _ in here)
+        objective += [row.value * v for v, row in here if row.value]
+        lits.append(here)
+    chosen = [(v, row) for here in lits for v, row in here]
+    if n_sup < 1:
+        m.add(sum(v for v, row in chosen if row.signature[0]) == 0)
+    else:
+        m.add(sum(v for v, row in chosen if row.signature[0]) <= n_sup)
+    both = [v for v, row in chosen if row.signature[1][:1] == ("both",)]
+    ends: dict[tuple[int, int], list] = {}
+    for v, row in chosen:
+        role = row.signature[1]
+        if role[:1] == ("end",):
+            ends.setdefault((role[1], role[2]), []).append(v)
+    m.add(2 * sum(both) + sum(v for vs in ends.values() for v in vs) <= 2 * n_hand)
+    for (x, y), vs in ends.items():
+        if x < y:
+            m.add(sum(vs) == sum(ends.get((y, x), [])))
+        elif (y, x) not in ends:
+            m.add(sum(vs) == 0)
+    bonus_lits = []
+    for b, (points, clauses) in enumerate(t.bonus_clauses):
+        lit = m.new_bool_var(f"bonus{b}")
+        for bit, floors in clauses:
+            support = [v for f in floors for v, row in lits[f] if row.signature[2] & bit]
+            m.add(lit <= sum(support)) if support else m.add(lit == 0)
+        objective.append(SCALE * (points + bonus_plus) * lit)
+        bonus_lits.append((lit, points + bonus_plus))
+    by_row = {(f, row.signature, row.cells): v for f, here in enumerate(lits) for v, row in here}
+    for cut in cuts:
+        m.add(sum(by_row[f, row.signature, row.cells] for f, row in enumerate(cut)) <= len(cut) - 1)
+    m.maximize(sum(objective))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    # The rows are already the reduced model: CP-SAT's presolve measured costlier than it saves here.
+    solver.parameters.cp_model_presolve = False
+    for name, value in params.items():
+        setattr(solver.parameters, name, value)
+    result = solver.solve(m)
+    if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    rows = [next(row for v, row in here if solver.value(v)) for here in lits]
+    score = sum(row.score for row in rows) + sum(p for lit, p in bonus_lits if solver.value(lit)) + constant
+    return TableSolve(rows, score, solver.status_name(result))
+
+
+def expand(tables: list[FloorTable], rows: list[Row]) -> None:
+    """After a cut: every signature back in the model, and the next row of each signature whose
+    last shown row the cut used (see the module docstring for why this keeps the answer exact)."""
+    for table, row in zip(tables, rows):
+        table.unprune()
+        shown = table.shown[row.signature]
+        if shown[-1] is row or shown[-1].cells == row.cells:
+            table.show_next(row.signature)
