@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dreamhome.dsl.compiler import compile_rules
@@ -15,7 +16,7 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.generate import random_house
 from dreamhome.house import load_house
 from dreamhome.solver.endgame import best_roofer_picks, helper_uses
-from dreamhome.solver.place import default_pool, placement_bounds
+from dreamhome.solver.place import best_placement_now, default_pool, placement_bounds
 from dreamhome.solver.placements import apply_placement, legal_placements
 
 from conftest import EXAMPLES
@@ -68,12 +69,15 @@ def small_houses(draw, helpers=()):
 
 
 def small_pool(rules, house, rng_seed, size=3):
-    """A few types only, so that the exhaustive reference stays small."""
+    """A few types only, so that the exhaustive reference stays small; enough cards to fill
+    every free cell (a smaller pool is bad input, tested in test_bad_input)."""
     rng = random.Random(rng_seed)
     pool = default_pool(rules, house)
     kinds = sorted(pool)
     keep = rng.sample(kinds, min(size, len(kinds)))
-    return {k: min(pool[k], 2) for k in keep}
+    small = {k: min(pool[k], 2) for k in keep}
+    assume(sum(small.values()) >= sum(1 for c in house.cells if c in (0, 1)))
+    return small
 
 
 @settings(max_examples=25, deadline=None)
@@ -104,6 +108,53 @@ def test_bounds_with_a_handyman_are_upper_bounds(house, seed, data):
         rest = dict(pool)
         rest[code] -= 1
         assert bound.bound >= exact_best(BASE, after, rest)
+
+
+def exact_with_offers(rules, house, offers):
+    """The best completion taking at most one card from each round's offer (every choice tried)."""
+    need = sum(1 for c in house.cells if c in (0, 1))
+    best = None
+    for picks in itertools.product(*[[None, *sorted(o)] for o in offers]):
+        chosen = Counter(p for p in picks if p is not None)
+        if sum(chosen.values()) != need:
+            continue
+        if not completions(rules, house, dict(chosen)):
+            continue
+        value = exact_best(rules, house, dict(chosen))
+        best = value if best is None else max(best, value)
+    return best
+
+
+@settings(max_examples=20, deadline=None)
+@given(small_houses(), st.integers(0, 1000), st.integers(1, 2), st.data())
+def test_sampled_futures_match_exhaustive_choice(house, seed, n_scenarios, data):
+    """The solver bot's sampled futures (completion.add_offers): one card at most from each
+    round's offer; with several scenarios the card in hand takes one cell for all of them and
+    the value is their average. Checked against trying every choice."""
+    house = replace(house, helpers=tuple(h for h in house.helpers if h in ("architect", "interior_designer")))
+    pool = small_pool(BASE, house, seed)
+    card = data.draw(st.sampled_from(sorted(pool)))
+    free = sum(1 for c in house.cells if c in (0, 1))
+    rng = random.Random(seed)
+    kinds = sorted(pool)
+    scenarios = [
+        [Counter(rng.sample(kinds, rng.randint(1, min(2, len(kinds))))) for _ in range(free)] for _ in range(n_scenarios)
+    ]
+    placements = legal_placements(BASE, house, card)
+    per_placement = {}
+    for placement in placements:
+        after = apply_placement(BASE, house, card, placement)
+        values = [exact_with_offers(BASE, after, offers) for offers in scenarios]
+        if all(v is not None for v in values):
+            per_placement[placement] = sum(values)
+    if not per_placement:
+        with pytest.raises(DreamhomeError):
+            best_placement_now(BASE, house, pool, card, placements, scenarios=scenarios)
+        return
+    value, chosen = best_placement_now(BASE, house, pool, card, placements, scenarios=scenarios)
+    best_total = max(per_placement.values())
+    assert value == round(best_total / n_scenarios)
+    assert per_placement[chosen] == best_total
 
 
 def test_ranking_and_ties(base):

@@ -9,6 +9,7 @@ seed gives the same game.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 
 from dreamhome.errors import DreamhomeError
@@ -169,10 +170,16 @@ class SolverBot(GreedyBot):
       with the cards still to come, its architect and designer counted, swap helpers left out
       for speed); ties go face up first, then to board order;
     - choosing a column: the greedy value ranks the columns, then the two best are compared by
-      the best completion with their room card placed now, plus the greedy value of the
-      resource card above it;
+      the best completion with their room card placed now, plus the value of the resource card
+      above it: a roof card by its roof outlook (`_roof_outlook`: the best way the roof can
+      still end, all one colour or mixed, discounted by `roof_odds` per missing card), any
+      other card by the greedy bot's value;
+    - a furnishing token with a choice of cards: the card whose room leaves the best completion;
     - the end game: the actions of `best_final_score` (CP-SAT, one worker, fixed seed), in order;
     - everything else as the greedy bot.
+
+    With `samples` > 0 the look-ahead replaces the pool by sampled futures (completion.add_offers),
+    averaged in one model; measured slightly stronger but 3–4× slower (docs/PERFORMANCE.md).
     """
 
     name = "solver"
@@ -194,7 +201,28 @@ class SolverBot(GreedyBot):
             return self._best_placement(state, me, legal)
         if any(isinstance(a, TakeColumn) for a in legal):
             return self._best_column(state, me, legal)
+        if len(legal) > 1 and all(isinstance(a, PlaceToken) for a in legal):
+            return self._best_token(state, me, legal)
         return super().choose(obs, legal)
+
+    def _best_token(self, state, me, legal):
+        """The token on the card whose room leaves the best completion (a token closes its room,
+        PLACE-CLOSED); ties to the first in board order."""
+        from dreamhome.solver.place import completion_bound
+
+        rules = state.rules
+        house = state.houses[me]
+        pool = self._pool(state, me)
+        best, choice = None, legal[0]
+        for action in legal:
+            after = house.with_token(rules.board.index[action.cell], rules.furnishing(action.token).code)
+            try:
+                value, _ = completion_bound(rules, self._light(state, after), pool, deterministic_time=self.work_per_decision)
+            except DreamhomeError:
+                continue
+            if best is None or value > best:
+                best, choice = value, action
+        return choice
 
     def _pool(self, state, me):
         from dreamhome.solver.place import default_pool
@@ -218,13 +246,37 @@ class SolverBot(GreedyBot):
 
         return replace(house, helpers=tuple(h for h in house.helpers if state.rules.held(h).effect("swap") is None))
 
+    offer_size = 5  # room cards a player sees on the track when its turn comes, at most
+    samples = 0  # sampled futures per look-ahead (0: the whole pool, no rounds; docs/PERFORMANCE.md)
+
+    def _offers(self, state, house, pool):
+        """One sampled future (a determinisation): the unseen room cards, less those on the track
+        now, dealt `offer_size` a round for the rounds still to come."""
+        deck = dict(pool)
+        for code in state.track_rooms:
+            if code is not None and deck.get(code):
+                deck[code] -= 1
+        cards = [code for code, n in sorted(deck.items()) for _ in range(n)]
+        self.rng.shuffle(cards)
+        free = sum(1 for c in house.cells if c in (0, 1))
+        rounds = max(state.rules.game.rounds - state.round, free - 1)
+        k = self.offer_size
+        return [Counter(cards[r * k : (r + 1) * k]) for r in range(rounds) if cards[r * k : (r + 1) * k]]
+
     def _lookahead(self, state, house, pool, room, placements):
         """(best completion score, its placement) with the card in hand on one of `placements`."""
         from dreamhome.solver.place import best_placement_now
 
+        scenarios = [self._offers(state, house, pool) for _ in range(self.samples)] or None
         try:
             return best_placement_now(
-                state.rules, self._light(state, house), pool, room, placements, deterministic_time=self.work_per_decision
+                state.rules,
+                self._light(state, house),
+                pool,
+                room,
+                placements,
+                deterministic_time=self.work_per_decision,
+                scenarios=scenarios,
             )
         except DreamhomeError:  # nothing found within the work limit: no look-ahead this time
             return None, None
@@ -234,7 +286,10 @@ class SolverBot(GreedyBot):
         house = state.houses[me]
         room = rules.room(legal[0].room).code
         placements = [_placement(rules, a) for a in legal]
-        _value, chosen = self._lookahead(state, house, self._pool(state, me), room, placements)
+        pool = self._pool(state, me)
+        if pool.get(room):
+            pool[room] -= 1  # the card in hand
+        _value, chosen = self._lookahead(state, house, pool, room, placements)
         if chosen is None:
             return super().choose(Observation(state), legal)
         return next(a for a, p in zip(legal, placements) if p == chosen)
@@ -258,6 +313,39 @@ class SolverBot(GreedyBot):
             if best is None or value > best:
                 best, choice = value, action
         return choice
+
+    roof_odds = 0.7  # the chance-and-cost discount per roof card still missing (roof outlook)
+
+    def _resource_value(self, state, me, res, room) -> float:
+        """Roofs by their outlook (below); everything else as the greedy bot."""
+        if res is None or res.kind != "roof":
+            return super()._resource_value(state, me, res, room)
+        rules = state.rules
+        roofs = list(state.houses[me].roofs)
+        card = (rules.roof(res.id).index, res.window)
+        rounds_left = rules.game.rounds - state.round
+        return self._roof_outlook(rules, roofs + [card], rounds_left) - self._roof_outlook(rules, roofs, rounds_left)
+
+    def _roof_outlook(self, rules, roofs, rounds_left: int) -> float:
+        """SCORE-ROOF as it may still end: for each way to finish the roof (all one colour, or
+        mixed), its points with the windows held, discounted by `roof_odds` for every card still
+        missing (none if more are missing than rounds are left); the best of them."""
+        t = rules.tables
+        size = t.roof_size
+        count = [0] * t.n_roof_colours
+        wins = [0] * t.n_roof_colours
+        for colour, window in roofs:
+            count[colour] += 1
+            wins[colour] += bool(window)
+        best = 0.0
+        for c in range(t.n_roof_colours):
+            need = max(0, size - count[c])
+            if need <= rounds_left:
+                best = max(best, (t.roof_uniform + t.roof_window * min(size, wins[c])) * self.roof_odds**need)
+        need = max(0, size - len(roofs))
+        if need <= rounds_left:
+            best = max(best, (t.roof_mixed + t.roof_window * min(size, sum(wins))) * self.roof_odds**need)
+        return best
 
     def _end_game(self, state, me, legal):
         from dreamhome.game.actions import EndTurn, HandymanSwap, RooferTake, SupplierSwap

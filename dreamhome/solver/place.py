@@ -20,7 +20,7 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
 from dreamhome.legality import house_violations, summarize_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
-from dreamhome.solver.completion import add_completion, completion_classes
+from dreamhome.solver.completion import add_completion, add_offers, completion_classes
 from dreamhome.solver.endgame import best_roofer_picks, helper_uses
 from dreamhome.solver.final_score import add_final_score
 from dreamhome.solver.model import CardClass, HouseModel
@@ -98,41 +98,60 @@ def best_placement_now(
     *,
     deterministic_time: float | None = None,
     seed: int = 0,
+    scenarios: list[list[dict[int, int]]] | None = None,
 ) -> tuple[int, Placement]:
     """One solve instead of one per placement: the completion where the card in hand goes on one
     of `placements` now. Returns the best completion's score and the placement it uses (the
     first in board order when several cards of the type end on candidate cells; they are
-    interchangeable). The solver bot uses this; `place` needs every placement's own bound."""
+    interchangeable). The solver bot uses this; `place` needs every placement's own bound.
+    `scenarios`: sampled futures, each the rounds still to come with one card taken from each
+    (completion.add_offers), besides the card in hand; the value is their average."""
     value, _proven, chosen = _solve_completion(
-        rules, house, {**pool, card: pool.get(card, 0) + 1}, (card, placements), None, 1, seed, deterministic_time
+        rules, house, {**pool, card: pool.get(card, 0) + 1}, (card, placements), None, 1, seed, deterministic_time, scenarios
     )
     return value, chosen
 
 
-def _solve_completion(rules, house, pool, hand, time_limit, workers, seed, deterministic_time):
+def _solve_completion(rules, house, pool, hand, time_limit, workers, seed, deterministic_time, scenarios=None):
     uses = helper_uses(rules, house)
     discard = Counter(rules.room(r).code for r in house.discard_rooms)
     n_sup = len(uses.supplier) if discard else 0
     n_hand = len(uses.handyman)
     roof_points, _picks = best_roofer_picks(rules, house.roofs, house.discard_roofs, len(uses.roofer))
     types = sorted(set(pool) | set(discard))
-    hm = HouseModel(rules, completion_classes(house, rules, types))
-    final = add_completion(hm, house, pool, dict(discard), n_sup, n_hand, designer_keeps_open(rules, house))
-    add_final_score(hm, final.stage, house)
-    hm.constant += roof_points
+    classes = completion_classes(house, rules, types)
+    model = cp_model.CpModel()
+    objective = []
     options: list[tuple[Placement, object]] = []
+    hand_up = 0
     if hand is not None:
         card, placements = hand
+        options = [(pl, model.new_bool_var(f"hand{i}")) for i, pl in enumerate(placements)]
+        model.add_exactly_one(z for _, z in options)
+        # The card in hand is one card: face up, a card of its type; face down, an empty room.
+        hand_up = sum(z for pl, z in options if not pl.face_down)
+    for s, scenario in enumerate(scenarios or [None]):
+        # One completion per sampled future (the bot's scenarios), all on one model; the card in
+        # hand goes on the same cell in every one of them.
+        hm = HouseModel(rules, classes, model=model)
+        final = add_completion(hm, house, pool, dict(discard), n_sup, n_hand, designer_keeps_open(rules, house), f"s{s}")
+        if scenario is not None:
+            add_offers(hm, final, scenario, f"s{s}_offer", hand=(hand[0], hand_up) if hand else None)
+        add_final_score(hm, final.stage, house)
+        hm.constant += roof_points
+        objective.append(hm.objective_expr())
+        if hand is None:
+            continue
         up = hm.index.get(CardClass("up", card))
         down = hm.index.get(CardClass("down", 0))
-        for pl in placements:
+        for pl, z in options:
             lit = final.fresh.get((pl.cell, down if pl.face_down else up))
-            if lit is not None:
-                options.append((pl, lit))
-        if not options:
-            raise DreamhomeError("no candidate placement for the card in hand")
-        hm.model.add_bool_or([lit for _, lit in options])
-    hm.model.maximize(hm.objective_expr())
+            model.add_implication(z, lit) if lit is not None else model.add(z == 0)
+        if scenario is None and not n_sup:
+            ups = [v for (_c, k), v in final.fresh.items() if classes[k].kind == "up" and classes[k].room == card]
+            model.add(sum(ups) <= pool[card] - 1 + hand_up)
+    n_scenarios = len(objective)
+    model.maximize(sum(objective))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
@@ -145,11 +164,11 @@ def _solve_completion(rules, house, pool, hand, time_limit, workers, seed, deter
         solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
     if deterministic_time is not None:  # reproducible whatever the machine's load (bots, what-ifs)
         solver.parameters.max_deterministic_time = deterministic_time
-    result = solver.solve(hm.model)
+    result = solver.solve(model)
     if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise DreamhomeError(f"place: no completion of the house found ({solver.status_name(result)})")
-    chosen = next((pl for pl, lit in sorted(options, key=lambda o: (o[0].face_down, o[0].cell)) if solver.value(lit)), None)
-    return round(solver.objective_value), result == cp_model.OPTIMAL, chosen
+    chosen = next((pl for pl, z in options if solver.value(z)), None)
+    return round(solver.objective_value / n_scenarios), result == cp_model.OPTIMAL, chosen
 
 
 def placement_bounds(
