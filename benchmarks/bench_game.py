@@ -36,6 +36,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--solver-games", type=int, default=40)
+    parser.add_argument("--four-solver-games", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1000)
     args = parser.parse_args()
     rules = compile_rules()
@@ -55,7 +56,7 @@ def main() -> None:
         scores = play_game(rules, 4, bots, args.seed + g).scores()
         for bot, s in zip(bots, scores):
             (greedy if bot == "greedy" else rand).append(s)
-    solver, others, wins, solver_times = [], [], 0, []
+    solver, others, diffs, wins, solver_times = [], [], [], 0, []
     for g in range(args.solver_games):
         seat = g % 4
         bots = ["greedy"] * 4
@@ -65,10 +66,19 @@ def main() -> None:
         solver_times.append(time.perf_counter() - t0)
         scores = result.scores()
         solver.append(scores[seat])
-        others += [s for i, s in enumerate(scores) if i != seat]
+        rest = [s for i, s in enumerate(scores) if i != seat]
+        others += rest
+        diffs.append(scores[seat] - statistics.mean(rest))
         wins += seat in result.winners()
         print(f"solver game {g + 1}/{args.solver_games}: solver {scores[seat]}, greedy {scores}", file=sys.stderr)
     timing["1 solver bot + 3 greedy bots"] = solver_times
+    four = []
+    for g in range(args.four_solver_games):
+        t0 = time.perf_counter()
+        play_game(rules, 4, ["solver"] * 4, 2000 + g)
+        four.append(time.perf_counter() - t0)
+    if four:
+        timing[f"4 solver bots (seeds 2000–{2000 + len(four) - 1})"] = four
 
     print("| game, 4 players, one core | games | median | 95th pct |")
     print("|---|---|---|---|")
@@ -83,6 +93,7 @@ def main() -> None:
     r_mean, r_half = interval(rand)
     s_mean, s_half = interval(solver)
     o_mean, o_half = interval(others)
+    d_mean, d_half = interval(diffs)
     p = wins / len(solver)
     p_half = 1.96 * math.sqrt(p * (1 - p) / len(solver))
     print("| bots | games | mean score (95% interval) |")
@@ -91,6 +102,7 @@ def main() -> None:
     print(f"| random (vs greedy) | {args.games} | {r_mean:.1f} ± {r_half:.1f} |")
     print(f"| solver (vs 3 greedy) | {len(solver)} | {s_mean:.1f} ± {s_half:.1f}; wins {p:.0%} ± {p_half:.0%} |")
     print(f"| greedy (vs solver) | {len(solver)} | {o_mean:.1f} ± {o_half:.1f} |")
+    print(f"\nsolver − the three greedy bots' mean, paired by game: {d_mean:+.2f} ± {d_half:.2f}")
 
 
 if __name__ == "__main__":
