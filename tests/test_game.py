@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import TakeColumn
-from dreamhome.game.bots import Observation, make_bot
+from dreamhome.game.bots import BOTS, Observation, SolverBot, make_bot
 from dreamhome.game.record import load_record, play_game, replay_record
 from dreamhome.game.state import END, GameState, IllegalAction, Resource
 from dreamhome.legality import house_violations
@@ -226,3 +226,38 @@ def test_solver_bot_games_are_reproducible():
     second = play_game(rules, 2, ["solver", "greedy"], 5)
     assert first.record() == second.record()
     assert replay_record(first.record()).scores() == first.scores()
+
+
+def test_solver_bot_roof_outlook():
+    """SCORE-ROOF as the solver bot values it: a card toward one colour is worth more the closer
+    the roof is to done, a card of another colour adds nothing to an all-one-colour roof, and a
+    roof that can no longer be finished is worth nothing."""
+    rules = RULESETS[()]
+    bot = make_bot("solver", 1, 0)
+    red, blue = rules.roof("red").index, rules.roof("blue").index
+    outlook = bot._roof_outlook
+    held = [(red, False)] * 3
+    fourth_red = outlook(rules, held + [(red, False)], 5) - outlook(rules, held, 5)
+    a_blue = outlook(rules, held + [(blue, False)], 5) - outlook(rules, held, 5)
+    first_red = outlook(rules, [(red, False)], 5) - outlook(rules, [], 5)
+    assert fourth_red > first_red > 0
+    assert a_blue == 0
+    assert outlook(rules, held + [(red, True)], 0) == rules.tables.roof_uniform + rules.tables.roof_window
+    assert outlook(rules, [(red, False)], 2) == 0  # three more cards, two rounds left
+
+
+def test_solver_bot_with_sampled_futures_plays_a_legal_reproducible_game():
+    rules = RULESETS[()]
+
+    class Sampling(SolverBot):
+        samples = 2
+
+    BOTS["sampling"] = Sampling
+    try:
+        first = play_game(rules, 2, ["sampling", "greedy"], 9)
+        second = play_game(rules, 2, ["sampling", "greedy"], 9)
+    finally:
+        del BOTS["sampling"]
+    assert first.record() == second.record()
+    for house in first.state.houses:
+        assert not house_violations(rules, house)

@@ -169,7 +169,7 @@ class SolverBot(GreedyBot):
       solve, solver.place.best_placement_now: the best final score the house could still reach
       with the cards still to come, its architect and designer counted, swap helpers left out
       for speed); ties go face up first, then to board order;
-    - choosing a column: the greedy value ranks the columns, then the two best are compared by
+    - choosing a column: the greedy value ranks the columns, then the three best are compared by
       the best completion with their room card placed now, plus the value of the resource card
       above it: a roof card by its roof outlook (`_roof_outlook`: the best way the roof can
       still end, all one colour or mixed, discounted by `roof_odds` per missing card), any
@@ -184,7 +184,7 @@ class SolverBot(GreedyBot):
 
     name = "solver"
     work_per_decision = 0.04  # CP-SAT deterministic time: the same game on any machine, under any load
-    columns_compared = 2
+    columns_compared = 3
 
     def __init__(self, seed: int, seat: int):
         super().__init__(seed, seat)
