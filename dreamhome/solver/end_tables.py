@@ -11,23 +11,29 @@ enumerated in Python and scored exactly, and CP-SAT picks one row per floor:
   the supplier's card, its part of the swap (none, both ends, or one end:
   the class that left and the class that came), and which types named by a
   functionality bonus it shows face up;
-- the model starts with the best row of each signature; the coupling
-  constraints are: at most the supplier uses, at most the handyman uses,
-  the two ends of a swap between floors match (x leaves A for B exactly when
-  y leaves B for A), and a bonus needs its types on its floors.
+- the model starts with the best row of each signature, less the signatures
+  another one dominates (no more supplier, the same swap part or none instead
+  of a swap inside the floor, every bonus type shown, a value as high); the
+  coupling constraints are: at most the supplier uses, at most the handyman
+  uses, the two ends of a swap between floors match (x leaves A for B exactly
+  when y leaves B for A), and a bonus needs its types on its floors.
 
 Each row's value is exact, so the LP bound is tight and the proof is short;
-the cell model of effects.py measured 3–4× slower on the same houses
-(docs/PERFORMANCE.md). Exactness with the order check: optimize.py asks
-`endgame.find_sequence` for an order of real actions reaching the proposed
-house. When none exists, that choice of rows is cut off and every signature
-it used is expanded to all its rows. Why nothing is lost: take the best
-reachable house, and on each floor whose signature was never expanded put
-the best row of that signature instead. This house has the same signatures
-(so it meets the coupling constraints) and no lower value; it could only be
-cut if all its signatures had been expanded, and then it is the reachable
-house itself, which is never cut. So the model's optimum is never below the
-best reachable house, and the answer returned is reachable: it is optimal.
+the cell model of effects.py measured 5× slower at the median on the same
+houses (docs/PERFORMANCE.md). Exactness with the order check: optimize.py
+asks `endgame.find_sequence` for an order of real actions reaching the
+proposed house. When none exists, that choice of rows is cut off, every
+dominated signature comes back, and each signature whose last shown row the
+cut used shows its next best row (`expand`). Why nothing is lost: take the
+best reachable house. Before any cut, replacing each of its rows by the best
+row of its signature, then by a dominating one, keeps the coupling
+constraints and the value. After a cut, on each floor whose reachable row is
+not shown, every shown row of that signature is at least as good; the
+combination of the *last* shown rows there (the reachable rows elsewhere)
+meets the coupling constraints, is worth as much, and was never cut, since a
+cut using a last row would have shown the next one. So the model's optimum
+never falls below the best reachable house, and the answer returned is
+reachable: it is optimal.
 """
 
 from __future__ import annotations
@@ -67,7 +73,7 @@ class Row:
 @dataclass
 class FloorTable:
     """A floor's possible final rows by signature. `shown` holds the rows in the model: the best
-    of each signature no other signature dominates, until a cut asks for more (`show_all`)."""
+    of each signature no other signature dominates, until a cut asks for more (`show_next`)."""
 
     cells: tuple[int, ...]  # board cells of the floor
     best: dict[tuple, Row] = field(default_factory=dict)
