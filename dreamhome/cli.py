@@ -260,9 +260,16 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
     metavar="SECONDS",
     help="Time for all placements together; unproven bounds are marked.",
 )
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="CP-SAT search workers.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="CP-SAT search workers per placement.")
+@click.option(
+    "--processes",
+    type=click.IntRange(1, 256),
+    default=None,
+    help="Placements solved side by side (default: one per core when the house holds a supplier or handyman, else 1). "
+    "The answer does not depend on it.",
+)
 @rules_options
-def place(house_path, card, pool_path, as_json, time_limit, workers, rules_spec):
+def place(house_path, card, pool_path, as_json, time_limit, workers, processes, rules_spec):
     """Where should CARD (a room card id) go in HOUSE? Every legal placement, best first.
 
     Each placement's bound is the best final score the house could still reach
@@ -286,7 +293,7 @@ def place(house_path, card, pool_path, as_json, time_limit, workers, rules_spec)
             except json.JSONDecodeError as exc:
                 fail(f"{pool_path}:{exc.lineno}:{exc.colno}: malformed JSON: {exc.msg}")
             pool = read_pool(rules, data, pool_path)
-        bounds = placement_bounds(rules, house, card, pool=pool, time_limit=time_limit, workers=workers)
+        bounds = placement_bounds(rules, house, card, pool=pool, time_limit=time_limit, workers=workers, processes=processes)
     except DreamhomeError as exc:
         fail(str(exc))
     if as_json:

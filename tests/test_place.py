@@ -188,3 +188,14 @@ def test_helper_and_roofer_counted(base):
     assert uses.roofer == ()
     assert best_roofer_picks(base, house.roofs, house.discard_roofs, 0)[0] == 0
     assert Counter(house.helpers) == Counter({"architect": 1})
+
+
+def test_processes_do_not_change_the_answer(base):
+    """Placements solved side by side in forked processes give the same bounds, in the same
+    order, as one after another."""
+    rng = random.Random(5)
+    house = random_house(base, rng, cards=8, helpers=("architect", "handyman", "supplier"), discard_rooms=4)
+    card = "kitchen"
+    one = placement_bounds(base, house, card, processes=1)
+    two = placement_bounds(base, house, card, processes=2)
+    assert len(one) > 1 and one == two

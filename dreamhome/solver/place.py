@@ -10,6 +10,8 @@ face up before face down, then to the lower cell index (top/0 … basement/4).
 from __future__ import annotations
 
 import difflib
+import multiprocessing
+import os
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -179,7 +181,12 @@ def placement_bounds(
     pool: dict[int, int] | None = None,
     time_limit: float | None = None,
     workers: int = 1,
+    processes: int | None = None,
 ) -> list[PlacementBound]:
+    """Every legal placement of `card` with its bound, best first. Each bound is its own solve
+    (one CP-SAT worker each unless `workers` says otherwise); `processes` solves placements side
+    by side in forked processes — the answers do not depend on it. None: one per core when the
+    house holds a swap helper (the slow case), else one."""
     if not rules.has_room(card):
         close = difflib.get_close_matches(card, rules.ids("room"), n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
@@ -197,11 +204,36 @@ def placement_bounds(
             f"the pool holds {sum(pool.values())} room cards, but {free - 1} free spaces would remain to fill after this card"
         )
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    out = []
-    for placement in legal_placements(rules, house, card):
-        left = None if deadline is None else deadline - time.perf_counter()
-        after = apply_placement(rules, house, card, placement)
-        bound, proven = completion_bound(rules, after, pool, time_limit=left, workers=workers)
-        out.append(PlacementBound(placement, bound, proven))
+    placements = legal_placements(rules, house, card)
+    jobs = [(rules, apply_placement(rules, house, card, p), pool, deadline, workers) for p in placements]
+    if processes is None:
+        uses = helper_uses(rules, house)
+        processes = (os.cpu_count() or 1) if (uses.supplier or uses.handyman) else 1
+    processes = min(processes, len(jobs))
+    nested = multiprocessing.current_process().daemon  # a pool's worker may not start another pool
+    if processes > 1 and not nested and "fork" in multiprocessing.get_all_start_methods():
+        # Forked children inherit the rules and houses; only indexes and two ints travel.
+        global _JOBS
+        _JOBS = jobs
+        try:
+            with multiprocessing.get_context("fork").Pool(processes) as workers_pool:
+                results = workers_pool.map(_bound_of_job, range(len(jobs)), chunksize=1)
+        finally:
+            _JOBS = []
+    else:
+        results = [_bound(*job) for job in jobs]
+    out = [PlacementBound(p, bound, proven) for p, (bound, proven) in zip(placements, results)]
     out.sort(key=lambda b: (-b.bound, b.placement.face_down, b.placement.cell))
     return out
+
+
+_JOBS: list = []
+
+
+def _bound_of_job(index: int) -> tuple[int, bool]:
+    return _bound(*_JOBS[index])
+
+
+def _bound(rules, after, pool, deadline, workers) -> tuple[int, bool]:
+    left = None if deadline is None else deadline - time.perf_counter()
+    return completion_bound(rules, after, pool, time_limit=left, workers=workers)
