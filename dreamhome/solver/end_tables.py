@@ -99,7 +99,7 @@ class RowScorer:
     """Exact floor scores for rows of card classes: SCORE-ROOMS (annex on the floor), tokens
     kept one per room (FURN-ONE at the end), empty rooms; None when PLACE-B or PLACE-C fails."""
 
-    def __init__(self, rules, classes: list[CardClass], empty_plus: int, token_plus: int, bonus_bits: int):
+    def __init__(self, rules, classes: list[CardClass], empty_plus: int, token_plus: int):
         t = rules.tables
         self.t = t
         self.up = [c.face_up_type for c in classes]
@@ -107,7 +107,10 @@ class RowScorer:
         self.down = [c.kind == "down" for c in classes]
         self.allowed = [[c.kind == "down" or bool(t.allowed[cell][c.room]) for c in classes] for cell in range(t.n_cells)]
         self.empty_plus = empty_plus
-        self.bonus_bits = bonus_bits
+        self.bonus_bits = 0  # the room types some functionality bonus names: all a row shows other floors
+        for _points, clauses in t.bonus_clauses:
+            for bit, _floors in clauses:
+                self.bonus_bits |= bit
         self.cache: dict[tuple, tuple[int, int] | None] = {}
 
     def score(self, row: tuple[int, ...]) -> tuple[int, int] | None:
@@ -153,9 +156,10 @@ class RowScorer:
 
 
 def build_tables(
-    rules, house: House, classes: list[CardClass], index: dict, incoming: list[int], n_sup: int, n_hand: int, scorer: RowScorer
+    rules, house: House, classes: list[CardClass], incoming: list[int], n_sup: int, n_hand: int, scorer: RowScorer
 ) -> list[FloorTable]:
     t = rules.tables
+    index = {c: k for k, c in enumerate(classes)}
     own = [index[house_class(house, c)] for c in range(t.n_cells)]
     tables = []
     for floor in t.floor_cells:

@@ -25,6 +25,11 @@ def helper_amounts(rules, house: House) -> tuple[int, int, int]:
     )
 
 
+def outside_points(rules, house: House, token_plus: int) -> int:
+    """Tokens kept outside the house (SCORE-FURN): fixed points, whatever the end game does."""
+    return sum(rules.furnishing(f).points + token_plus for f in house.outside)
+
+
 def add_final_score(hm: HouseModel, stage: Stage, house: House) -> None:
     rules = hm.rules
     bonus_plus, empty_plus, token_plus = helper_amounts(rules, house)
@@ -35,4 +40,4 @@ def add_final_score(hm: HouseModel, stage: Stage, house: House) -> None:
     add_tokens(hm, stage, token_plus)
     if empty_plus:
         hm.add_objective(empty_plus, sum(hm.down_lits(stage)))
-    hm.constant += sum(rules.furnishing(f).points + token_plus for f in house.outside)
+    hm.constant += outside_points(rules, house, token_plus)

@@ -32,7 +32,7 @@ from dreamhome.solver.endgame import (
     roofer_take,
     supplier_swap,
 )
-from dreamhome.solver.final_score import add_final_score, helper_amounts
+from dreamhome.solver.final_score import add_final_score, helper_amounts, outside_points
 from dreamhome.solver.model import HouseModel, classes_for
 
 
@@ -295,14 +295,9 @@ def _actions(sequence: list, uses) -> list[EndAction]:
 def _solve_on_tables(rules, house, uses, n_sup, n_hand, classes, incoming, deadline, seed, deterministic_time):
     """The same relaxation on per-floor outcome tables (end_tables.py), with the same order check."""
     bonus_plus, empty_plus, token_plus = helper_amounts(rules, house)
-    bonus_bits = 0
-    for _points, clauses in rules.tables.bonus_clauses:
-        for bit, _floors in clauses:
-            bonus_bits |= bit
-    index = {c: k for k, c in enumerate(classes)}
-    scorer = RowScorer(rules, classes, empty_plus, token_plus, bonus_bits)
-    tables = build_tables(rules, house, classes, index, incoming, n_sup, n_hand, scorer)
-    constant = sum(rules.furnishing(f).points + token_plus for f in house.outside)
+    scorer = RowScorer(rules, classes, empty_plus, token_plus)
+    tables = build_tables(rules, house, classes, incoming, n_sup, n_hand, scorer)
+    constant = outside_points(rules, house, token_plus)
     cuts: list = []
     unreachable: set = set()
     params: dict = {"random_seed": seed}
@@ -330,7 +325,7 @@ def _solve_on_tables(rules, house, uses, n_sup, n_hand, classes, incoming, deadl
                 sequence = None
         if sequence is not None:
             return _actions(sequence, uses), solved.status, solved.score, len(cuts)
-        # No order of actions reaches this house: cut off this choice of rows, show all rows of its signatures.
+        # No order of actions reaches this house: cut off this choice of rows and show more rows (end_tables.expand).
         unreachable.add(tuple(target_cells))
         cuts.append(solved.rows)
         expand(tables, solved.rows)
