@@ -24,6 +24,7 @@ from dreamhome.game.actions import (
     UseJackhammer,
 )
 from dreamhome.game.state import GameState
+from dreamhome.ruleset import EMPTY, SCAFFOLD
 from dreamhome.scoring import score_total
 from dreamhome.solver.placements import apply_placement, legal_placements
 
@@ -144,6 +145,14 @@ class GreedyBot(Bot):
         return TOOL
 
 
+def _without(pool: dict[int, int], room: int) -> dict[int, int]:
+    """The pool less the card in hand."""
+    rest = dict(pool)
+    if rest.get(room):
+        rest[room] -= 1
+    return rest
+
+
 def _placement(rules, action: PlaceRoom):
     from dreamhome.solver.placements import Placement
 
@@ -185,6 +194,9 @@ class SolverBot(GreedyBot):
     name = "solver"
     work_per_decision = 0.04  # CP-SAT deterministic time: the same game on any machine, under any load
     columns_compared = 3
+    roof_odds = 0.7  # the chance-and-cost discount per roof card still missing (roof outlook)
+    samples = 0  # sampled futures per look-ahead (0: the whole pool, no rounds; docs/PERFORMANCE.md)
+    offer_size = 5  # room cards a player sees on the track when its turn comes, at most
 
     def __init__(self, seed: int, seat: int):
         super().__init__(seed, seat)
@@ -246,9 +258,6 @@ class SolverBot(GreedyBot):
 
         return replace(house, helpers=tuple(h for h in house.helpers if state.rules.held(h).effect("swap") is None))
 
-    offer_size = 5  # room cards a player sees on the track when its turn comes, at most
-    samples = 0  # sampled futures per look-ahead (0: the whole pool, no rounds; docs/PERFORMANCE.md)
-
     def _offers(self, state, house, pool):
         """One sampled future (a determinisation): the unseen room cards, less those on the track
         now, dealt `offer_size` a round for the rounds still to come."""
@@ -258,7 +267,7 @@ class SolverBot(GreedyBot):
                 deck[code] -= 1
         cards = [code for code, n in sorted(deck.items()) for _ in range(n)]
         self.rng.shuffle(cards)
-        free = sum(1 for c in house.cells if c in (0, 1))
+        free = sum(1 for c in house.cells if c in (EMPTY, SCAFFOLD))
         rounds = max(state.rules.game.rounds - state.round, free - 1)
         k = self.offer_size
         return [Counter(cards[r * k : (r + 1) * k]) for r in range(rounds) if cards[r * k : (r + 1) * k]]
@@ -286,10 +295,7 @@ class SolverBot(GreedyBot):
         house = state.houses[me]
         room = rules.room(legal[0].room).code
         placements = [_placement(rules, a) for a in legal]
-        pool = self._pool(state, me)
-        if pool.get(room):
-            pool[room] -= 1  # the card in hand
-        _value, chosen = self._lookahead(state, house, pool, room, placements)
+        _value, chosen = self._lookahead(state, house, _without(self._pool(state, me), room), room, placements)
         if chosen is None:
             return super().choose(Observation(state), legal)
         return next(a for a, p in zip(legal, placements) if p == chosen)
@@ -303,18 +309,13 @@ class SolverBot(GreedyBot):
         best, choice = None, ranked[0]
         for action in ranked:
             room = state.track_rooms[action.column]
-            rest = dict(pool)
-            if rest.get(room):
-                rest[room] -= 1
-            value, _ = self._lookahead(state, house, rest, room, legal_placements(rules, house, room))
+            value, _ = self._lookahead(state, house, _without(pool, room), room, legal_placements(rules, house, room))
             if value is None:
                 continue
             value += self._resource_value(state, me, state.track_res[action.column], room)
             if best is None or value > best:
                 best, choice = value, action
         return choice
-
-    roof_odds = 0.7  # the chance-and-cost discount per roof card still missing (roof outlook)
 
     def _resource_value(self, state, me, res, room) -> float:
         """Roofs by their outlook (below); everything else as the greedy bot."""
