@@ -13,6 +13,17 @@ def _prov(rules: Ruleset, ident: str, fld: str) -> str:
     return ref.provenance if ref else "rulebook"
 
 
+def _held_card(rules, card) -> dict:
+    """A helper or tool card: both are held cards with effects."""
+    return {
+        "id": card.id,
+        "name": card.name,
+        "count": card.count,
+        "effects": [e.describe() for e in card.effects],
+        "provenance": _fields_prov(rules, card.id, ("count",)),
+    }
+
+
 def _fields_prov(rules: Ruleset, ident: str, fields) -> dict[str, str]:
     return {f: _prov(rules, ident, f) for f in fields if (ident, f) in rules.provenance}
 
@@ -68,26 +79,8 @@ def rules_report(rules: Ruleset) -> dict:
             }
             for f in rules.furnishings
         ],
-        "helpers": [
-            {
-                "id": c.id,
-                "name": c.name,
-                "count": c.count,
-                "effects": [e.describe() for e in c.effects],
-                "provenance": _fields_prov(rules, c.id, ("count",)),
-            }
-            for c in rules.helpers
-        ],
-        "tools": [
-            {
-                "id": c.id,
-                "name": c.name,
-                "count": c.count,
-                "effects": [e.describe() for e in c.effects],
-                "provenance": _fields_prov(rules, c.id, ("count",)),
-            }
-            for c in rules.tools
-        ],
+        "helpers": [_held_card(rules, c) for c in rules.helpers],
+        "tools": [_held_card(rules, c) for c in rules.tools],
         "bonuses": [{"id": b.id, "name": b.name, "points": b.points, "when": b.text} for b in rules.bonuses],
         "roof_scoring": {
             "size": rules.roof_scoring.size,
