@@ -58,17 +58,24 @@ def add_completion(
     n_hand: int,
     keep_open: bool,
     name: str = "fin",
+    hand: tuple[int, object] | None = None,
 ) -> Completion:
+    """`hand` = (type, expression): the card in hand is one fresh card more than the pool holds,
+    of its type when the expression is 1 (placed face up), else an empty room."""
     m = hm.model
     rules = hm.rules
     n = rules.board.size
     occupied = [c for c in range(n) if house.cells[c] not in (EMPTY, SCAFFOLD)]
     free = [c for c in range(n) if house.cells[c] in (EMPTY, SCAFFOLD)]
     own = {d: hm.index[house_class(house, d)] for d in occupied}
+    in_hand = {hand[0]: hand[1]} if hand is not None else {}
+    upper = dict(pool)  # the most cards of each type there can be
+    for room in in_hand:
+        upper[room] = upper.get(room, 0) + 1
     fresh_classes = [
         k
         for k, c in enumerate(hm.classes)
-        if (c.kind == "up" and (pool.get(c.room) or discard.get(c.room))) or (c.kind == "down" and c.room == 0)
+        if (c.kind == "up" and (upper.get(c.room) or discard.get(c.room))) or (c.kind == "down" and c.room == 0)
     ]
     move: dict[tuple[int, int], object] = {}
     fresh: dict[tuple[int, int], object] = {}
@@ -81,7 +88,7 @@ def add_completion(
                 continue
             if d != c and c in own and own[d] == own[c]:
                 continue  # a card moved onto its twin changes nothing
-            if d != c and c in free and not _needs_move(hm, own[d], pool, len(free)):
+            if d != c and c in free and not _needs_move(hm, own[d], upper, len(free)):
                 continue  # the same final house comes from filling c with a fresh twin
             lit = m.new_bool_var(f"{name}_m{c}_{d}")
             move[c, d] = lit
@@ -101,29 +108,34 @@ def add_completion(
         out.append(1 - sum(stays))
     m.add(sum(out) <= n_sup)
     m.add(sum(fresh.values()) == len(free) + sum(out))
-    # Fresh cards by type: the pool, plus what the suppliers take from the discard pile.
+    # Fresh cards by type: the pool (and the card in hand), plus what the suppliers take from the discard pile.
     taken = []
-    for room in sorted(set(pool) | set(discard)):
-        ups = [v for (c, k), v in fresh.items() if hm.classes[k].kind == "up" and hm.classes[k].room == room]
+    for room in sorted(set(pool) | set(discard) | set(in_hand)):
+        ups = fresh_of_type(hm, fresh, room)
         if not ups:
             continue
         extra = 0
         if n_sup and discard.get(room):
             extra = m.new_int_var(0, min(n_sup, discard[room]), f"{name}_sup{room}")
             taken.append(extra)
-        m.add(sum(ups) <= pool.get(room, 0) + extra)
+        m.add(sum(ups) <= pool.get(room, 0) + extra + in_hand.get(room, 0))
     if taken:
         m.add(sum(taken) <= n_sup)
     downs = [v for (c, k), v in fresh.items() if hm.classes[k].kind == "down"]
     all_fresh = list(fresh.values())
     if downs:
-        m.add(sum(all_fresh) <= sum(pool.values()) + (sum(taken) if taken else 0))
+        m.add(sum(all_fresh) <= sum(pool.values()) + len(in_hand) + (sum(taken) if taken else 0))
     if n_hand:
         add_swap_budget(hm, move, n, n_hand, name)
     stage = Stage(content)
     if not n_hand:
         _closure(hm, stage, fresh, keep_open, name)
     return Completion(stage, move, fresh)
+
+
+def fresh_of_type(hm: HouseModel, fresh: dict[tuple[int, int], object], room: int) -> list:
+    """The literals "a fresh face-up card of this type on some cell"."""
+    return [v for (_c, k), v in fresh.items() if hm.classes[k].kind == "up" and hm.classes[k].room == room]
 
 
 def _needs_move(hm: HouseModel, k: int, pool: dict[int, int], n_free: int) -> bool:
@@ -205,7 +217,7 @@ def add_offers(
             m.add_at_most_one(here)
             every += here
     for room in sorted({hm.classes[k].room for (_c, k) in completion.fresh if hm.classes[k].kind == "up"}):
-        ups = [v for (c, k), v in completion.fresh.items() if hm.classes[k].kind == "up" and hm.classes[k].room == room]
+        ups = fresh_of_type(hm, completion.fresh, room)
         in_hand = hand[1] if hand is not None and hand[0] == room else 0
         m.add(sum(ups) <= sum(taken.get(room, [])) + in_hand)
     m.add(sum(completion.fresh.values()) <= sum(every) + (1 if hand is not None else 0))

@@ -103,14 +103,13 @@ def best_placement_now(
     scenarios: list[list[dict[int, int]]] | None = None,
 ) -> tuple[int, Placement]:
     """One solve instead of one per placement: the completion where the card in hand goes on one
-    of `placements` now. Returns the best completion's score and the placement it uses (the
-    first in board order when several cards of the type end on candidate cells; they are
-    interchangeable). The solver bot uses this; `place` needs every placement's own bound.
+    of `placements` now (`pool`: the cards still to come, the card in hand not among them).
+    Returns the best completion's score and the placement the card in hand takes. The solver
+    bot uses this; `place` needs every placement's own bound.
     `scenarios`: sampled futures, each the rounds still to come with one card taken from each
     (completion.add_offers), besides the card in hand; the value is their average."""
-    value, _proven, chosen = _solve_completion(
-        rules, house, {**pool, card: pool.get(card, 0) + 1}, (card, placements), None, 1, seed, deterministic_time, scenarios
-    )
+    hand = (card, placements)
+    value, _proven, chosen = _solve_completion(rules, house, pool, hand, None, 1, seed, deterministic_time, scenarios)
     return value, chosen
 
 
@@ -120,25 +119,25 @@ def _solve_completion(rules, house, pool, hand, time_limit, workers, seed, deter
     n_sup = len(uses.supplier) if discard else 0
     n_hand = len(uses.handyman)
     roof_points, _picks = best_roofer_picks(rules, house.roofs, house.discard_roofs, len(uses.roofer))
-    types = sorted(set(pool) | set(discard))
+    types = sorted(set(pool) | set(discard) | ({hand[0]} if hand else set()))
     classes = completion_classes(house, rules, types)
     model = cp_model.CpModel()
     objective = []
     options: list[tuple[Placement, object]] = []
-    hand_up = 0
+    in_hand = None
     if hand is not None:
         card, placements = hand
         options = [(pl, model.new_bool_var(f"hand{i}")) for i, pl in enumerate(placements)]
         model.add_exactly_one(z for _, z in options)
         # The card in hand is one card: face up, a card of its type; face down, an empty room.
-        hand_up = sum(z for pl, z in options if not pl.face_down)
+        in_hand = (card, sum(z for pl, z in options if not pl.face_down))
     for s, scenario in enumerate(scenarios or [None]):
         # One completion per sampled future (the bot's scenarios), all on one model; the card in
         # hand goes on the same cell in every one of them.
         hm = HouseModel(rules, classes, model=model)
-        final = add_completion(hm, house, pool, dict(discard), n_sup, n_hand, designer_keeps_open(rules, house), f"s{s}")
+        final = add_completion(hm, house, pool, dict(discard), n_sup, n_hand, designer_keeps_open(rules, house), f"s{s}", in_hand)
         if scenario is not None:
-            add_offers(hm, final, scenario, f"s{s}_offer", hand=(hand[0], hand_up) if hand else None)
+            add_offers(hm, final, scenario, f"s{s}_offer", in_hand)
         add_final_score(hm, final.stage, house)
         hm.constant += roof_points
         objective.append(hm.objective_expr())
@@ -149,9 +148,6 @@ def _solve_completion(rules, house, pool, hand, time_limit, workers, seed, deter
         for pl, z in options:
             lit = final.fresh.get((pl.cell, down if pl.face_down else up))
             model.add_implication(z, lit) if lit is not None else model.add(z == 0)
-        if scenario is None and not n_sup:
-            ups = [v for (_c, k), v in final.fresh.items() if classes[k].kind == "up" and classes[k].room == card]
-            model.add(sum(ups) <= pool[card] - 1 + hand_up)
     n_scenarios = len(objective)
     model.maximize(sum(objective))
     solver = cp_model.CpSolver()
