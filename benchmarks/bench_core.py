@@ -25,11 +25,11 @@ import time
 from datetime import datetime, timezone
 
 from dreamhome import compile_rules
+from dreamhome.engine.placement import legal_placements
 from dreamhome.generate import random_house
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD
 from dreamhome.scoring import score_components, score_house
-from dreamhome.solver.placements import legal_placements
 
 COMPILE_PROBE = r"""
 import time, json

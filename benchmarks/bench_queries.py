@@ -24,11 +24,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import machine  # noqa: E402
 
 from dreamhome import compile_rules  # noqa: E402
+from dreamhome.engine.placement import apply_placement, legal_placements  # noqa: E402
 from dreamhome.generate import random_house  # noqa: E402
 from dreamhome.scoring import score_total  # noqa: E402
 from dreamhome.solver.best_house import best_house, floor_rows  # noqa: E402
 from dreamhome.solver.place import placement_bounds  # noqa: E402
-from dreamhome.solver.placements import apply_placement, legal_placements  # noqa: E402
 
 SWAPS = ("architect", "handyman", "supplier")
 HELPER_SETS = {  # label: (helpers, processes)

@@ -6,10 +6,10 @@ houses checked (`house_violations`), scored (`score_house`) and placed into
 """
 
 from dreamhome.dsl.compiler import check_rules, compile_rules
+from dreamhome.engine.placement import Placement, apply_placement, legal_placements
 from dreamhome.house import House, house_from_json, house_to_json, load_house, save_house
 from dreamhome.legality import Violation, house_violations, is_legal
 from dreamhome.scoring import score_components, score_house, score_total
-from dreamhome.solver.placements import Placement, apply_placement, legal_placements
 
 __all__ = [
     "House",

@@ -10,10 +10,10 @@ import random
 from collections import Counter
 from dataclasses import replace
 
+from dreamhome.engine.placement import apply_placement, legal_placements
 from dreamhome.house import House
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import rooms_of
-from dreamhome.solver.placements import apply_placement, legal_placements
 
 
 def random_house(

@@ -10,10 +10,10 @@ from collections import Counter
 
 from hypothesis import strategies as st
 
+from dreamhome.engine.placement import apply_placement, legal_placements
 from dreamhome.house import House
 from dreamhome.ruleset import ROOM0, Ruleset
 from dreamhome.scoring import rooms_of
-from dreamhome.solver.placements import apply_placement, legal_placements
 
 
 @st.composite

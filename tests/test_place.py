@@ -12,12 +12,12 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dreamhome.dsl.compiler import compile_rules
+from dreamhome.engine.endgame import best_roof_discard_picks, helper_uses
+from dreamhome.engine.placement import apply_placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.generate import random_house
 from dreamhome.house import load_house
-from dreamhome.solver.endgame import best_roofer_picks, helper_uses
 from dreamhome.solver.place import best_placement_now, default_pool, placement_bounds
-from dreamhome.solver.placements import apply_placement, legal_placements
 
 from conftest import EXAMPLES
 from reference_endgame import reference_best_final
@@ -185,8 +185,8 @@ def test_default_pool(base):
 def test_helper_and_roofer_counted(base):
     house = load_house(base, EXAMPLES / "midgame.json")
     uses = helper_uses(base, house)
-    assert uses.roofer == ()
-    assert best_roofer_picks(base, house.roofs, house.discard_roofs, 0)[0] == 0
+    assert uses.roof_discard_take == ()
+    assert best_roof_discard_picks(base, house.roofs, house.discard_roofs, 0)[0] == 0
     assert Counter(house.helpers) == Counter({"architect": 1})
 
 

@@ -6,11 +6,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamhome.dsl.compiler import compile_rules
+from dreamhome.engine.placement import Placement, apply_placement, legal_placements
 from dreamhome.house import House
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import rooms_of
-from dreamhome.solver.placements import Placement, apply_placement, legal_placements
 
 from strategies import legal_houses
 

@@ -12,6 +12,8 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
+from dreamhome.engine.endgame import HOUSE_SWAP, ROOM_DISCARD_SWAP
+from dreamhome.engine.placement import apply_placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
     Action,
@@ -26,7 +28,6 @@ from dreamhome.game.actions import (
 from dreamhome.game.state import GameState
 from dreamhome.ruleset import EMPTY, SCAFFOLD
 from dreamhome.scoring import score_total
-from dreamhome.solver.placements import apply_placement, legal_placements
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def _without(pool: dict[int, int], room: int) -> dict[int, int]:
 
 
 def _placement(rules, action: PlaceRoom):
-    from dreamhome.solver.placements import Placement
+    from dreamhome.engine.placement import Placement
 
     return Placement(rules.board.index[action.cell], action.face_down)
 
@@ -359,9 +360,9 @@ class SolverBot(GreedyBot):
             for step in result.steps:
                 a = step.action
                 names = state.rules.board.cells
-                if a.kind == "supplier":
+                if a.kind == ROOM_DISCARD_SWAP:
                     self.plan.append(SupplierSwap(a.helper, names[a.cells[0]], a.incoming, a.face_down))
-                elif a.kind == "handyman":
+                elif a.kind == HOUSE_SWAP:
                     self.plan.append(HandymanSwap(a.helper, names[a.cells[0]], names[a.cells[1]]))
                 else:
                     self.plan.append(RooferTake(a.helper, state.rules.roofs[a.roof[0]].id, a.roof[1]))

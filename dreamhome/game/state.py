@@ -15,6 +15,15 @@ import copy
 import random
 from dataclasses import dataclass, replace
 
+from dreamhome.engine.endgame import helper_uses, resolve_tokens, swap_in_house, swap_keeps_b_and_c, swap_with_room_discard
+from dreamhome.engine.placement import (
+    Placement,
+    apply_placement,
+    designer_keeps_open,
+    face_up_ok,
+    free_supported_cells,
+    legal_placements,
+)
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
     Action,
@@ -36,15 +45,6 @@ from dreamhome.game.actions import (
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import rooms_of, score_total
-from dreamhome.solver.endgame import handyman_swap, helper_uses, resolve_tokens, supplier_swap, swap_keeps_b_and_c
-from dreamhome.solver.placements import (
-    Placement,
-    apply_placement,
-    designer_keeps_open,
-    face_up_ok,
-    free_supported_cells,
-    legal_placements,
-)
 
 DISCARD, JACKHAMMER, TURN, SCAFFOLD_BEFORE, PLACE, SCAFFOLD_AFTER, TOKEN, END, DONE = (
     "discard",
@@ -444,12 +444,12 @@ class GameState:
             self.pending_res = None
             self._next_turn()
         elif isinstance(action, SupplierSwap):
-            house = supplier_swap(rules, self._house_with_piles(p), self._ix(action.cell), action.room, action.face_down)
+            house = swap_with_room_discard(rules, self._house_with_piles(p), self._ix(action.cell), action.room, action.face_down)
             self.room_discard = [rules.room(r).code for r in house.discard_rooms]
             self.houses[p] = replace(house, discard_rooms=(), discard_roofs=())
             self.end_left["supplier"].pop(0)
         elif isinstance(action, HandymanSwap):
-            self.houses[p] = handyman_swap(rules, self.houses[p], self._ix(action.a), self._ix(action.b))
+            self.houses[p] = swap_in_house(rules, self.houses[p], self._ix(action.a), self._ix(action.b))
             self.end_left["handyman"].pop(0)
         elif isinstance(action, RooferTake):
             roof = (rules.roof(action.color).index, action.window)
@@ -625,7 +625,11 @@ class GameState:
         while self.end_queue:
             p = self.end_queue.pop(0)
             uses = helper_uses(self.rules, self.houses[p])
-            self.end_left = {"supplier": list(uses.supplier), "handyman": list(uses.handyman), "roofer": list(uses.roofer)}
+            self.end_left = {
+                "supplier": list(uses.room_discard_swap),
+                "handyman": list(uses.house_swap),
+                "roofer": list(uses.roof_discard_take),
+            }
             if any(self.end_left.values()):
                 self.actor = p
                 self.phase = END

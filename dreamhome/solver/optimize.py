@@ -2,7 +2,7 @@
 
 END-ORDER: each supplier, handyman and roofer use once, in any order. The roof
 is independent of the rooms, so the roofer's pick is exact by enumeration
-(endgame.best_roofer_picks); the room actions are one CP-SAT model over
+(endgame.best_roof_discard_picks); the room actions are one CP-SAT model over
 stages (model.py), one stage per end-game swap use. The answer is replayed on
 the real house with the ordinary rules code and rescored before it is
 returned: a disagreement is a bug and raises, never a wrong claim.
@@ -15,6 +15,19 @@ from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
+from dreamhome.engine.endgame import (
+    HOUSE_SWAP,
+    ROOF_DISCARD_TAKE,
+    ROOM_DISCARD_SWAP,
+    ReplayError,
+    best_roof_discard_picks,
+    find_sequence,
+    helper_uses,
+    resolve_tokens,
+    swap_in_house,
+    swap_with_room_discard,
+    take_from_roof_discard,
+)
 from dreamhome.errors import DreamhomeError
 from dreamhome.house import House, house_to_json
 from dreamhome.legality import house_violations, summarize_violations
@@ -22,47 +35,43 @@ from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import best_roof_points, score_total
 from dreamhome.solver.effects import add_final_house
 from dreamhome.solver.end_tables import SCALE, RowScorer, build_tables, expand, solve_tables, tables_apply
-from dreamhome.solver.endgame import (
-    ReplayError,
-    best_roofer_picks,
-    find_sequence,
-    handyman_swap,
-    helper_uses,
-    resolve_tokens,
-    roofer_take,
-    supplier_swap,
-)
 from dreamhome.solver.final_score import add_final_score, helper_amounts, outside_points
 from dreamhome.solver.model import HouseModel, classes_for
 
 
 @dataclass(frozen=True)
 class EndAction:
-    kind: str  # "supplier", "handyman", "roofer"
+    """One end-game use (END-ORDER): `kind` is its role (engine.endgame.END_ROLES), `helper` the card
+    that gives it; messages print the card's own name from the rules file."""
+
+    kind: str
     helper: str
     cells: tuple[int, ...] = ()
-    incoming: str | None = None  # a room id (supplier)
+    incoming: str | None = None  # a room id (a room-discard swap)
     outgoing: str | None = None
     face_down: bool = False
     roof: tuple[int, bool] | None = None
 
     def describe(self, rules: Ruleset) -> str:
         names = [rules.board.cells[c] for c in self.cells]
-        if self.kind == "handyman":
-            return f"handyman: swap {names[0]} with {names[1]}"
-        if self.kind == "supplier":
+        who = rules.held(self.helper).name.lower()
+        if self.kind == HOUSE_SWAP:
+            return f"{who}: swap {names[0]} with {names[1]}"
+        if self.kind == ROOM_DISCARD_SWAP:
+            assert self.incoming is not None
             incoming = rules.room(self.incoming).name.lower()
             how = " face down" if self.face_down else ""
             out = rules.room(self.outgoing).name.lower() if self.outgoing else "an empty room"
-            return f"supplier: {names[0]} takes a {incoming}{how} from the discard pile ({out} goes to the pile)"
+            return f"{who}: {names[0]} takes a {incoming}{how} from the discard pile ({out} goes to the pile)"
+        assert self.roof is not None
         colour = rules.roofs[self.roof[0]].name.lower()
-        return f"roofer: take a {colour} roof{' with a window' if self.roof[1] else ''} from the roof discard pile"
+        return f"{who}: take a {colour} roof{' with a window' if self.roof[1] else ''} from the roof discard pile"
 
     def to_json(self, rules: Ruleset) -> dict:
         out: dict = {"kind": self.kind, "helper": self.helper, "text": self.describe(rules)}
         if self.cells:
             out["cells"] = [rules.board.cells[c] for c in self.cells]
-        if self.kind == "supplier":
+        if self.kind == ROOM_DISCARD_SWAP:
             out.update(incoming=self.incoming, outgoing=self.outgoing, face_down=self.face_down)
         if self.roof is not None:
             out["roof"] = {"color": rules.roofs[self.roof[0]].id, "window": self.roof[1]}
@@ -153,10 +162,10 @@ def best_final_score(
     start_score = score_total(rules, house)
 
     # Roofer: exact by enumeration, independent of the rooms.
-    _roof_points, picks = best_roofer_picks(rules, house.roofs, house.discard_roofs, len(uses.roofer))
+    _roof_points, picks = best_roof_discard_picks(rules, house.roofs, house.discard_roofs, len(uses.roof_discard_take))
 
-    n_sup = len(uses.supplier) if house.discard_rooms else 0
-    n_hand = len(uses.handyman)
+    n_sup = len(uses.room_discard_swap) if house.discard_rooms else 0
+    n_hand = len(uses.house_swap)
     room_actions: list[EndAction] = []
     status, claimed, refused = "OPTIMAL", None, 0
     if n_sup or n_hand:
@@ -166,7 +175,7 @@ def best_final_score(
 
     actions = list(room_actions)
     for k, roof in enumerate(picks):
-        actions.append(EndAction("roofer", uses.roofer[k], roof=roof))
+        actions.append(EndAction(ROOF_DISCARD_TAKE, uses.roof_discard_take[k], roof=roof))
     steps, final = _replay(rules, house, actions)
     total = score_total(rules, final)
     after_rooms = steps[len(room_actions) - 1].after if room_actions else start_score
@@ -183,17 +192,17 @@ def _replay(rules: Ruleset, house: House, actions: list[EndAction]) -> tuple[lis
         before = score_total(rules, resolve_tokens(rules, current))
         detail = ""
         try:
-            if action.kind == "supplier":
+            if action.kind == ROOM_DISCARD_SWAP:
                 cell = action.cells[0]
                 code = current.cells[cell] if current.cells[cell] != FACE_DOWN else current.under[cell]
                 action = replace(action, outgoing=rules.room_of_code(code).id if code else None)
-                current = supplier_swap(rules, current, action.cells[0], action.incoming, action.face_down)
-            elif action.kind == "handyman":
+                current = swap_with_room_discard(rules, current, action.cells[0], action.incoming, action.face_down)
+            elif action.kind == HOUSE_SWAP:
                 a, b = action.cells
                 detail = f"{_card_name(rules, current, a)} ↔ {_card_name(rules, current, b)}"
-                current = handyman_swap(rules, current, *action.cells)
+                current = swap_in_house(rules, current, *action.cells)
             else:
-                current = roofer_take(rules, current, action.roof)
+                current = take_from_roof_discard(rules, current, action.roof)
         except ReplayError as exc:  # a bug in the model, never bad input
             raise RuntimeError(f"internal error: the solver's {action.kind} action does not replay: {exc}") from exc
         steps.append(Step(action, before, score_total(rules, resolve_tokens(rules, current)), detail))
@@ -282,13 +291,13 @@ def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed, d
 
 def _actions(sequence: list, uses) -> list[EndAction]:
     actions = []
-    sup_cards, hand_cards = list(uses.supplier), list(uses.handyman)
+    sup_cards, hand_cards = list(uses.room_discard_swap), list(uses.house_swap)
     for step in sequence:
-        if step[0] == "supplier":
+        if step[0] == ROOM_DISCARD_SWAP:
             _kind, cell, room_id, face_down = step
-            actions.append(EndAction("supplier", sup_cards.pop(0), (cell,), room_id, None, face_down))
+            actions.append(EndAction(ROOM_DISCARD_SWAP, sup_cards.pop(0), (cell,), room_id, None, face_down))
         else:
-            actions.append(EndAction("handyman", hand_cards.pop(0), (step[1], step[2])))
+            actions.append(EndAction(HOUSE_SWAP, hand_cards.pop(0), (step[1], step[2])))
     return actions
 
 

@@ -18,15 +18,15 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from dreamhome.engine.endgame import best_roof_discard_picks, helper_uses
+from dreamhome.engine.placement import Placement, apply_placement, designer_keeps_open, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
 from dreamhome.legality import house_violations, summarize_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.solver.completion import add_completion, add_offers, completion_classes
-from dreamhome.solver.endgame import best_roofer_picks, helper_uses
 from dreamhome.solver.final_score import add_final_score
 from dreamhome.solver.model import CardClass, HouseModel
-from dreamhome.solver.placements import Placement, apply_placement, designer_keeps_open, legal_placements
 
 
 @dataclass(frozen=True)
@@ -116,9 +116,9 @@ def best_placement_now(
 def _solve_completion(rules, house, pool, hand, time_limit, workers, seed, deterministic_time, scenarios=None):
     uses = helper_uses(rules, house)
     discard = Counter(rules.room(r).code for r in house.discard_rooms)
-    n_sup = len(uses.supplier) if discard else 0
-    n_hand = len(uses.handyman)
-    roof_points, _picks = best_roofer_picks(rules, house.roofs, house.discard_roofs, len(uses.roofer))
+    n_sup = len(uses.room_discard_swap) if discard else 0
+    n_hand = len(uses.house_swap)
+    roof_points, _picks = best_roof_discard_picks(rules, house.roofs, house.discard_roofs, len(uses.roof_discard_take))
     types = sorted(set(pool) | set(discard) | ({hand[0]} if hand else set()))
     classes = completion_classes(house, rules, types)
     model = cp_model.CpModel()
@@ -204,7 +204,7 @@ def placement_bounds(
     jobs = [(rules, apply_placement(rules, house, card, p), pool, deadline, workers) for p in placements]
     if processes is None:
         uses = helper_uses(rules, house)
-        processes = (os.cpu_count() or 1) if (uses.supplier or uses.handyman) else 1
+        processes = (os.cpu_count() or 1) if (uses.room_discard_swap or uses.house_swap) else 1
     processes = min(processes, len(jobs))
     nested = multiprocessing.current_process().daemon  # a pool's worker may not start another pool
     if processes > 1 and not nested and "fork" in multiprocessing.get_all_start_methods():

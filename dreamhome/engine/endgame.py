@@ -1,5 +1,5 @@
-"""End-game semantics in plain Python: which helper uses a house holds, the roofer's
-best pick, and replaying actions on a House with every rule checked.
+"""End-game semantics in plain Python: which helper uses a house holds, the best
+pick from the roof discard, and replaying actions on a House with every rule checked.
 
 The CP-SAT query (optimize.py) decides; this module replays its decision on the
 real house with the ordinary legality code, so every answer is checked by a
@@ -12,39 +12,53 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from itertools import combinations_with_replacement
 
+from dreamhome.engine.placement import Placement, legal_placements
 from dreamhome.house import House
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, Ruleset
 from dreamhome.scoring import best_roof_points, rooms_of
-from dreamhome.solver.placements import Placement, legal_placements
+
+# The end-game roles, named by what the effect does (END-ORDER); a rules file names the cards.
+ROOM_DISCARD_SWAP = "room_discard_swap"  # swap(house, room_discard) at end (END-SUPPLIER)
+HOUSE_SWAP = "house_swap"  # swap(house, house) at end (END-HANDYMAN)
+ROOF_DISCARD_TAKE = "roof_discard_take"  # take(roof_discard, roof_pile) at end (END-ROOFER)
+END_ROLES = (ROOM_DISCARD_SWAP, HOUSE_SWAP, ROOF_DISCARD_TAKE)
+_ROLE_OF_EFFECT = {
+    ("swap", ("house", "room_discard")): ROOM_DISCARD_SWAP,
+    ("swap", ("house", "house")): HOUSE_SWAP,
+    ("take", ("roof_discard", "roof_pile")): ROOF_DISCARD_TAKE,
+}
 
 
 @dataclass(frozen=True)
 class HelperUses:
-    """End-game uses a house holds, each tagged with the card that gives it (END-ORDER, HELP-COPIES)."""
+    """End-game uses a house holds, one entry per use, each the id of the card that gives it
+    (END-ORDER, HELP-COPIES). Fields are the roles of `END_ROLES`."""
 
-    supplier: tuple[str, ...]  # swap(house, room_discard) at end
-    handyman: tuple[str, ...]  # swap(house, house) at end
-    roofer: tuple[str, ...]  # take(roof_discard, roof_pile) at end
+    room_discard_swap: tuple[str, ...] = ()
+    house_swap: tuple[str, ...] = ()
+    roof_discard_take: tuple[str, ...] = ()
+
+    def of(self, role: str) -> tuple[str, ...]:
+        return tuple(getattr(self, role))
+
+
+def end_role(name: str, places: tuple[str, ...]) -> str | None:
+    """The end-game role of an effect shape, or None if it is no end-game use."""
+    return _ROLE_OF_EFFECT.get((name, places))
 
 
 def helper_uses(rules: Ruleset, house: House) -> HelperUses:
-    supplier, handyman, roofer = [], [], []
+    found: dict[str, list[str]] = {role: [] for role in END_ROLES}
     for hid in house.helpers:
         for effect in rules.held(hid).effects:
-            if effect.timing != "end":
-                continue
-            places = effect.places()
-            if effect.name == "swap" and places == ("house", "room_discard"):
-                supplier += [hid] * effect.uses
-            elif effect.name == "swap" and places == ("house", "house"):
-                handyman += [hid] * effect.uses
-            elif effect.name == "take" and places == ("roof_discard", "roof_pile"):
-                roofer += [hid] * effect.uses
-    return HelperUses(tuple(supplier), tuple(handyman), tuple(roofer))
+            role = end_role(effect.name, effect.places()) if effect.timing == "end" else None
+            if role is not None:
+                found[role] += [hid] * effect.uses
+    return HelperUses(**{role: tuple(ids) for role, ids in found.items()})
 
 
-def best_roofer_picks(rules: Ruleset, roofs, discard_roofs, uses: int) -> tuple[int, tuple]:
+def best_roof_discard_picks(rules: Ruleset, roofs, discard_roofs, uses: int) -> tuple[int, tuple]:
     """END-ROOFER: the roof cards to take (at most `uses`) for the best SCORE-ROOF.
 
     Ties go to fewer cards, then the canonical order of (colour, window)."""
@@ -80,7 +94,7 @@ class ReplayError(RuntimeError):
     """An end-game action that the rules do not allow at that moment."""
 
 
-def supplier_swap(rules: Ruleset, house: House, cell: int, incoming: str, face_down: bool) -> House:
+def swap_with_room_discard(rules: Ruleset, house: House, cell: int, incoming: str, face_down: bool) -> House:
     """END-SUPPLIER: the incoming card must be legal on the emptied space (or go face down)."""
     if incoming not in house.discard_rooms:
         raise ReplayError(f"no {incoming} in the room discard pile")
@@ -106,7 +120,7 @@ def supplier_swap(rules: Ruleset, house: House, cell: int, incoming: str, face_d
 
 def swap_keeps_b_and_c(t, cells: tuple[int, ...], a: int, b: int) -> bool:
     """PLACE-B and PLACE-C after swapping cells a and b of a legal house (only their floors
-    change), from the index tables: the game lists every handyman swap with it."""
+    change), from the index tables: the game lists every house swap with it."""
     ca, cb = cells[a], cells[b]
     if ca >= ROOM0 and not t.allowed[b][ca]:
         return False
@@ -125,7 +139,7 @@ def swap_keeps_b_and_c(t, cells: tuple[int, ...], a: int, b: int) -> bool:
     return True
 
 
-def handyman_swap(rules: Ruleset, house: House, a: int, b: int) -> House:
+def swap_in_house(rules: Ruleset, house: House, a: int, b: int) -> House:
     """END-HANDYMAN: swap two cards with their tokens; PLACE-B and PLACE-C must hold after."""
     cells, tokens, under = list(house.cells), list(house.tokens), list(house.under)
     for seq in (cells, tokens, under):
@@ -133,11 +147,11 @@ def handyman_swap(rules: Ruleset, house: House, a: int, b: int) -> House:
     swapped = replace(house, cells=tuple(cells), tokens=tuple(tokens), under=tuple(under))
     if not swap_keeps_b_and_c(rules.tables, house.cells, a, b):
         broken = [v for v in house_violations(rules, swapped) if v.rule in ("PLACE-B", "PLACE-C")]
-        raise ReplayError(f"handyman swap {rules.board.cells[a]} ↔ {rules.board.cells[b]}: {broken[0]}")
+        raise ReplayError(f"swap {rules.board.cells[a]} ↔ {rules.board.cells[b]}: {broken[0]}")
     return swapped
 
 
-def roofer_take(rules: Ruleset, house: House, roof: tuple[int, bool]) -> House:
+def take_from_roof_discard(rules: Ruleset, house: House, roof: tuple[int, bool]) -> House:
     pile = list(house.discard_roofs)
     if roof not in pile:
         raise ReplayError("that roof card is not in the roof discard pile")
@@ -156,11 +170,11 @@ def _key(rules: Ruleset, house: House, cell: int) -> tuple[str, int, int]:
 def find_sequence(
     rules: Ruleset, house: House, target: list[tuple[str, int, int]], uses: HelperUses, budget: int = 200_000
 ) -> list | None:
-    """An order of supplier and handyman actions that turns `house` into `target`
+    """An order of room-discard swaps and house swaps that turns `house` into `target`
     (one key per cell), every step legal at its moment; None if there is none.
 
     Depth-first over actions; a branch is cut when more cells differ from the
-    target than the remaining actions can fix (2 per handyman swap, 1 per supplier).
+    target than the remaining actions can fix (2 per house swap, 1 per room-discard swap).
     """
     n = rules.board.size
     swap_down = rules.options["swap_face_down"] == "allowed"
@@ -186,12 +200,12 @@ def find_sequence(
                         if misses > 2 * h_left + s_left - 1:
                             continue
                         try:
-                            nxt = supplier_swap(rules, current, cell, room_id, face_down)
+                            nxt = swap_with_room_discard(rules, current, cell, room_id, face_down)
                         except ReplayError:
                             continue
                         rest = search(nxt, s_left - 1, h_left)
                         if rest is not None:
-                            return [("supplier", cell, room_id, face_down)] + rest
+                            return [(ROOM_DISCARD_SWAP, cell, room_id, face_down)] + rest
         if h_left:
             for a in range(n):
                 for b in range(a + 1, n):
@@ -207,12 +221,12 @@ def find_sequence(
                     if misses > 2 * (h_left - 1) + s_left:
                         continue
                     try:
-                        nxt = handyman_swap(rules, current, a, b)
+                        nxt = swap_in_house(rules, current, a, b)
                     except ReplayError:
                         continue
                     rest = search(nxt, s_left, h_left - 1)
                     if rest is not None:
-                        return [("handyman", a, b)] + rest
+                        return [(HOUSE_SWAP, a, b)] + rest
         return None
 
-    return search(house, len(uses.supplier), len(uses.handyman))
+    return search(house, len(uses.room_discard_swap), len(uses.house_swap))
