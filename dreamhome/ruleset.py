@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from dreamhome.board import Board
 from dreamhome.errors import Diagnostic
+
+if TYPE_CHECKING:
+    from dreamhome.tables import Tables
 
 EMPTY = 0
 SCAFFOLD = 1
@@ -179,23 +184,55 @@ class Ruleset:
     warnings: tuple[Diagnostic, ...] = field(compare=False, default=())
     path: str = ""
 
-    def __post_init__(self) -> None:
-        lookup = {}
+    # ---- derived once, on first use -----------------------------------
+    # cached_property writes to the instance's __dict__ directly, so a frozen value can cache them.
+    @cached_property
+    def tables(self) -> Tables:
+        """The flat index tables the hot paths read (tables.py)."""
+        from dreamhome.tables import build_tables  # derived once; avoids an import cycle
+
+        return build_tables(self)
+
+    @cached_property
+    def _by_id(self) -> dict[str, Any]:
+        lookup: dict[str, Any] = {}
         for group in (self.rooms, self.roofs, self.furnishings, self.helpers, self.tools, self.bonuses):
             for item in group:
                 lookup[item.id] = item
-        object.__setattr__(self, "_by_id", MappingProxyType(lookup))
-        object.__setattr__(self, "_room_by_id", MappingProxyType({r.id: r for r in self.rooms}))
-        object.__setattr__(self, "_roof_by_id", MappingProxyType({r.id: r for r in self.roofs}))
-        object.__setattr__(self, "_furn_by_id", MappingProxyType({f.id: f for f in self.furnishings}))
-        held = {c.id: c for c in self.helpers + self.tools}
-        object.__setattr__(self, "_held_by_id", MappingProxyType(held))
-        from dreamhome.tables import build_tables  # derived once; avoids an import cycle
+        return lookup
 
-        object.__setattr__(self, "tables", build_tables(self))
+    @cached_property
+    def _room_by_id(self) -> dict[str, RoomType]:
+        return {r.id: r for r in self.rooms}
+
+    @cached_property
+    def _roof_by_id(self) -> dict[str, RoofType]:
+        return {r.id: r for r in self.roofs}
+
+    @cached_property
+    def _furn_by_id(self) -> dict[str, Furnishing]:
+        return {f.id: f for f in self.furnishings}
+
+    @cached_property
+    def _held_by_id(self) -> dict[str, HeldCard]:
+        return {c.id: c for c in self.helpers + self.tools}
+
+    # ---- pickling: mapping proxies become dicts on the way out and proxies again on the way in,
+    # and derived caches are rebuilt rather than shipped (a Ruleset goes to process pools and Ray).
+    _PROXIED = ("options", "variants_available", "provenance")
+
+    def __getstate__(self) -> dict[str, Any]:
+        names = [f for f in self.__dataclass_fields__]
+        return {name: dict(v) if isinstance(v := getattr(self, name), MappingProxyType) else v for name in names}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            if name in self._PROXIED and isinstance(value, dict):
+                value = MappingProxyType(value)
+            object.__setattr__(self, name, value)
 
     # ---- lookups -----------------------------------------------------
-    def item(self, ident: str):
+    def item(self, ident: str) -> Any:
         return self._by_id.get(ident)
 
     def room(self, ident: str) -> RoomType:

@@ -1,149 +1,76 @@
-"""Scoring (SCORE-*): a fast path for games and solvers, and an explained breakdown.
+"""Scoring (SCORE-*): three readings of one final score, built from the rule areas of engine/.
 
-`score_components` is the hot path (flat tables, one pass per floor);
-`score_house` explains every point line by line. They are written separately
-on purpose: the tests compare them on generated houses, so each checks the other.
+`score_components` is the hot path for games and solvers, `score_house`
+explains every point line by line, and `add_final_score` states the same score
+as CP-SAT terms for `optimize` and `place`. Each rule area — rooms and annexes
+(engine/rooms.py), tokens (engine/furnishings.py), functionality bonuses
+(engine/functionality.py), the roof (engine/roof.py), helpers' amounts
+(engine/helpers.py) — is written once there; this module only composes. The
+tests check that the three readings agree on random houses under random variants.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING
 
+from dreamhome.engine.functionality import add_functionality, bonuses_met, floor_masks, functionality_points
+from dreamhome.engine.furnishings import add_tokens, outside_points, token_points
+from dreamhome.engine.helpers import HelperAmounts, helper_amounts
+from dreamhome.engine.roof import best_roof_choice, best_roof_points
+from dreamhome.engine.rooms import add_annex_points, add_max_size, add_room_points, house_rooms, rooms_of
 from dreamhome.house import House
 from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
 
+if TYPE_CHECKING:
+    from dreamhome.engine.cpsat import HouseModel, Stage
+
 COMPONENTS = ("rooms", "furnishings", "functionality", "roof", "empty_rooms")
 
-
-def best_roof_points(rules: Ruleset, roofs) -> int:
-    """SCORE-ROOF: the best choice of `size` roof cards, in closed form."""
-    t = rules.tables
-    size = t.roof_size
-    if len(roofs) < size:
-        return 0
-    total = [0] * t.n_roof_colours
-    wins = [0] * t.n_roof_colours
-    for colour, window in roofs:
-        total[colour] += 1
-        if window:
-            wins[colour] += 1
-    best = 0
-    for c in range(t.n_roof_colours):
-        if total[c] >= size:
-            value = t.roof_uniform + t.roof_window * min(size, wins[c])
-            if value > best:
-                best = value
-    colours = sum(1 for x in total if x)
-    if colours >= 2 and size >= 2:
-        all_windows = sum(wins)
-        k = min(size, all_windows)
-        if k == size and sum(1 for w in wins if w) < 2:
-            k -= 1  # all windows share one colour: one card must come from another colour
-        value = t.roof_mixed + t.roof_window * k
-        if value > best:
-            best = value
-    return best
-
-
-def best_roof_choice(rules: Ruleset, roofs) -> tuple[int, tuple[tuple[int, bool], ...]]:
-    """The best roof cards to choose and their points, by enumeration (explains SCORE-ROOF)."""
-    rs = rules.roof_scoring
-    if len(roofs) < rs.size:
-        return 0, ()
-    have = Counter(roofs)
-    best: tuple[int, tuple] = (-1, ())
-    for choice in combinations_with_replacement(sorted(have), rs.size):
-        need = Counter(choice)
-        if any(need[k] > have[k] for k in need):
-            continue
-        uniform = len({c for c, _ in choice}) == 1
-        value = (rs.uniform if uniform else rs.mixed) + rs.window * sum(1 for _, w in choice if w)
-        if value > best[0]:
-            best = (value, choice)
-    return best
-
-
-def _held_amounts(t, helpers) -> tuple[int, int, int]:
-    bonus_plus = empty_room = token_plus = 0
-    for h in helpers:
-        bonus_plus += t.helper_bonus_plus.get(h, 0)
-        empty_room += t.helper_empty_room.get(h, 0)
-        token_plus += t.helper_token_plus.get(h, 0)
-    return bonus_plus, empty_room, token_plus
+__all__ = [
+    "COMPONENTS",
+    "Score",
+    "ScoreLine",
+    "add_final_score",
+    "best_roof_choice",
+    "best_roof_points",
+    "rooms_of",
+    "score_components",
+    "score_house",
+    "score_total",
+]
 
 
 def score_components(rules: Ruleset, house: House) -> tuple[int, int, int, int, int]:
     """(rooms, furnishings, functionality, roof, empty_rooms) for a legal house."""
     t = rules.tables
     cells = house.cells
-    tokens = house.tokens
-    points = t.points
-    annex_target = t.annex_target
-    rooms = 0
-    empties = cells.count(FACE_DOWN)
-    present = []
-    for floor in t.floor_cells:
-        mask = 0
-        run_code = -1
-        run_len = 0
-        run_bonus = False
-        for i in floor:
-            c = cells[i]
-            if c == run_code:
-                run_len += 1
-            else:
-                if run_code >= ROOM0:
-                    rooms += t.annex_value[run_code] if run_bonus else points[run_code][run_len - 1]
-                run_code = c
-                run_len = 1
-                run_bonus = False
-                if c >= ROOM0:
-                    mask |= 1 << c
-            if c >= ROOM0 and annex_target[c] and not run_bonus:
-                target = annex_target[c]
-                for j in t.annex_neighbours[i]:
-                    if cells[j] == target:
-                        run_bonus = True
-                        break
-        if run_code >= ROOM0:
-            rooms += t.annex_value[run_code] if run_bonus else points[run_code][run_len - 1]
-        present.append(mask)
-
-    bonus_plus, empty_plus, token_plus = _held_amounts(t, house.helpers) if house.helpers else (0, 0, 0)
-
-    furn = 0
-    n_tokens = 0
-    token_points = t.token_points
-    for tok in tokens:
-        if tok:
-            furn += token_points[tok]
-            n_tokens += 1
-    if house.outside:
-        furn_index = rules._furn_by_id
-        for fid in house.outside:
-            furn += furn_index[fid].points
-            n_tokens += 1
-    furn += token_plus * n_tokens
-
-    func = 0
-    for bonus_points, clauses in t.bonus_clauses:
-        for bit, floors in clauses:
-            for f in floors:
-                if present[f] & bit:
-                    break
-            else:
-                break
-        else:
-            func += bonus_points + bonus_plus
-
+    rooms = sum(room.points for room in house_rooms(t, cells))
+    amounts = helper_amounts(t, house.helpers) if house.helpers else HelperAmounts()
+    furn = token_points(rules, house, amounts.token_plus)
+    func = functionality_points(t, floor_masks(t, cells), amounts.bonus_plus)
     roof = best_roof_points(rules, house.roofs) if len(house.roofs) >= t.roof_size else 0
-    return rooms, furn, func, roof, empties * empty_plus
+    return rooms, furn, func, roof, cells.count(FACE_DOWN) * amounts.empty_room
 
 
 def score_total(rules: Ruleset, house: House) -> int:
     return sum(score_components(rules, house))
+
+
+def add_final_score(hm: HouseModel, stage: Stage, house: House) -> None:
+    """The final score of a model stage as CP-SAT terms: PLACE-C and every scoring rule area, with
+    the helpers the house holds (HELP-ARCHITECT, HELP-DESIGNER) and its outside tokens."""
+    rules = hm.rules
+    amounts = helper_amounts(rules.tables, house.helpers)
+    add_max_size(hm, stage)
+    add_room_points(hm, stage)
+    add_annex_points(hm, stage)
+    add_functionality(hm, stage, amounts.bonus_plus)
+    add_tokens(hm, stage, amounts.token_plus)
+    if amounts.empty_room:
+        hm.add_objective(amounts.empty_room, sum(hm.down_lits(stage)))
+    hm.constant += outside_points(rules, house, amounts.token_plus)
 
 
 # ---------------------------------------------------------------- breakdown
@@ -177,55 +104,25 @@ class Score:
         return out
 
 
-def rooms_of(rules: Ruleset, house: House) -> list[tuple[int, tuple[int, ...]]]:
-    """Every room (PLACE-C): (room code, its cells), floor by floor, left to right."""
-    out = []
-    for floor in rules.board.floor_cells:
-        run: list[int] = []
-        for i in floor:
-            code = house.cells[i]
-            if run and code == house.cells[run[-1]]:
-                run.append(i)
-                continue
-            if run and house.cells[run[0]] >= ROOM0:
-                out.append((house.cells[run[0]], tuple(run)))
-            run = [i]
-        if run and house.cells[run[0]] >= ROOM0:
-            out.append((house.cells[run[0]], tuple(run)))
-    return out
-
-
 def score_house(rules: Ruleset, house: House) -> Score:
     """Every point, line by line, with the reason for it."""
     board = rules.board
-    orthogonal = rules.options["annex_adjacency"] == "orthogonal"
     lines: list[ScoreLine] = []
     names = lambda cells: tuple(board.cells[i] for i in cells)  # noqa: E731
 
-    for code, cells in rooms_of(rules, house):
-        room = rules.room_of_code(code)
-        size = len(cells)
+    t = rules.tables
+    for room_found in house_rooms(t, house.cells):
+        room = rules.room_of_code(room_found.code)
+        size = room_found.size
         text = f"{room.name}, {size} card{'s' if size > 1 else ''}"
-        value = room.points[size - 1]
         if room.bonus is not None:
-            bonus_value, target = room.bonus
-            beside = [
-                j
-                for i in cells
-                for j in board.neighbours(i, orthogonal)
-                if house.cells[j] >= ROOM0 and rules.room_of_code(house.cells[j]).id == target
-            ]
-            if beside:
-                value = bonus_value
-                text = f"{room.name} beside {rules.room(target).name.lower()}"
-            else:
-                text += f" (not beside a {rules.room(target).name.lower()})"
-        lines.append(ScoreLine("rooms", value, text, names(cells)))
+            target = rules.room(room.bonus[1]).name.lower()
+            text = f"{room.name} beside {target}" if room_found.beside else text + f" (not beside a {target})"
+        lines.append(ScoreLine("rooms", room_found.points, text, names(room_found.cells)))
 
     held = Counter(house.helpers)
-    bonus_plus = sum(rules.tables.helper_bonus_plus.get(h, 0) * n for h, n in held.items())
-    empty_plus = sum(rules.tables.helper_empty_room.get(h, 0) * n for h, n in held.items())
-    token_plus = sum(rules.tables.helper_token_plus.get(h, 0) * n for h, n in held.items())
+    amounts = helper_amounts(t, house.helpers)
+    bonus_plus, empty_plus, token_plus = amounts.bonus_plus, amounts.empty_room, amounts.token_plus
     plus_names = lambda table: ", ".join(  # noqa: E731
         rules.held(h).name.lower() for h in held if table.get(h, 0)
     )
@@ -258,15 +155,10 @@ def score_house(rules: Ruleset, house: House) -> Score:
         extra = f" + {token_plus} ({plus_names(rules.tables.helper_token_plus)})" if token_plus else ""
         lines.append(ScoreLine("furnishings", furn.points + token_plus, f"{furn.name} outside: {furn.points}{extra}"))
 
-    face_up_by_floor = {fl.name: set() for fl in board.floors}
-    for i, code in enumerate(house.cells):
-        if code >= ROOM0:
-            face_up_by_floor[board.floors[board.cell_floor[i]].name].add(rules.room_of_code(code).id)
-    for bonus in rules.bonuses:
-        ok = all(any(c.room in face_up_by_floor[f] for f in c.floors) for c in bonus.clauses)
-        if ok:
-            extra = f" + {bonus_plus} ({plus_names(rules.tables.helper_bonus_plus)})" if bonus_plus else ""
-            lines.append(ScoreLine("functionality", bonus.points + bonus_plus, f"{bonus.name}: {bonus.points}{extra}"))
+    for b in bonuses_met(t, floor_masks(t, house.cells)):
+        bonus = rules.bonuses[b]
+        extra = f" + {bonus_plus} ({plus_names(rules.tables.helper_bonus_plus)})" if bonus_plus else ""
+        lines.append(ScoreLine("functionality", bonus.points + bonus_plus, f"{bonus.name}: {bonus.points}{extra}"))
 
     roof_points, choice = best_roof_choice(rules, house.roofs)
     rs = rules.roof_scoring

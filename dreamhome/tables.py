@@ -22,6 +22,7 @@ class Tables:
     n_codes: int
     floor_cells: tuple[tuple[int, ...], ...]
     cell_floor: tuple[int, ...]
+    cell_pos: tuple[int, ...]  # a cell's position in its floor row
     left: tuple[int, ...]
     right: tuple[int, ...]
     below: tuple[int, ...]
@@ -108,6 +109,7 @@ def build_tables(rules: Ruleset) -> Tables:
         n_codes=n_codes,
         floor_cells=board.floor_cells,
         cell_floor=board.cell_floor,
+        cell_pos=tuple(board.floor_cells[board.cell_floor[c]].index(c) for c in range(board.size)),
         left=board.left,
         right=board.right,
         below=board.below,

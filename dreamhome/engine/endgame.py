@@ -8,15 +8,15 @@ second, independent path before it is returned.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, replace
-from itertools import combinations_with_replacement
 
+from dreamhome.engine.furnishings import resolve_tokens
 from dreamhome.engine.placement import Placement, legal_placements
+from dreamhome.engine.roof import RoofCard, best_roof_discard_picks
+from dreamhome.engine.rooms import category_ok, floors_fit
 from dreamhome.house import House
-from dreamhome.legality import house_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, Ruleset
-from dreamhome.scoring import best_roof_points, rooms_of
+from dreamhome.tables import Tables
 
 # The end-game roles, named by what the effect does (END-ORDER); a rules file names the cards.
 ROOM_DISCARD_SWAP = "room_discard_swap"  # swap(house, room_discard) at end (END-SUPPLIER)
@@ -28,6 +28,25 @@ _ROLE_OF_EFFECT = {
     ("swap", ("house", "house")): HOUSE_SWAP,
     ("take", ("roof_discard", "roof_pile")): ROOF_DISCARD_TAKE,
 }
+
+# The end game's readings of other rule areas, imported here so the end game's callers find them together.
+__all__ = [
+    "END_ROLES",
+    "HOUSE_SWAP",
+    "ROOF_DISCARD_TAKE",
+    "ROOM_DISCARD_SWAP",
+    "HelperUses",
+    "ReplayError",
+    "best_roof_discard_picks",
+    "end_role",
+    "find_sequence",
+    "helper_uses",
+    "resolve_tokens",
+    "swap_in_house",
+    "swap_keeps_b_and_c",
+    "swap_with_room_discard",
+    "take_from_roof_discard",
+]
 
 
 @dataclass(frozen=True)
@@ -58,38 +77,6 @@ def helper_uses(rules: Ruleset, house: House) -> HelperUses:
     return HelperUses(**{role: tuple(ids) for role, ids in found.items()})
 
 
-def best_roof_discard_picks(rules: Ruleset, roofs, discard_roofs, uses: int) -> tuple[int, tuple]:
-    """END-ROOFER: the roof cards to take (at most `uses`) for the best SCORE-ROOF.
-
-    Ties go to fewer cards, then the canonical order of (colour, window)."""
-    have = Counter(discard_roofs)
-    kinds = sorted(have)
-    best = (best_roof_points(rules, list(roofs)), ())
-    for n in range(1, min(uses, len(discard_roofs)) + 1):
-        for pick in combinations_with_replacement(kinds, n):
-            need = Counter(pick)
-            if any(need[k] > have[k] for k in need):
-                continue
-            value = best_roof_points(rules, list(roofs) + list(pick))
-            if value > best[0]:
-                best = (value, pick)
-    return best
-
-
-def resolve_tokens(rules: Ruleset, house: House) -> House:
-    """END-HANDYMAN: a room left with several tokens keeps its best one."""
-    tokens = list(house.tokens)
-    t = rules.tables
-    for _code, cells in rooms_of(rules, house):
-        held = [i for i in cells if tokens[i]]
-        if len(held) > 1:
-            keep = max(held, key=lambda i: (t.token_points[tokens[i]], -tokens[i]))
-            for i in held:
-                if i != keep:
-                    tokens[i] = 0
-    return replace(house, tokens=tuple(tokens))
-
-
 class ReplayError(RuntimeError):
     """An end-game action that the rules do not allow at that moment."""
 
@@ -118,25 +105,17 @@ def swap_with_room_discard(rules: Ruleset, house: House, cell: int, incoming: st
     return replace(placed, discard_rooms=tuple(pile))
 
 
-def swap_keeps_b_and_c(t, cells: tuple[int, ...], a: int, b: int) -> bool:
+def swap_keeps_b_and_c(t: Tables, cells: tuple[int, ...], a: int, b: int) -> bool:
     """PLACE-B and PLACE-C after swapping cells a and b of a legal house (only their floors
     change), from the index tables: the game lists every house swap with it."""
     ca, cb = cells[a], cells[b]
-    if ca >= ROOM0 and not t.allowed[b][ca]:
+    if ca >= ROOM0 and not category_ok(t, b, ca):
         return False
-    if cb >= ROOM0 and not t.allowed[a][cb]:
+    if cb >= ROOM0 and not category_ok(t, a, cb):
         return False
     swapped = list(cells)
     swapped[a], swapped[b] = cb, ca
-    for floor in {t.cell_floor[a], t.cell_floor[b]}:
-        run_code, length = -1, 0
-        for i in t.floor_cells[floor]:
-            c = swapped[i]
-            length = length + 1 if c == run_code else 1
-            run_code = c
-            if c >= ROOM0 and length > t.max_size[c]:
-                return False
-    return True
+    return floors_fit(t, swapped, {t.cell_floor[a], t.cell_floor[b]})
 
 
 def swap_in_house(rules: Ruleset, house: House, a: int, b: int) -> House:
@@ -146,12 +125,14 @@ def swap_in_house(rules: Ruleset, house: House, a: int, b: int) -> House:
         seq[a], seq[b] = seq[b], seq[a]
     swapped = replace(house, cells=tuple(cells), tokens=tuple(tokens), under=tuple(under))
     if not swap_keeps_b_and_c(rules.tables, house.cells, a, b):
+        from dreamhome.legality import house_violations  # only to name the failure
+
         broken = [v for v in house_violations(rules, swapped) if v.rule in ("PLACE-B", "PLACE-C")]
         raise ReplayError(f"swap {rules.board.cells[a]} ↔ {rules.board.cells[b]}: {broken[0]}")
     return swapped
 
 
-def take_from_roof_discard(rules: Ruleset, house: House, roof: tuple[int, bool]) -> House:
+def take_from_roof_discard(rules: Ruleset, house: House, roof: RoofCard) -> House:
     pile = list(house.discard_roofs)
     if roof not in pile:
         raise ReplayError("that roof card is not in the roof discard pile")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dreamhome.engine.helpers import keeps_rooms_open
+from dreamhome.engine.rooms import category_ok, fits
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 
@@ -19,12 +21,6 @@ class Placement:
 
     def describe(self, rules: Ruleset) -> str:
         return f"{rules.board.cells[self.cell]}{' face down' if self.face_down else ''}"
-
-
-def designer_keeps_open(rules: Ruleset, house: House) -> bool:
-    """HELP-DESIGNER: tokens do not close this owner's rooms."""
-    keeps = rules.tables.keeps_open
-    return any(h in keeps for h in house.helpers) if keeps else False
 
 
 def free_supported_cells(rules: Ruleset, house: House) -> list[int]:
@@ -40,7 +36,7 @@ def face_up_ok(rules: Ruleset, house: House, cell: int, code: int, keep_open: bo
     The cell itself is assumed free (empty or scaffolding) and supported.
     """
     t = rules.tables
-    if not t.allowed[cell][code]:
+    if not category_ok(t, cell, code):
         return False
     cells = house.cells
     tokens = house.tokens
@@ -57,7 +53,7 @@ def face_up_ok(rules: Ruleset, house: House, cell: int, code: int, keep_open: bo
         if run_tokens and not keep_open:
             return False  # PLACE-CLOSED: a token closes the room
         held_tokens += run_tokens
-    return size <= t.max_size[code] and held_tokens <= 1  # PLACE-C, PLACE-MERGE/FURN-ONE
+    return fits(t, code, size) and held_tokens <= 1  # PLACE-C, PLACE-MERGE/FURN-ONE
 
 
 def legal_placements(rules: Ruleset, house: House, card: str | int) -> list[Placement]:
@@ -70,7 +66,7 @@ def legal_placements(rules: Ruleset, house: House, card: str | int) -> list[Plac
     t = rules.tables
     cells = house.cells
     below = t.below
-    keep_open = designer_keeps_open(rules, house)
+    keep_open = keeps_rooms_open(rules, house)
     out = []
     for i, c in enumerate(cells):
         if c != EMPTY and c != SCAFFOLD:
@@ -98,5 +94,4 @@ __all__ = [
     "apply_placement",
     "free_supported_cells",
     "face_up_ok",
-    "designer_keeps_open",
 ]

@@ -16,10 +16,10 @@ import random
 from dataclasses import dataclass, replace
 
 from dreamhome.engine.endgame import helper_uses, resolve_tokens, swap_in_house, swap_keeps_b_and_c, swap_with_room_discard
+from dreamhome.engine.helpers import keeps_rooms_open
 from dreamhome.engine.placement import (
     Placement,
     apply_placement,
-    designer_keeps_open,
     face_up_ok,
     free_supported_cells,
     legal_placements,
@@ -289,7 +289,7 @@ class GameState:
         out: list[Action] = []
         if left["supplier"] and self.room_discard:
             helper = left["supplier"][0]
-            keep_open = designer_keeps_open(rules, house)
+            keep_open = keeps_rooms_open(rules, house)
             face_down_ok = rules.options["swap_face_down"] == "allowed"
             incoming = sorted(set(self.room_discard))
             for cell in range(rules.board.size):

@@ -27,11 +27,15 @@ from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
+from dreamhome.engine.functionality import add_bonuses
+from dreamhome.engine.helpers import card_amounts
+from dreamhome.engine.roof import best_roof_choice
+from dreamhome.engine.rooms import annex_on_floor, row_rooms
 from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import FACE_DOWN, Ruleset
-from dreamhome.scoring import best_roof_choice, rooms_of, score_total
+from dreamhome.scoring import rooms_of, score_total
 
 MAX_ROWS = 2_000_000
 
@@ -56,34 +60,11 @@ class BestHouse:
     rows: int  # legal rows enumerated
 
 
-def _row_score(t, row: tuple[int, ...]) -> tuple[bool, int, list[tuple[int, int]]]:
-    """(legal under PLACE-C, room points with horizontal annex bonuses, [(code, size) per room])."""
-    score = 0
-    rooms = []
-    i = 0
-    n = len(row)
-    while i < n:
-        c = row[i]
-        j = i
-        while j + 1 < n and row[j + 1] == c:
-            j += 1
-        size = j - i + 1
-        if c != FACE_DOWN:
-            if size > t.max_size[c]:
-                return False, 0, []
-            target = t.annex_target[c]
-            if target and ((i > 0 and row[i - 1] == target) or (j + 1 < n and row[j + 1] == target)):
-                score += t.annex_value[c]
-            else:
-                score += t.points[c][size - 1]
-            rooms.append((c, size))
-        i = j + 1
-    return True, score, rooms
-
-
-def floor_rows(rules: Ruleset, kind: str, width: int) -> tuple[list[int], list[RowKind], int]:
-    """Every legal row of a floor of this kind, reduced to the best row per signature."""
+def floor_rows(rules: Ruleset, floor: int) -> tuple[list[int], list[RowKind], int]:
+    """Every legal row of this floor, reduced to the best row per signature."""
     t = rules.tables
+    kind = rules.board.floors[floor].kind
+    width = len(t.floor_cells[floor])
     alphabet = [r.code for r in rules.rooms if r.floor_kind == kind] + [FACE_DOWN]
     if len(alphabet) ** width > MAX_ROWS:
         raise DreamhomeError(
@@ -94,9 +75,11 @@ def floor_rows(rules: Ruleset, kind: str, width: int) -> tuple[list[int], list[R
     best: dict[tuple, RowKind] = {}
     legal = 0
     for row in itertools.product(alphabet, repeat=width):
-        ok, score, rooms = _row_score(t, row)
-        if not ok:
+        found = row_rooms(t, floor, row)
+        if found is None:
             continue
+        score = sum(room.points for room in found)
+        rooms = [(room.code, room.size) for room in found]
         legal += 1
         counts = tuple(row.count(c) for c in alphabet[:-1])
         per_room = tuple(sum(1 for c, _ in rooms if c == code) for code in furnishable)
@@ -110,7 +93,8 @@ def floor_rows(rules: Ruleset, kind: str, width: int) -> tuple[list[int], list[R
 
 def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int = 2, seed: int = 0) -> BestHouse:
     started = time.perf_counter()
-    if rules.options["annex_adjacency"] != "horizontal":
+    t = rules.tables
+    if not annex_on_floor(t):
         raise DreamhomeError(
             "max: only annex_adjacency = horizontal is supported (floors are then independent "
             "but for card counts, tokens and bonuses)"
@@ -120,17 +104,19 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
     m = cp_model.CpModel()
     objective = []
     total_rows = 0
-    cache: dict[tuple[str, int], tuple] = {}
+    cache: dict[tuple, tuple] = {}
     chosen_lits = []  # per floor: [(literal, RowKind)]
     type_count: Counter = Counter()  # linear expressions per room code
     rooms_of_type: dict[int, list] = {}
     complete_of_type: dict[int, list] = {}
     presence: list[dict[int, object]] = []
     empties = []
-    for floor in board.floors:
-        key = (floor.kind, len(floor.columns))
+    for fi, floor in enumerate(board.floors):
+        # Floors alike in kind, width and annex neighbours have the same rows: enumerate them once.
+        cells = t.floor_cells[fi]
+        key = (floor.kind, len(cells), tuple(tuple(t.cell_pos[j] for j in t.annex_neighbours[c]) for c in cells))
         if key not in cache:
-            cache[key] = floor_rows(rules, *key)
+            cache[key] = floor_rows(rules, fi)
             total_rows += cache[key][2]
         alphabet, kinds, _legal = cache[key]
         lits = [(m.new_bool_var(f"{floor.name}_r{k}"), kind) for k, kind in enumerate(kinds)]
@@ -156,15 +142,13 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
             m.add(type_count[room.code] <= room.count)
 
     # Functionality bonuses from presence per floor.
-    bonus_lits = []
-    for b, bonus in enumerate(rules.bonuses):
-        lit = m.new_bool_var(f"bonus_{b}")
-        for clause in bonus.clauses:
-            code = rules.room(clause.room).code
-            support = [presence[board.floor_index(f)].get(code, 0) for f in clause.floors]
-            m.add(lit <= sum(support))
-        objective.append(bonus.points * lit)
-        bonus_lits.append(lit)
+    def support(code: int, f: int) -> list:
+        here = presence[f].get(code, 0)
+        return [here] if not isinstance(here, int) else []
+
+    bonuses = add_bonuses(m, t, support)
+    bonus_lits = [lit for lit, _points in bonuses]
+    objective += [points * lit for lit, points in bonuses]
 
     # Tokens: one per room (FURN-ONE), each furnishing at most its count; award tokens need a complete room.
     budget = []
@@ -192,9 +176,8 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
     for card in rules.helpers + rules.tools:
         if card.kind != "helper":
             continue
-        plus_b = t.helper_bonus_plus.get(card.id, 0)
-        plus_e = t.helper_empty_room.get(card.id, 0)
-        plus_t = t.helper_token_plus.get(card.id, 0)
+        amounts = card_amounts(t, card.id)
+        plus_b, plus_e, plus_t = amounts.bonus_plus, amounts.empty_room, amounts.token_plus
         if not (plus_b or plus_e or plus_t):
             continue
         copies = [m.new_bool_var(f"{card.id}_{k}") for k in range(card.count)]

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dreamhome.engine.cpsat import CardClass, HouseModel, Stage, house_class
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, SCAFFOLD
 from dreamhome.solver.effects import add_swap_budget
-from dreamhome.solver.model import CardClass, HouseModel, Stage, house_class
 
 
 @dataclass

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dreamhome.engine.cpsat import HouseModel, Stage, house_class
 from dreamhome.house import House
-from dreamhome.solver.model import HouseModel, Stage, house_class
 
 
 @dataclass

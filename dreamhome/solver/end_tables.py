@@ -43,8 +43,11 @@ from itertools import combinations
 
 from ortools.sat.python import cp_model
 
+from dreamhome.engine.cpsat import CardClass, house_class
+from dreamhome.engine.functionality import add_bonuses
+from dreamhome.engine.rooms import annex_on_floor, category_ok, row_rooms
 from dreamhome.house import House
-from dreamhome.solver.model import CardClass, house_class
+from dreamhome.ruleset import Ruleset
 
 SCALE = 1000  # a row's value: SCALE × score − cells changed (the fewest changes among equal scores)
 
@@ -52,10 +55,9 @@ SCALE = 1000  # a row's value: SCALE × score − cells changed (the fewest chan
 def tables_apply(rules, n_sup: int, n_hand: int) -> bool:
     """The tables model the relaxation exactly for one use of each swap helper at most, and
     need floors that meet only through bonuses (annex neighbours on the same floor)."""
-    t = rules.tables
     if n_sup > 1 or n_hand > 1:
         return False
-    return all(t.cell_floor[j] == t.cell_floor[c] for c in range(t.n_cells) for j in t.annex_neighbours[c])
+    return annex_on_floor(rules.tables)
 
 
 @dataclass(frozen=True)
@@ -96,62 +98,44 @@ class FloorTable:
 
 
 class RowScorer:
-    """Exact floor scores for rows of card classes: SCORE-ROOMS (annex on the floor), tokens
-    kept one per room (FURN-ONE at the end), empty rooms; None when PLACE-B or PLACE-C fails."""
+    """Exact floor scores for rows of card classes, from the rule areas' own readings: SCORE-ROOMS
+    with annexes (`rooms.row_rooms`), tokens kept one per room (`furnishings.kept_token`, FURN-ONE
+    at the end), empty rooms; None when PLACE-B or PLACE-C fails."""
 
-    def __init__(self, rules, classes: list[CardClass], empty_plus: int, token_plus: int):
+    def __init__(self, rules: Ruleset, classes: list[CardClass], empty_plus: int, token_plus: int):
         t = rules.tables
         self.t = t
         self.up = [c.face_up_type for c in classes]
         self.token = [(t.token_points[c.token] + token_plus) if c.kind == "token" else 0 for c in classes]
         self.down = [c.kind == "down" for c in classes]
-        self.allowed = [[c.kind == "down" or bool(t.allowed[cell][c.room]) for c in classes] for cell in range(t.n_cells)]
+        self.allowed = [[c.kind == "down" or category_ok(t, cell, c.room) for c in classes] for cell in range(t.n_cells)]
         self.empty_plus = empty_plus
         self.bonus_bits = 0  # the room types some functionality bonus names: all a row shows other floors
         for _points, clauses in t.bonus_clauses:
             for bit, _floors in clauses:
                 self.bonus_bits |= bit
-        self.cache: dict[tuple, tuple[int, int] | None] = {}
+        self.cache: dict[tuple[int, tuple[int, ...]], tuple[int, int] | None] = {}
 
-    def score(self, row: tuple[int, ...]) -> tuple[int, int] | None:
-        """(score, bonus types shown as a bit mask), or None if the row is illegal."""
-        hit = self.cache.get(row, False)
+    def score(self, floor: int, row: tuple[int, ...]) -> tuple[int, int] | None:
+        """(score, bonus types shown as a bit mask) of `row` on `floor`, or None if it is illegal."""
+        key = (floor, row)
+        hit = self.cache.get(key, False)
         if hit is not False:
             return hit
         t = self.t
-        up, token = self.up, self.token
-        total = 0
-        shown = 0
-        n = len(row)
-        i = 0
-        while i < n:
-            k = row[i]
-            code = up[k]
-            if not code:
-                if self.down[k]:
-                    total += self.empty_plus
-                i += 1
-                continue
-            j = i
-            best_token = token[k]
-            while j + 1 < n and up[row[j + 1]] == code:
-                j += 1
-                if token[row[j]] > best_token:
-                    best_token = token[row[j]]
-            size = j - i + 1
-            if size > t.max_size[code]:
-                self.cache[row] = None
-                return None
-            target = t.annex_target[code]
-            if target and ((i > 0 and up[row[i - 1]] == target) or (j + 1 < n and up[row[j + 1]] == target)):
-                total += t.annex_value[code]
-            else:
-                total += t.points[code][size - 1]
-            total += best_token
-            shown |= 1 << code
-            i = j + 1
-        result = (total, shown & self.bonus_bits)
-        self.cache[row] = result
+        rooms = row_rooms(t, floor, [self.up[k] for k in row])
+        result = None
+        if rooms is not None:
+            token = self.token
+            pos = t.cell_pos
+            total = sum(self.empty_plus for k in row if self.down[k])
+            shown = 0
+            for room in rooms:
+                best_token = max(token[row[pos[c]]] for c in room.cells)
+                total += room.points + best_token
+                shown |= 1 << room.code
+            result = (total, shown & self.bonus_bits)
+        self.cache[key] = result
         return result
 
 
@@ -183,6 +167,7 @@ def build_tables(
         candidates = table.candidates
         best: dict[tuple, tuple] = {}
         score_row = scorer.score
+        floor_index = t.cell_floor[floor[0]]
         for role, base, base_changed in roles:
             options = [(0, base, base_changed)]
             for p, ks in enumerate(fits):
@@ -191,7 +176,7 @@ def build_tables(
                     if k != base[p]:
                         options.append((1, base[:p] + (k,) + base[p + 1 :], before + (k != start[p])))
             for sup, row, changed in options:
-                scored = score_row(row)
+                scored = score_row(floor_index, row)
                 if scored is None:
                     continue
                 score, shown = scored
@@ -275,14 +260,11 @@ def solve_tables(
             m.add(sum(vs) == sum(ends.get((y, x), [])))
         elif (y, x) not in ends:
             m.add(sum(vs) == 0)
-    bonus_lits = []
-    for b, (points, clauses) in enumerate(t.bonus_clauses):
-        lit = m.new_bool_var(f"bonus{b}")
-        for bit, floors in clauses:
-            support = [v for f in floors for v, row in lits[f] if row.signature[2] & bit]
-            m.add(lit <= sum(support)) if support else m.add(lit == 0)
-        objective.append(SCALE * (points + bonus_plus) * lit)
-        bonus_lits.append((lit, points + bonus_plus))
+    def support(code: int, f: int) -> list:
+        return [v for v, row in lits[f] if row.signature[2] >> code & 1]
+
+    bonus_lits = [(lit, points + bonus_plus) for lit, points in add_bonuses(m, t, support)]
+    objective += [SCALE * value * lit for lit, value in bonus_lits]
     by_row = {(f, row.signature, row.cells): v for f, here in enumerate(lits) for v, row in here}
     for cut in cuts:
         m.add(sum(by_row[f, row.signature, row.cells] for f, row in enumerate(cut)) <= len(cut) - 1)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
+from dreamhome.engine.cpsat import HouseModel, classes_for
 from dreamhome.engine.endgame import (
     HOUSE_SWAP,
     ROOF_DISCARD_TAKE,
@@ -28,15 +29,16 @@ from dreamhome.engine.endgame import (
     swap_with_room_discard,
     take_from_roof_discard,
 )
+from dreamhome.engine.furnishings import outside_points
+from dreamhome.engine.helpers import helper_amounts
+from dreamhome.engine.roof import best_roof_points
 from dreamhome.errors import DreamhomeError
 from dreamhome.house import House, house_to_json
 from dreamhome.legality import house_violations, summarize_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
-from dreamhome.scoring import best_roof_points, score_total
+from dreamhome.scoring import add_final_score, score_total
 from dreamhome.solver.effects import add_final_house
 from dreamhome.solver.end_tables import SCALE, RowScorer, build_tables, expand, solve_tables, tables_apply
-from dreamhome.solver.final_score import add_final_score, helper_amounts, outside_points
-from dreamhome.solver.model import HouseModel, classes_for
 
 
 @dataclass(frozen=True)
@@ -303,10 +305,10 @@ def _actions(sequence: list, uses) -> list[EndAction]:
 
 def _solve_on_tables(rules, house, uses, n_sup, n_hand, classes, incoming, deadline, seed, deterministic_time):
     """The same relaxation on per-floor outcome tables (end_tables.py), with the same order check."""
-    bonus_plus, empty_plus, token_plus = helper_amounts(rules, house)
-    scorer = RowScorer(rules, classes, empty_plus, token_plus)
+    amounts = helper_amounts(rules.tables, house.helpers)
+    scorer = RowScorer(rules, classes, amounts.empty_room, amounts.token_plus)
     tables = build_tables(rules, house, classes, incoming, n_sup, n_hand, scorer)
-    constant = outside_points(rules, house, token_plus)
+    constant = outside_points(rules, house, amounts.token_plus)
     cuts: list = []
     unreachable: set = set()
     params: dict = {"random_seed": seed}
@@ -318,7 +320,7 @@ def _solve_on_tables(rules, house, uses, n_sup, n_hand, classes, incoming, deadl
             if left <= 0:
                 return [], "TIME_LIMIT", None, len(cuts)
             params["max_time_in_seconds"] = left
-        solved = solve_tables(rules, tables, n_sup, n_hand, bonus_plus, constant, cuts, params)
+        solved = solve_tables(rules, tables, n_sup, n_hand, amounts.bonus_plus, constant, cuts, params)
         if solved is None:
             return [], "UNKNOWN", None, len(cuts)  # doing nothing is always legal
         target_cells = [0] * rules.board.size

@@ -18,15 +18,16 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from dreamhome.engine.cpsat import CardClass, HouseModel
 from dreamhome.engine.endgame import best_roof_discard_picks, helper_uses
-from dreamhome.engine.placement import Placement, apply_placement, designer_keeps_open, legal_placements
+from dreamhome.engine.helpers import keeps_rooms_open
+from dreamhome.engine.placement import Placement, apply_placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
 from dreamhome.legality import house_violations, summarize_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
+from dreamhome.scoring import add_final_score
 from dreamhome.solver.completion import add_completion, add_offers, completion_classes
-from dreamhome.solver.final_score import add_final_score
-from dreamhome.solver.model import CardClass, HouseModel
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ def _solve_completion(rules, house, pool, hand, time_limit, workers, seed, deter
         # One completion per sampled future (the bot's scenarios), all on one model; the card in
         # hand goes on the same cell in every one of them.
         hm = HouseModel(rules, classes, model=model)
-        final = add_completion(hm, house, pool, dict(discard), n_sup, n_hand, designer_keeps_open(rules, house), f"s{s}", in_hand)
+        final = add_completion(hm, house, pool, dict(discard), n_sup, n_hand, keeps_rooms_open(rules, house), f"s{s}", in_hand)
         if scenario is not None:
             add_offers(hm, final, scenario, f"s{s}_offer", in_hand)
         add_final_score(hm, final.stage, house)

@@ -1,0 +1,55 @@
+"""Helpers' scoring (HELP-ARCHITECT, HELP-DESIGNER, HELP-COPIES): what the `score(...)` and
+`tokens_keep_open` effects of the helpers a house holds add.
+
+One reading for every scorer: the fast and explained scorers, the CP-SAT final score, the
+end-game tables and `max` all take their amounts from `helper_amounts`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dreamhome.house import House
+    from dreamhome.ruleset import Ruleset
+    from dreamhome.tables import Tables
+
+
+@dataclass(frozen=True)
+class HelperAmounts:
+    """Points a house's helpers add: per functionality bonus met, per empty room, per token."""
+
+    bonus_plus: int = 0
+    empty_room: int = 0
+    token_plus: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.bonus_plus or self.empty_room or self.token_plus)
+
+
+NONE = HelperAmounts()
+
+
+def card_amounts(t: Tables, card_id: str) -> HelperAmounts:
+    """What one copy of a helper adds (HELP-COPIES: copies add up)."""
+    return HelperAmounts(
+        t.helper_bonus_plus.get(card_id, 0), t.helper_empty_room.get(card_id, 0), t.helper_token_plus.get(card_id, 0)
+    )
+
+
+def helper_amounts(t: Tables, helpers: Iterable[str]) -> HelperAmounts:
+    """The amounts of every helper held, summed copy by copy."""
+    bonus_plus = empty_room = token_plus = 0
+    for h in helpers:
+        bonus_plus += t.helper_bonus_plus.get(h, 0)
+        empty_room += t.helper_empty_room.get(h, 0)
+        token_plus += t.helper_token_plus.get(h, 0)
+    return HelperAmounts(bonus_plus, empty_room, token_plus) if (bonus_plus or empty_room or token_plus) else NONE
+
+
+def keeps_rooms_open(rules: Ruleset, house: House) -> bool:
+    """HELP-DESIGNER: tokens do not close this owner's rooms (PLACE-CLOSED does not apply)."""
+    keeps = rules.tables.keeps_open
+    return any(h in keeps for h in house.helpers) if keeps else False
