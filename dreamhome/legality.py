@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from dreamhome.engine.rooms import category_ok, fits, room_runs
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 
@@ -45,7 +46,6 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
 
     # PLACE-A support and PLACE-B categories, cell by cell.
     below = t.below
-    allowed = t.allowed
     for i, c in enumerate(cells):
         if c == EMPTY:
             if tokens[i]:
@@ -55,7 +55,7 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
         if b >= 0 and cells[b] == EMPTY:
             out.append(Violation("PLACE-A", names[i], f"{_what(rules, c)} stands over the empty space {names[b]}"))
         if c >= ROOM0:
-            if not allowed[i][c]:
+            if not category_ok(t, i, c):
                 room = rules.room_of_code(c)
                 out.append(
                     Violation(
@@ -79,45 +79,35 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
         elif tokens[i]:
             out.append(Violation("FURN-TYPE", names[i], f"a token lies on {_what(rules, c)}"))
 
-    # PLACE-C sizes and FURN-ONE, room by room.
-    for floor in t.floor_cells:
-        run_code = -1
-        start = 0
-        length = 0
-        n_tok = 0
-        for k, i in enumerate(floor + (-1,)):
-            c = cells[i] if i >= 0 else -1
-            if c == run_code and c >= ROOM0:
-                length += 1
-                n_tok += 1 if tokens[i] else 0
-                continue
-            if run_code >= ROOM0:
-                room_cells = floor[start : start + length]
-                if length > t.max_size[run_code]:
-                    room = rules.room_of_code(run_code)
-                    out.append(
-                        Violation(
-                            "PLACE-C",
-                            names[room_cells[0]],
-                            f"a {room.name.lower()} of {length} cards is larger than its maximum of {room.max_size}",
-                        )
-                    )
-                if n_tok > 1:
-                    out.append(
-                        Violation("FURN-ONE", names[room_cells[0]], f"a room holds {n_tok} tokens; a room holds at most one")
-                    )
-                full_only = [tokens[j] for j in room_cells if tokens[j] and t.token_closes_full_only[tokens[j]]]
-                if full_only and length != t.max_size[run_code]:
-                    furn = rules.furnishings[full_only[0] - 1]
-                    out.append(
-                        Violation(
-                            "VAR-CAR",
-                            names[room_cells[0]],
-                            f"the {furn.name.lower()} goes only in a complete {rules.room_of_code(run_code).name.lower()}",
-                        )
-                    )
-            run_code, start, length = c, k, 1
-            n_tok = 1 if i >= 0 and tokens[i] else 0
+    # PLACE-C sizes and FURN-ONE, room by room (engine/rooms.py reads the rooms).
+    floors = t.floor_cells
+    for f, start, stop, run_code in room_runs(cells, floors):
+        room_cells = floors[f][start:stop]
+        length = stop - start
+        if not fits(t, run_code, length):
+            room = rules.room_of_code(run_code)
+            out.append(
+                Violation(
+                    "PLACE-C",
+                    names[room_cells[0]],
+                    f"a {room.name.lower()} of {length} cards is larger than its maximum of {room.max_size}",
+                )
+            )
+        if not any(tokens[j] for j in room_cells):
+            continue
+        held = [tokens[j] for j in room_cells if tokens[j]]
+        if len(held) > 1:
+            out.append(Violation("FURN-ONE", names[room_cells[0]], f"a room holds {len(held)} tokens; a room holds at most one"))
+        full_only = [tok for tok in held if t.token_closes_full_only[tok]]
+        if full_only and length != t.max_size[run_code]:
+            furn = rules.furnishings[full_only[0] - 1]
+            out.append(
+                Violation(
+                    "VAR-CAR",
+                    names[room_cells[0]],
+                    f"the {furn.name.lower()} goes only in a complete {rules.room_of_code(run_code).name.lower()}",
+                )
+            )
 
     # Outside tokens (FURN-TYPE) and card counts against the manifest (COMP-5).
     token_uses = [0] * len(t.token_count)

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 
 from dreamhome.engine.functionality import add_functionality, bonuses_met, floor_masks, functionality_points
 from dreamhome.engine.furnishings import add_tokens, outside_points, token_points
-from dreamhome.engine.helpers import HelperAmounts, helper_amounts
+from dreamhome.engine.helpers import NONE as NO_HELPERS
+from dreamhome.engine.helpers import helper_amounts
 from dreamhome.engine.roof import best_roof_choice, best_roof_points
-from dreamhome.engine.rooms import add_annex_points, add_max_size, add_room_points, house_rooms, rooms_of
+from dreamhome.engine.rooms import add_annex_points, add_max_size, add_room_points, house_rooms, rooms_of, rooms_value
 from dreamhome.house import House
 from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
 
@@ -46,10 +47,10 @@ def score_components(rules: Ruleset, house: House) -> tuple[int, int, int, int, 
     """(rooms, furnishings, functionality, roof, empty_rooms) for a legal house."""
     t = rules.tables
     cells = house.cells
-    rooms = sum(room.points for room in house_rooms(t, cells))
-    amounts = helper_amounts(t, house.helpers) if house.helpers else HelperAmounts()
+    rooms, present = rooms_value(t, cells)
+    amounts = helper_amounts(t, house.helpers) if house.helpers else NO_HELPERS
     furn = token_points(rules, house, amounts.token_plus)
-    func = functionality_points(t, floor_masks(t, cells), amounts.bonus_plus)
+    func = functionality_points(t, present, amounts.bonus_plus)
     roof = best_roof_points(rules, house.roofs) if len(house.roofs) >= t.roof_size else 0
     return rooms, furn, func, roof, cells.count(FACE_DOWN) * amounts.empty_room
 

@@ -32,6 +32,7 @@ class Tables:
     annex_target: tuple[int, ...]  # by code: the code that earns the bonus, 0 if none
     annex_value: tuple[int, ...]
     annex_neighbours: tuple[tuple[int, ...], ...]  # by cell, per option annex_adjacency
+    annex_on_floor: bool  # every annex neighbour on the cell's own floor: floors score alone
     bonus_clauses: tuple[tuple[int, tuple[tuple[int, tuple[int, ...]], ...]], ...]  # (points, ((bit, floors), …))
     token_points: tuple[int, ...]  # by token code (0 = none)
     token_room: tuple[int, ...]  # by token code: room code, 0 for outside tokens
@@ -74,6 +75,7 @@ def build_tables(rules: Ruleset) -> Tables:
             row[room.code] = room.floor_kind == kind
         allowed.append(tuple(row))
     orthogonal = rules.options.get("annex_adjacency") == "orthogonal"
+    neighbours = tuple(board.neighbours(c, orthogonal) for c in range(board.size))
     clauses = []
     for bonus in rules.bonuses:
         compiled = tuple((1 << rules.room(c.room).code, tuple(board.floor_index(f) for f in c.floors)) for c in bonus.clauses)
@@ -118,7 +120,8 @@ def build_tables(rules: Ruleset) -> Tables:
         allowed=tuple(allowed),
         annex_target=tuple(annex_target),
         annex_value=tuple(annex_value),
-        annex_neighbours=tuple(board.neighbours(c, orthogonal) for c in range(board.size)),
+        annex_neighbours=neighbours,
+        annex_on_floor=all(board.cell_floor[j] == board.cell_floor[c] for c in range(board.size) for j in neighbours[c]),
         bonus_clauses=tuple(clauses),
         token_points=tuple(token_points),
         token_room=tuple(token_room),

@@ -5,7 +5,7 @@ scores its type's points for its size, or, for an annex type, the bonus value
 when some card of the room stands beside a card of the named type (SCORE-ROOMS;
 "beside" follows the `annex_adjacency` option through `Tables.annex_neighbours`).
 
-Plain Python first — the one run scanner (`runs`), the one room value
+Plain Python first — the one run scanner (`room_runs`), the one room value
 (`room_points`), the one "beside" test (`annex_beside`), whole-house and
 one-floor-row readings built from them — then the CP-SAT builders of the same
 rules (`add_max_size`, `add_room_points`, `add_annex_points`). To change how
@@ -15,7 +15,7 @@ tables, `max` and the CP-SAT models all read it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -43,18 +43,27 @@ class Room:
 
 
 # ---------------------------------------------------------------- plain Python
-def runs(codes: Sequence[int]) -> Iterator[tuple[int, int, int]]:
-    """Maximal runs of equal codes, left to right, as (start, stop, code): the one scanner every
-    reading of PLACE-C and SCORE-ROOMS is built on."""
-    n = len(codes)
-    i = 0
-    while i < n:
-        c = codes[i]
-        j = i + 1
-        while j < n and codes[j] == c:
-            j += 1
-        yield i, j, c
-        i = j
+RoomRun = tuple[int, int, int, int]  # (row index, start, stop, room code): cells rows[row][start:stop]
+
+
+def room_runs(codes: Sequence[int], rows: Sequence[Sequence[int]]) -> list[RoomRun]:
+    """Every room — a maximal run of face-up cards of one type on a row (PLACE-C) — as
+    (row index, start, stop, code), rows in order, left to right. The one scanner every reading
+    of PLACE-C, SCORE-ROOMS and FURN-ONE is built on: a whole house (`codes` = its cells, `rows`
+    = the floors' cells) or one floor row read alone (`rows` = one range over the row)."""
+    out = []
+    for r, row in enumerate(rows):
+        n = len(row)
+        i = 0
+        while i < n:
+            c = codes[row[i]]
+            j = i + 1
+            while j < n and codes[row[j]] == c:
+                j += 1
+            if c >= ROOM0:
+                out.append((r, i, j, c))
+            i = j
+    return out
 
 
 def fits(t: Tables, code: int, size: int) -> bool:
@@ -69,77 +78,113 @@ def room_points(t: Tables, code: int, size: int, beside: bool) -> int:
     return t.points[code][size - 1]
 
 
-def annex_beside(t: Tables, code_at: Callable[[int], int], room_cells: Sequence[int], code: int) -> bool:
-    """SCORE-ROOMS' annex condition: some cell beside the room (per `annex_adjacency`) holds a
-    face-up card of the type the annex names. `code_at(cell)` reads the house being scored; it may
-    return -1 for a cell it cannot see."""
+def annex_beside(t: Tables, codes: Sequence[int], room_cells: Sequence[int], code: int, at: Sequence[int] | None = None) -> bool:
+    """SCORE-ROOMS' annex condition: some cell beside the room (per `annex_adjacency`,
+    `Tables.annex_neighbours`) holds a face-up card of the type the annex names. `codes` is the
+    house's cells, or a floor row with `at` mapping a board cell to its place in the row."""
     target = t.annex_target[code]
     if not target:
         return False
     for i in room_cells:
         for j in t.annex_neighbours[i]:
-            if code_at(j) == target:
+            if codes[j if at is None else at[j]] == target:
                 return True
     return False
 
 
 def house_rooms(t: Tables, cells: Sequence[int]) -> Iterator[Room]:
     """Every room of a house (its cell codes), floor by floor, left to right, with its points."""
-    code_at = cells.__getitem__
+    floors = t.floor_cells
+    for f, start, stop, code in room_runs(cells, floors):
+        room_cells = floors[f][start:stop]
+        beside = annex_beside(t, cells, room_cells, code)
+        yield Room(code, room_cells, room_points(t, code, stop - start, beside), beside)
+
+
+def rooms_value(t: Tables, cells: Sequence[int]) -> tuple[int, list[int]]:
+    """The hot path of SCORE-ROOMS: a house's room points and, per floor, its face-up types as a
+    bit mask (what the functionality bonuses read).
+
+    This is `house_rooms` fused into one pass over the cells — the scan of `room_runs`, the value
+    of `room_points` and the test of `annex_beside` inline — because games, bots and what-ifs call
+    it millions of times and the separate steps measured ~2× slower (docs/PERFORMANCE.md). It
+    reads the same tables; `tests/test_engine.py` checks it equals `house_rooms` on random houses
+    under random variants. Change the three functions above and this one together.
+    """
+    points = t.points
+    annex_target = t.annex_target
+    annex_value = t.annex_value
+    neighbours = t.annex_neighbours
+    total = 0
+    masks = []
     for floor in t.floor_cells:
-        row = [cells[i] for i in floor]
-        for start, stop, code in runs(row):
-            if code >= ROOM0:
-                room_cells = floor[start:stop]
-                beside = annex_beside(t, code_at, room_cells, code)
-                yield Room(code, room_cells, room_points(t, code, stop - start, beside), beside)
+        mask = 0
+        run_code = -1
+        run_len = 0
+        beside = False
+        for i in floor:
+            c = cells[i]
+            if c == run_code:
+                run_len += 1
+            else:
+                if run_code >= ROOM0:
+                    total += annex_value[run_code] if beside else points[run_code][run_len - 1]
+                run_code = c
+                run_len = 1
+                beside = False
+                if c >= ROOM0:
+                    mask |= 1 << c
+            if c >= ROOM0 and not beside:
+                target = annex_target[c]
+                if target:
+                    for j in neighbours[i]:
+                        if cells[j] == target:
+                            beside = True
+                            break
+        if run_code >= ROOM0:
+            total += annex_value[run_code] if beside else points[run_code][run_len - 1]
+        masks.append(mask)
+    return total, masks
 
 
 def rooms_of(rules: Ruleset, house: House) -> list[tuple[int, tuple[int, ...]]]:
     """Every room (PLACE-C): (room code, its cells), floor by floor, left to right."""
-    return [(room.code, room.cells) for room in house_rooms(rules.tables, house.cells)]
+    floors = rules.tables.floor_cells
+    return [(code, floors[f][start:stop]) for f, start, stop, code in room_runs(house.cells, floors)]
 
 
 def annex_on_floor(t: Tables) -> bool:
     """True when every annex neighbour lies on the cell's own floor (`annex_adjacency =
     horizontal`): only then can a floor row be scored alone (`row_rooms`)."""
-    return all(t.cell_floor[j] == t.cell_floor[c] for c in range(t.n_cells) for j in t.annex_neighbours[c])
+    return t.annex_on_floor
 
 
 def row_rooms(t: Tables, floor: int, row: Sequence[int]) -> list[Room] | None:
     """The rooms of one floor row read alone (`row[k]` is the code on the floor's k-th cell), or
     None when a room breaks PLACE-C. Needs `annex_on_floor(t)`: the row is all the scorer sees."""
     cells = t.floor_cells[floor]
-    pos = t.cell_pos
     out = []
-    for start, stop, code in runs(row):
-        if code < ROOM0:
-            continue
+    for _r, start, stop, code in room_runs(row, (range(len(row)),)):
         if not fits(t, code, stop - start):
             return None
         room_cells = cells[start:stop]
-        beside = annex_beside(t, lambda j: row[pos[j]], room_cells, code)
+        beside = annex_beside(t, row, room_cells, code, t.cell_pos)
         out.append(Room(code, room_cells, room_points(t, code, stop - start, beside), beside))
     return out
 
 
-def floors_fit(t: Tables, cells: Sequence[int], floors: Iterator[int] | Sequence[int] | set[int]) -> bool:
+def floors_fit(t: Tables, cells: Sequence[int], floors: Iterable[int]) -> bool:
     """PLACE-C on the given floors of a house."""
-    for f in floors:
-        row = [cells[i] for i in t.floor_cells[f]]
-        for start, stop, code in runs(row):
-            if code >= ROOM0 and not fits(t, code, stop - start):
-                return False
-    return True
+    rows = [t.floor_cells[f] for f in floors]
+    return all(fits(t, code, stop - start) for _r, start, stop, code in room_runs(cells, rows))
 
 
 def size_violations(t: Tables, cells: Sequence[int]) -> Iterator[tuple[int, tuple[int, ...]]]:
     """Rooms larger than their type's maximum (PLACE-C): (code, cells)."""
-    for floor in t.floor_cells:
-        row = [cells[i] for i in floor]
-        for start, stop, code in runs(row):
-            if code >= ROOM0 and not fits(t, code, stop - start):
-                yield code, floor[start:stop]
+    floors = t.floor_cells
+    for f, start, stop, code in room_runs(cells, floors):
+        if not fits(t, code, stop - start):
+            yield code, floors[f][start:stop]
 
 
 def category_ok(t: Tables, cell: int, code: int) -> bool:

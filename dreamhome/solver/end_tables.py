@@ -260,6 +260,7 @@ def solve_tables(
             m.add(sum(vs) == sum(ends.get((y, x), [])))
         elif (y, x) not in ends:
             m.add(sum(vs) == 0)
+
     def support(code: int, f: int) -> list:
         return [v for v, row in lits[f] if row.signature[2] >> code & 1]
 
