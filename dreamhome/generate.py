@@ -10,6 +10,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 
+from dreamhome.engine.deck import roof_cards, room_cards
 from dreamhome.engine.placement import apply_placement, legal_placements
 from dreamhome.house import House
 from dreamhome.ruleset import Ruleset
@@ -27,7 +28,7 @@ def random_house(
     """A house of `cards` room cards (default: a full board) placed legally one by one,
     with furnishing tokens where rooms allow, some roofs and helpers."""
     n = rules.board.size if cards is None else cards
-    deck = Counter({r.id: r.count for r in rules.rooms})
+    deck = Counter({rules.room_of_code(code).id: n for code, n in room_cards(rules).items()})
     if helpers is None:
         pool = [h.id for h in rules.helpers for _ in range(h.count)]
         helpers = tuple(sorted(rng.sample(pool, rng.randint(0, min(3, len(pool))))))
@@ -55,7 +56,7 @@ def random_house(
         open_rooms = [cells for c, cells in rooms_of(rules, house) if c == code and not any(house.tokens[i] for i in cells)]
         if open_rooms:
             house = house.with_token(rng.choice(rng.choice(open_rooms)), furn.code)
-    roof_deck = [(r.index, k < r.windows) for r in rules.roofs for k in range(r.count)]
+    roof_deck = roof_cards(rules)
     rng.shuffle(roof_deck)
     n_roofs = rng.randint(0, 7)
     roofs, rest = roof_deck[:n_roofs], roof_deck[n_roofs:]

@@ -8,20 +8,69 @@ swaps it into the discard pile). Two plain kitchens are the same class, which
 keeps the models small.
 
 A *stage* is a house in the model: per cell, literals for the classes it may
-hold. effects.py (END-SUPPLIER, END-HANDYMAN) and completion.py (a house in
-play, then its end game) build the final stage; the rule areas add their terms
-for it: rooms.py (PLACE-C, room points), annex.py, functionality.py,
-furnishings.py (final_score.py adds them all).
+hold. solver/effects.py (END-SUPPLIER, END-HANDYMAN) and solver/completion.py
+(a house in play, then its end game) build the final stage; the rule areas add
+their terms for it: engine/rooms.py (PLACE-C, room points, annexes),
+engine/functionality.py, engine/furnishings.py (scoring.add_final_score adds
+them all).
+
+Every CP-SAT solve of the project is set up here, by `SolveSettings` and
+`new_solver`: one settings type, one place that turns it into parameters.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model
 
 from dreamhome.house import House
 from dreamhome.ruleset import FACE_DOWN, Ruleset
+
+
+@dataclass(frozen=True)
+class SolveSettings:
+    """How one CP-SAT solve runs. `deterministic_time` bounds the work in CP-SAT's deterministic
+    units, so an answer that feeds a game or a what-if is the same on any machine under any load;
+    `time_limit` bounds wall-clock seconds (a user's --time-limit)."""
+
+    workers: int = 1
+    seed: int = 0
+    time_limit: float | None = None
+    deterministic_time: float | None = None
+    presolve: bool = True
+    linearization_level: int | None = None
+    cut_level: int | None = None
+
+    def until(self, deadline: float | None, now: float) -> SolveSettings:
+        """These settings with the time left before `deadline` (a perf_counter value) as the limit."""
+        if deadline is None:
+            return self
+        return replace(self, time_limit=max(deadline - now, 0.001))
+
+
+def new_solver(settings: SolveSettings) -> cp_model.CpSolver:
+    """A CP-SAT solver with these settings; the only place the project sets solver parameters."""
+    solver = cp_model.CpSolver()
+    p = solver.parameters
+    p.num_workers = settings.workers
+    p.random_seed = settings.seed
+    if settings.time_limit is not None:
+        p.max_time_in_seconds = settings.time_limit
+    if settings.deterministic_time is not None:
+        p.max_deterministic_time = settings.deterministic_time
+    if not settings.presolve:
+        p.cp_model_presolve = False
+    if settings.linearization_level is not None:
+        p.linearization_level = settings.linearization_level
+    if settings.cut_level is not None:
+        p.cut_level = settings.cut_level
+    return solver
+
+
+def found(status: int) -> bool:
+    """The solve returned an answer (proven or not)."""
+    return status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
 
 @dataclass(frozen=True)
@@ -141,4 +190,4 @@ def classes_for(rules: Ruleset, houses: list[House], extra_types=(), down_types=
     return sorted(seen, key=lambda c: (order[c.kind], c.room, c.token, c.origin))
 
 
-__all__ = ["CardClass", "HouseModel", "Stage", "classes_for", "house_class"]
+__all__ = ["CardClass", "HouseModel", "SolveSettings", "Stage", "classes_for", "found", "house_class", "new_solver"]

@@ -27,6 +27,8 @@ from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
+from dreamhome.engine.cpsat import SolveSettings, found, new_solver
+from dreamhome.engine.deck import roof_cards, rooms_left
 from dreamhome.engine.functionality import add_bonuses
 from dreamhome.engine.helpers import card_amounts
 from dreamhome.engine.roof import best_roof_choice
@@ -205,24 +207,20 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
                 objective.append(plus_t * z)
 
     # Roof: a complete roof of the best cards, or none.
-    roof_deck = [(r.index, k < r.windows) for r in rules.roofs for k in range(r.count)]
-    roof_value, roof_cards = best_roof_choice(rules, roof_deck)
+    roof_deck = roof_cards(rules)
+    roof_value, roof_choice = best_roof_choice(rules, roof_deck)
     roof = m.new_bool_var("roof")
-    if roof_cards:
+    if roof_choice:
         objective.append(roof_value * roof)
-        budget.append(len(roof_cards) * roof)
+        budget.append(len(roof_choice) * roof)
     else:
         m.add(roof == 0)
     m.add(sum(budget) <= rules.game.rounds)  # one resource card a round at most
 
     m.maximize(sum(objective))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = time_limit
+    solver = new_solver(SolveSettings(workers=workers, seed=seed, time_limit=time_limit))
     result = solver.solve(m)
-    if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if not found(result):
         raise DreamhomeError(f"max: no house found ({solver.status_name(result)}); try a longer --time-limit")
 
     # Build the house the model chose, then score it with the ordinary scorer.
@@ -249,7 +247,7 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
             )
             tokens[room[0]] = furn.code
     helpers = tuple(sorted(hid for hid, copy in helper_copies if solver.value(copy)))
-    roofs = tuple(roof_cards) if solver.value(roof) else ()
+    roofs = tuple(roof_choice) if solver.value(roof) else ()
     house = replace(house, tokens=tuple(tokens), outside=tuple(outside), helpers=helpers, roofs=roofs)
     house = _fix_face_down_cards(rules, house)
     total = score_total(rules, house)
@@ -264,10 +262,7 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
 
 def _fix_face_down_cards(rules: Ruleset, house: House) -> House:
     """Give every empty room a printed card the deck still has (COMP-5)."""
-    left = Counter({r.code: r.count for r in rules.rooms})
-    for c in house.cells:
-        if c != FACE_DOWN and c in left:
-            left[c] -= 1
+    left = Counter(rooms_left(rules, replace(house, under=(0,) * len(house.cells))))
     under = list(house.under)
     for i, c in enumerate(house.cells):
         if c == FACE_DOWN:

@@ -38,12 +38,12 @@ reachable: it is optimal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from ortools.sat.python import cp_model
 
-from dreamhome.engine.cpsat import CardClass, house_class
+from dreamhome.engine.cpsat import CardClass, SolveSettings, found, house_class, new_solver
 from dreamhome.engine.functionality import add_bonuses
 from dreamhome.engine.rooms import annex_on_floor, category_ok, row_rooms
 from dreamhome.house import House
@@ -228,7 +228,7 @@ def solve_tables(
     bonus_plus: int,
     constant: int,
     cuts: list[list[Row]],
-    params: dict,
+    settings: SolveSettings,
 ) -> TableSolve | None:
     """One CP-SAT solve over the rows now shown; None when no solution was found in time."""
     m = cp_model.CpModel()
@@ -270,14 +270,10 @@ def solve_tables(
     for cut in cuts:
         m.add(sum(by_row[f, row.signature, row.cells] for f, row in enumerate(cut)) <= len(cut) - 1)
     m.maximize(sum(objective))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
     # The rows are already the reduced model: CP-SAT's presolve measured costlier than it saves here.
-    solver.parameters.cp_model_presolve = False
-    for name, value in params.items():
-        setattr(solver.parameters, name, value)
+    solver = new_solver(replace(settings, workers=1, presolve=False))
     result = solver.solve(m)
-    if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if not found(result):
         return None
     rows = [next(row for v, row in here if solver.value(v)) for here in lits]
     score = sum(row.score for row in rows) + sum(p for lit, p in bonus_lits if solver.value(lit)) + constant

@@ -13,9 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
-from ortools.sat.python import cp_model
-
-from dreamhome.engine.cpsat import HouseModel, classes_for
+from dreamhome.engine.cpsat import HouseModel, SolveSettings, classes_for, found, new_solver
 from dreamhome.engine.endgame import (
     HOUSE_SWAP,
     ROOF_DISCARD_TAKE,
@@ -250,23 +248,17 @@ def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed, d
     changed = sum(1 - u for u in final.unchanged)
     m.maximize(SCALE * hm.objective_expr() - changed)
 
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
-    if deterministic_time is not None:
-        solver.parameters.max_deterministic_time = deterministic_time
+    settings = SolveSettings(workers=workers, seed=seed, deterministic_time=deterministic_time)
     status_name = "UNKNOWN"
     n = rules.board.size
     refused = 0
     while True:
-        if deadline is not None:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                return [], "TIME_LIMIT", None, refused
-            solver.parameters.max_time_in_seconds = left
+        if deadline is not None and deadline - time.perf_counter() <= 0:
+            return [], "TIME_LIMIT", None, refused
+        solver = new_solver(settings.until(deadline, time.perf_counter()))
         result = solver.solve(m)
         status_name = solver.status_name(result)
-        if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if not found(result):
             return [], status_name, None, refused  # doing nothing is always legal
         chosen = [
             next(
@@ -311,16 +303,13 @@ def _solve_on_tables(rules, house, uses, n_sup, n_hand, classes, incoming, deadl
     constant = outside_points(rules, house, amounts.token_plus)
     cuts: list = []
     unreachable: set = set()
-    params: dict = {"random_seed": seed}
-    if deterministic_time is not None:
-        params["max_deterministic_time"] = deterministic_time
+    settings = SolveSettings(seed=seed, deterministic_time=deterministic_time)
     while True:
-        if deadline is not None:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                return [], "TIME_LIMIT", None, len(cuts)
-            params["max_time_in_seconds"] = left
-        solved = solve_tables(rules, tables, n_sup, n_hand, amounts.bonus_plus, constant, cuts, params)
+        if deadline is not None and deadline - time.perf_counter() <= 0:
+            return [], "TIME_LIMIT", None, len(cuts)
+        solved = solve_tables(
+            rules, tables, n_sup, n_hand, amounts.bonus_plus, constant, cuts, settings.until(deadline, time.perf_counter())
+        )
         if solved is None:
             return [], "UNKNOWN", None, len(cuts)  # doing nothing is always legal
         target_cells = [0] * rules.board.size

@@ -18,14 +18,15 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from dreamhome.engine.cpsat import CardClass, HouseModel
+from dreamhome.engine.cpsat import CardClass, HouseModel, SolveSettings, found, new_solver
+from dreamhome.engine.deck import rooms_left
 from dreamhome.engine.endgame import best_roof_discard_picks, helper_uses
 from dreamhome.engine.helpers import keeps_rooms_open
 from dreamhome.engine.placement import Placement, apply_placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
 from dreamhome.legality import house_violations, summarize_violations
-from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
+from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
 from dreamhome.scoring import add_final_score
 from dreamhome.solver.completion import add_completion, add_offers, completion_classes
 
@@ -45,17 +46,8 @@ class PlacementBound:
         }
 
 
-def default_pool(rules: Ruleset, house: House) -> dict[int, int]:
-    """The manifest minus the cards in the house and in its room discard pile."""
-    left = Counter({r.code: r.count for r in rules.rooms})
-    for i, code in enumerate(house.cells):
-        if code >= ROOM0:
-            left[code] -= 1
-        elif code == FACE_DOWN and house.under[i]:
-            left[house.under[i]] -= 1
-    for rid in house.discard_rooms:
-        left[rules.room(rid).code] -= 1
-    return {code: n for code, n in left.items() if n > 0}
+# `place`'s default pool: the deck minus the house (engine/deck.py).
+default_pool = rooms_left
 
 
 def read_pool(rules: Ruleset, data, source: str) -> dict[int, int]:
@@ -151,20 +143,20 @@ def _solve_completion(rules, house, pool, hand, time_limit, workers, seed, deter
             model.add_implication(z, lit) if lit is not None else model.add(z == 0)
     n_scenarios = len(objective)
     model.maximize(sum(objective))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
     # The full linear relaxation (PLACE-C windows, token pairs, closure) in the LP, without CP-SAT's
     # generated cuts: measured ~10× faster proofs with a supplier and a handyman, where the default
     # LP bound stays far above the optimum (docs/PERFORMANCE.md).
-    solver.parameters.linearization_level = 2
-    solver.parameters.cut_level = 0
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
-    if deterministic_time is not None:  # reproducible whatever the machine's load (bots, what-ifs)
-        solver.parameters.max_deterministic_time = deterministic_time
+    settings = SolveSettings(
+        workers=workers,
+        seed=seed,
+        time_limit=None if time_limit is None else max(time_limit, 0.001),
+        deterministic_time=deterministic_time,  # reproducible whatever the machine's load (bots, what-ifs)
+        linearization_level=2,
+        cut_level=0,
+    )
+    solver = new_solver(settings)
     result = solver.solve(model)
-    if result not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if not found(result):
         raise DreamhomeError(f"place: no completion of the house found ({solver.status_name(result)})")
     chosen = next((pl for pl, z in options if solver.value(z)), None)
     return round(solver.objective_value / n_scenarios), result == cp_model.OPTIMAL, chosen
