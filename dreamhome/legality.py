@@ -117,7 +117,7 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
     for fid in house.outside:
         furn = rules.furnishing(fid)
         token_uses[furn.code] += 1
-        if not furn.outside:
+        if furn.room is not None:
             out.append(Violation("FURN-TYPE", None, f"{furn.name} goes in a {rules.room(furn.room).name.lower()}, not outside"))
     for code, n in enumerate(token_uses):
         if n > t.token_count[code]:
@@ -143,23 +143,25 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
             roof_uses[colour] += 1
             if window:
                 window_uses[colour] += 1
-        for colour in rules.roofs:
-            n, w = roof_uses[colour.index], window_uses[colour.index]
-            if n > colour.count or w > colour.windows:
+        for roof in rules.roofs:
+            n_roofs, w = roof_uses[roof.index], window_uses[roof.index]
+            if n_roofs > roof.count or w > roof.windows:
                 out.append(
                     Violation(
                         "COMP-5",
                         None,
-                        f"{n} {colour.name.lower()} roof cards ({w} with a window); the deck "
-                        f"holds {colour.count} ({colour.windows} with a window)",
+                        f"{n_roofs} {roof.name.lower()} roof cards ({w} with a window); the deck "
+                        f"holds {roof.count} ({roof.windows} with a window)",
                     )
                 )
-    held = house.helpers + house.tools
-    if held:
-        for cid, n in Counter(held).items():
-            if n > t.held_count[cid]:
+    held_cards = house.helpers + house.tools
+    if held_cards:
+        for cid, n_held in Counter(held_cards).items():
+            if n_held > t.held_count[cid]:
                 out.append(
-                    Violation("COMP-5", None, f"{n} {rules.held(cid).name.lower()} cards; the deck holds {t.held_count[cid]}")
+                    Violation(
+                        "COMP-5", None, f"{n_held} {rules.held(cid).name.lower()} cards; the deck holds {t.held_count[cid]}"
+                    )
                 )
 
     # TOOL-SCAFFOLDING: no more scaffolding than the deck's scaffolding cards.

@@ -7,7 +7,7 @@ ROOM0 + i for face-up room type i of `Ruleset.rooms`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -264,14 +264,14 @@ class Ruleset:
         return self.rooms[code - ROOM0]
 
     def ids(self, kind: str) -> tuple[str, ...]:
-        group = {
+        groups: dict[str, Sequence[RoomType | RoofType | Furnishing | HeldCard]] = {
             "room": self.rooms,
             "roof": self.roofs,
             "furnishing": self.furnishings,
             "helper": self.helpers,
             "tool": self.tools,
-        }[kind]
-        return tuple(x.id for x in group)
+        }
+        return tuple(x.id for x in groups[kind])
 
     def cards_with_effect(self, name: str, kind: str | None = None) -> tuple[HeldCard, ...]:
         """Helpers/tools whose compiled effects include `name` (engine code never names cards)."""

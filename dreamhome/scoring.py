@@ -98,8 +98,8 @@ class Score:
     def components(self) -> dict[str, int]:
         return {name: self.part(name) for name in COMPONENTS}
 
-    def to_json(self, rules: Ruleset) -> dict:
-        out = {"total": self.total, **self.components()}
+    def to_json(self, rules: Ruleset) -> dict[str, object]:
+        out: dict[str, object] = {"total": self.total, **self.components()}
         out["lines"] = [{"part": ln.part, "points": ln.points, "text": ln.text, "cells": list(ln.cells)} for ln in self.lines]
         out["roof_choice"] = [{"color": rules.roofs[c].id, "window": w} for c, w in self.roof_choice]
         return out

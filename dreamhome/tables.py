@@ -87,7 +87,10 @@ def build_tables(rules: Ruleset) -> Tables:
         token_points[furn.code] = furn.points
         token_room[furn.code] = rules.room(furn.room).code if furn.room else 0
         full_only[furn.code] = furn.award == "first_complete"
-    bonus_plus, empty_room, token_plus, keeps_open = {}, {}, {}, set()
+    bonus_plus: dict[str, int] = {}
+    empty_room: dict[str, int] = {}
+    token_plus: dict[str, int] = {}
+    keeps_open: set[str] = set()
     for card in rules.helpers + rules.tools:
         for effect in card.effects:
             if effect.name == "score":

@@ -23,7 +23,7 @@ ROOM_DISCARD_SWAP = "room_discard_swap"  # swap(house, room_discard) at end (END
 HOUSE_SWAP = "house_swap"  # swap(house, house) at end (END-HANDYMAN)
 ROOF_DISCARD_TAKE = "roof_discard_take"  # take(roof_discard, roof_pile) at end (END-ROOFER)
 END_ROLES = (ROOM_DISCARD_SWAP, HOUSE_SWAP, ROOF_DISCARD_TAKE)
-_ROLE_OF_EFFECT = {
+_ROLE_OF_EFFECT: dict[tuple[str, tuple[str, ...]], str] = {
     ("swap", ("house", "room_discard")): ROOM_DISCARD_SWAP,
     ("swap", ("house", "house")): HOUSE_SWAP,
     ("take", ("roof_discard", "roof_pile")): ROOF_DISCARD_TAKE,

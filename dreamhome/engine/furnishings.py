@@ -16,6 +16,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
     from dreamhome.engine.cpsat import HouseModel, Stage
     from dreamhome.house import House
     from dreamhome.ruleset import Ruleset
@@ -69,13 +71,13 @@ def resolve_tokens(rules: Ruleset, house: House) -> House:
 # ---------------------------------------------------------------- CP-SAT
 
 
-def add_tokens(hm: HouseModel, stage: Stage, token_plus: int, name: str = "token") -> dict[int, object]:
+def add_tokens(hm: HouseModel, stage: Stage, token_plus: int, name: str = "token") -> dict[int, cp_model.IntVar]:
     """SCORE-FURN and FURN-ONE on a stage: a token counts if its card is there and it is the one
     kept in its room."""
     rules = hm.rules
     t = rules.tables
     m = hm.model
-    kept: dict[int, object] = {}
+    kept: dict[int, cp_model.IntVar] = {}
     token_classes = [k for k, c in enumerate(hm.classes) if c.kind == "token"]
     for k in token_classes:
         cls = hm.classes[k]
@@ -97,7 +99,6 @@ def add_tokens(hm: HouseModel, stage: Stage, token_plus: int, name: str = "token
                             at_b = hm.class_lits(stage, floor[b], second)
                             if not at_a or not at_b:
                                 continue
-                            at_a, at_b = sum(at_a), sum(at_b)
                             # both kept only if they do not share a room
-                            m.add(kept[first] + kept[second] + at_a + at_b + sum(between) <= 3 + len(between))
+                            m.add(kept[first] + kept[second] + sum(at_a) + sum(at_b) + sum(between) <= 3 + len(between))
     return kept
