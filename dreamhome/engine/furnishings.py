@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from dreamhome.engine.rooms import rooms_of
+
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
@@ -56,8 +58,6 @@ def kept_token(t: Tables, tokens: list[int] | tuple[int, ...], cells: tuple[int,
 
 def resolve_tokens(rules: Ruleset, house: House) -> House:
     """END-HANDYMAN: a room left with several tokens keeps its best one."""
-    from dreamhome.engine.rooms import rooms_of
-
     tokens = list(house.tokens)
     t = rules.tables
     for _code, cells in rooms_of(rules, house):
