@@ -24,7 +24,15 @@ from dreamhome.engine.functionality import add_functionality, floor_masks, funct
 from dreamhome.engine.furnishings import add_tokens, token_points
 from dreamhome.engine.helpers import helper_amounts
 from dreamhome.engine.roof import best_roof_points
-from dreamhome.engine.rooms import add_annex_points, add_room_points, house_rooms, room_runs, rooms_value
+from dreamhome.engine.rooms import (
+    add_annex_points,
+    add_room_points,
+    house_rooms,
+    room_runs,
+    rooms_value,
+    row_rooms,
+    row_value,
+)
 from dreamhome.generate import random_house
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
@@ -144,6 +152,28 @@ def test_final_score_fast_explained_and_cpsat_agree(text, seed):
         hm, stage = fixed_stage(rules, house)
         add_final_score(hm, stage, house)
         assert objective(hm) + best_roof_points(rules, house.roofs) == fast
+
+
+@settings(max_examples=25, deadline=None)
+@given(variant_texts(), st.integers(0, 10_000))
+def test_row_readings_agree_with_the_house(text, seed):
+    """A floor row read alone (`row_rooms`, its fused `row_value`) scores as the house does, floor by
+    floor, wherever annex neighbours stay on the floor (the end-game tables and `max` rely on it)."""
+    rules = compiled(text)
+    t = rules.tables
+    if not t.annex_on_floor:
+        return
+    for house in houses(rules, seed, 3):
+        by_floor = [0] * len(t.floor_cells)
+        for room in house_rooms(t, house.cells):
+            by_floor[t.cell_floor[room.cells[0]]] += room.points
+        for f, floor in enumerate(t.floor_cells):
+            row = [house.cells[i] for i in floor]
+            rooms = row_rooms(t, f, row)
+            value = row_value(t, f, row)
+            assert rooms is not None and value is not None
+            assert sum(r.points for r in rooms) == value[0] == by_floor[f]
+            assert [(t.cell_pos[r.cells[0]], t.cell_pos[r.cells[-1]] + 1) for r in rooms] == value[2]
 
 
 def test_room_runs_reads_maximal_runs(base):

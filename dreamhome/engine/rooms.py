@@ -16,8 +16,7 @@ tables, `max` and the CP-SAT models all read it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from dreamhome.ruleset import ROOM0
 
@@ -28,9 +27,9 @@ if TYPE_CHECKING:
     from dreamhome.tables import Tables
 
 
-@dataclass(frozen=True)
-class Room:
-    """One room of a house: its type code, its cells (left to right), and its points."""
+class Room(NamedTuple):
+    """One room of a house: its type code, its cells (left to right), and its points. A named
+    tuple, not a dataclass: the end-game tables build hundreds of thousands of them."""
 
     code: int
     cells: tuple[int, ...]
@@ -163,14 +162,58 @@ def row_rooms(t: Tables, floor: int, row: Sequence[int]) -> list[Room] | None:
     """The rooms of one floor row read alone (`row[k]` is the code on the floor's k-th cell), or
     None when a room breaks PLACE-C. Needs `annex_on_floor(t)`: the row is all the scorer sees."""
     cells = t.floor_cells[floor]
+    annex_target = t.annex_target
     out = []
     for _r, start, stop, code in room_runs(row, (range(len(row)),)):
         if not fits(t, code, stop - start):
             return None
         room_cells = cells[start:stop]
-        beside = annex_beside(t, row, room_cells, code, t.cell_pos)
+        beside = bool(annex_target[code]) and annex_beside(t, row, room_cells, code, t.cell_pos)
         out.append(Room(code, room_cells, room_points(t, code, stop - start, beside), beside))
     return out
+
+
+def row_value(t: Tables, floor: int, row: Sequence[int]) -> tuple[int, int, list[tuple[int, int]]] | None:
+    """`row_rooms` fused into one pass for the end-game tables, which score thousands of rows per
+    house: (room points, face-up types as a bit mask, each room's (start, stop) in the row), or
+    None when a room breaks PLACE-C. Same tables, same tests (`tests/test_engine.py`) as
+    `row_rooms`; change them together."""
+    points = t.points
+    max_size = t.max_size
+    annex_target = t.annex_target
+    annex_value = t.annex_value
+    neighbours = t.annex_neighbours
+    pos = t.cell_pos
+    cells = t.floor_cells[floor]
+    n = len(row)
+    total = 0
+    mask = 0
+    spans = []
+    i = 0
+    while i < n:
+        c = row[i]
+        j = i + 1
+        while j < n and row[j] == c:
+            j += 1
+        if c >= ROOM0:
+            size = j - i
+            if size > max_size[c]:
+                return None
+            target = annex_target[c]
+            beside = False
+            if target:
+                for k in range(i, j):
+                    for other in neighbours[cells[k]]:
+                        if row[pos[other]] == target:
+                            beside = True
+                            break
+                    if beside:
+                        break
+            total += annex_value[c] if beside else points[c][size - 1]
+            mask |= 1 << c
+            spans.append((i, j))
+        i = j
+    return total, mask, spans
 
 
 def floors_fit(t: Tables, cells: Sequence[int], floors: Iterable[int]) -> bool:

@@ -45,7 +45,7 @@ from ortools.sat.python import cp_model
 
 from dreamhome.engine.cpsat import CardClass, SolveSettings, found, house_class, new_solver
 from dreamhome.engine.functionality import add_bonuses
-from dreamhome.engine.rooms import annex_on_floor, category_ok, row_rooms
+from dreamhome.engine.rooms import annex_on_floor, category_ok, row_value
 from dreamhome.house import House
 from dreamhome.ruleset import Ruleset
 
@@ -99,15 +99,15 @@ class FloorTable:
 
 class RowScorer:
     """Exact floor scores for rows of card classes, from the rule areas' own readings: SCORE-ROOMS
-    with annexes (`rooms.row_rooms`), tokens kept one per room (`furnishings.kept_token`, FURN-ONE
-    at the end), empty rooms; None when PLACE-B or PLACE-C fails."""
+    with annexes (`rooms.row_value`), the best token of each room (FURN-ONE at the end, as
+    `furnishings.kept_token`), empty rooms; None when PLACE-B or PLACE-C fails."""
 
     def __init__(self, rules: Ruleset, classes: list[CardClass], empty_plus: int, token_plus: int):
         t = rules.tables
         self.t = t
         self.up = [c.face_up_type for c in classes]
         self.token = [(t.token_points[c.token] + token_plus) if c.kind == "token" else 0 for c in classes]
-        self.down = [c.kind == "down" for c in classes]
+        self.down = [1 if c.kind == "down" else 0 for c in classes]
         self.allowed = [[c.kind == "down" or category_ok(t, cell, c.room) for c in classes] for cell in range(t.n_cells)]
         self.empty_plus = empty_plus
         self.bonus_bits = 0  # the room types some functionality bonus names: all a row shows other floors
@@ -123,17 +123,15 @@ class RowScorer:
         if hit is not False:
             return hit
         t = self.t
-        rooms = row_rooms(t, floor, [self.up[k] for k in row])
+        up = self.up
+        value = row_value(t, floor, [up[k] for k in row])
         result = None
-        if rooms is not None:
+        if value is not None:
+            points, shown, spans = value
             token = self.token
-            pos = t.cell_pos
-            total = sum(self.empty_plus for k in row if self.down[k])
-            shown = 0
-            for room in rooms:
-                best_token = max(token[row[pos[c]]] for c in room.cells)
-                total += room.points + best_token
-                shown |= 1 << room.code
+            total = points + self.empty_plus * sum([self.down[k] for k in row]) if self.empty_plus else points
+            for start, stop in spans:
+                total += max([token[k] for k in row[start:stop]]) if stop - start > 1 else token[row[start]]
             result = (total, shown & self.bonus_bits)
         self.cache[key] = result
         return result
