@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from dreamhome.engine.rooms import category_ok, fits, room_runs
+from dreamhome.engine.rooms import fits, room_runs
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 
@@ -46,6 +46,7 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
 
     # PLACE-A support and PLACE-B categories, cell by cell.
     below = t.below
+    allowed = t.allowed
     for i, c in enumerate(cells):
         if c == EMPTY:
             if tokens[i]:
@@ -55,7 +56,7 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
         if b >= 0 and cells[b] == EMPTY:
             out.append(Violation("PLACE-A", names[i], f"{_what(rules, c)} stands over the empty space {names[b]}"))
         if c >= ROOM0:
-            if not category_ok(t, i, c):
+            if not allowed[i][c]:  # PLACE-B's table (tables.py), as engine.rooms.category_ok reads it
                 room = rules.room_of_code(c)
                 out.append(
                     Violation(
@@ -81,20 +82,21 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
 
     # PLACE-C sizes and FURN-ONE, room by room (engine/rooms.py reads the rooms).
     floors = t.floor_cells
+    any_token = any(tokens)
     for f, start, stop, run_code in room_runs(cells, floors):
-        room_cells = floors[f][start:stop]
         length = stop - start
         if not fits(t, run_code, length):
             room = rules.room_of_code(run_code)
             out.append(
                 Violation(
                     "PLACE-C",
-                    names[room_cells[0]],
+                    names[floors[f][start]],
                     f"a {room.name.lower()} of {length} cards is larger than its maximum of {room.max_size}",
                 )
             )
-        if not any(tokens[j] for j in room_cells):
+        if not any_token:
             continue
+        room_cells = floors[f][start:stop]
         held = [tokens[j] for j in room_cells if tokens[j]]
         if len(held) > 1:
             out.append(Violation("FURN-ONE", names[room_cells[0]], f"a room holds {len(held)} tokens; a room holds at most one"))
