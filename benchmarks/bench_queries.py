@@ -73,7 +73,7 @@ def main() -> None:
     proofs, enum = [], []
     for run in range(args.max_runs):
         t0 = time.perf_counter()
-        floor_rows(rules, "upper", 5)
+        floor_rows(rules, rules.board.floor_index("top"))
         t1 = time.perf_counter()
         result = best_house(rules, seed=run)
         proofs.append(result.seconds)
