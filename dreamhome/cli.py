@@ -23,6 +23,7 @@ from dreamhome.fileio import OutputError, check_output, printable, write_atomic
 EXIT_NO = 1
 EXIT_BAD = 2
 EXIT_INTERRUPTED = 130
+DEBUG_ENV = "DREAMHOME_DEBUG"
 MAX_TIME_LIMIT = 7 * 24 * 3600.0
 """Longest --time-limit accepted (a week): past it the number is a typo, not a wish."""
 
@@ -123,10 +124,27 @@ def rules_options(func):
     return wrapper
 
 
+def rules_file_or_fail(path: str) -> None:
+    """Refuse a rules file the compiler should not even open: too large (/dev/zero) or unreadable.
+
+    The compiler reads rules files itself; this puts them under the input layer's size cap.
+    """
+    from dreamhome.fileio import read_bytes
+
+    if not os.path.exists(path):
+        return  # the compiler's own diagnostic says so
+    try:
+        read_bytes(path, "rules file")
+    except DreamhomeError as exc:
+        fail(str(exc))
+
+
 def load_rules(spec):
     from dreamhome.dsl.compiler import compile_rules
 
     path, variants = spec
+    if path:
+        rules_file_or_fail(path)
     try:
         return compile_rules(path, variants)
     except RulesError as exc:
@@ -696,6 +714,7 @@ def rules_check(rules_file, as_json):
     """Compile FILE (with each of its variants) and report every error."""
     from dreamhome.dsl.compiler import check_rules
 
+    rules_file_or_fail(rules_file)
     errors, warnings = check_rules(rules_file)
     if as_json:
         emit_json({"ok": not errors, "errors": [d.to_json() for d in errors], "warnings": [d.to_json() for d in warnings]})
@@ -738,6 +757,8 @@ def run() -> None:
     output (full disk, closed pipe, an ASCII-only encoding) ends with one line
     and exit 2 instead of a traceback.
     """
+    if os.environ.get(DEBUG_ENV):
+        sys.exit(main(standalone_mode=False, prog_name="dreamhome") or 0)
     try:
         code = main(standalone_mode=False, prog_name="dreamhome")
     except click.exceptions.ClickException as exc:
@@ -757,6 +778,13 @@ def run() -> None:
         _silence_stdout()
         if exc.errno != errno.EPIPE:  # a reader that went away (`| head`) needs no message
             say(f"cannot write the output: {exc.strerror or exc}")
+        code = EXIT_BAD
+    except (MemoryError, RecursionError) as exc:
+        say(f"the input is too large or too deep to handle ({type(exc).__name__})")
+        code = EXIT_BAD
+    except Exception as exc:  # noqa: BLE001 - the last net: a bug still ends in one line, not a traceback
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        say(f"internal error ({type(exc).__name__}: {first}); set {DEBUG_ENV}=1 for the traceback and please report it")
         code = EXIT_BAD
     sys.exit(code if isinstance(code, int) else 0)
 

@@ -327,6 +327,39 @@ def test_record_loader_on_hostile_records(tmp_path):
     one_line_error(dh("replay", bad), "not UTF-8 text")
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--rules", "/dev/zero", "score", EXAMPLES / "rulebook_example.json"],
+        ["rules", "check", "/dev/zero"],
+        ["rules", "show", "/dev/zero"],
+        ["whatif", "base", "/dev/zero", "--games", "1"],
+    ],
+)
+def test_rules_files_are_under_the_size_cap(args):
+    """The compiler reads rules files itself (and a BOM there is its business); the command
+    line puts them under the same size cap first."""
+    started = time.monotonic()
+    one_line_error(dh(*args), "cannot read rules file: larger than")
+    assert time.monotonic() - started < 30
+
+
+def test_an_unexpected_error_is_one_line(monkeypatch, capsys):
+    import dreamhome.scoring as scoring
+    from dreamhome import cli
+
+    def broken(*args, **kwargs):
+        raise ValueError("a bug\nwith two lines")
+
+    monkeypatch.setattr(scoring, "score_house", broken)
+    monkeypatch.setattr(sys, "argv", ["dreamhome", "score", str(EXAMPLES / "rulebook_example.json"), "--json"])
+    monkeypatch.delenv("DREAMHOME_DEBUG", raising=False)
+    with pytest.raises(SystemExit) as info:
+        cli.run()
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and err.count("\n") == 1 and "internal error (ValueError: a bug)" in err
+
+
 # ---------------------------------------------------------------- 4. what-if runaways
 def test_whatif_games_are_bounded_and_chunks_lazy():
     started = time.monotonic()

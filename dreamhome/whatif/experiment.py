@@ -134,6 +134,10 @@ def resolve_ruleset(arg: str, base_rules: str | None = None) -> RulesetSpec:
     """A rules file path, `base` (the rules in use), or a variant of the rules in use."""
     path = Path(arg)
     if arg != "base" and (path.suffix == ".dh" or path.exists()):
+        from dreamhome.fileio import read_bytes
+
+        if path.exists():
+            read_bytes(path, "rules file")  # the input layer's size cap, before the compiler reads it
         rules = compile_rules(path)
         return RulesetSpec(arg, rules.source, (), rules.content_hash)
     base = compile_rules(base_rules)
