@@ -290,7 +290,8 @@ def check_output(
             raise OutputError(f"{name}: given for two outputs; each needs its own file")
     parent = os.path.dirname(real) or "."
     if not os.path.isdir(parent):
-        raise OutputError(f"{name}: cannot write: directory {printable(os.path.dirname(text) or '.')} does not exist")
+        shown = os.path.dirname(text) if os.path.dirname(os.path.abspath(text)) == parent else parent  # a symlink's
+        raise OutputError(f"{name}: cannot write: directory {printable(shown or '.')} does not exist")
     _probe_directory(parent, name)
 
 
