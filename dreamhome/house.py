@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, replace
 
 from dreamhome.errors import HouseError
-from dreamhome.fileio import display_name, parse_json, read_text, write_atomic
+from dreamhome.fileio import display_name, parse_json, printable, read_text, write_atomic
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 
 FORMAT = "dreamhome.house/1"
@@ -65,7 +65,8 @@ class _Reader:
         self.source = source
 
     def fail(self, where: str, message: str) -> HouseError:
-        return HouseError(f"{self.source}: {where}: {message}")
+        """One line, whatever the file holds: keys and ids from the file are shown escaped."""
+        return HouseError(printable(f"{self.source}: {where}: {message}"))
 
     def known(self, where: str, value, ids, what: str) -> str:
         if not isinstance(value, str):
