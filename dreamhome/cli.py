@@ -6,22 +6,87 @@ answer "no" (an illegal house for `check`) is exit status 1.
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
+import math
+import os
 import sys
-from pathlib import Path
+from collections.abc import Iterable
+from typing import NoReturn
 
 import click
 
 from dreamhome.errors import DreamhomeError, RulesError
+from dreamhome.fileio import OutputError, check_output, printable, write_atomic
 
 EXIT_NO = 1
 EXIT_BAD = 2
+EXIT_INTERRUPTED = 130
+DEBUG_ENV = "DREAMHOME_DEBUG"
+MAX_TIME_LIMIT = 7 * 24 * 3600.0
+"""Longest --time-limit accepted (a week): past it the number is a typo, not a wish."""
 
 
-def fail(message: str) -> None:
-    click.echo(f"dreamhome: {message}", err=True)
+def say(message: str) -> None:
+    """One line on stderr: controls escaped, and encodable whatever the stream's encoding."""
+    stream = sys.stderr
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    line = f"dreamhome: {printable(message)}\n".encode(encoding, "backslashreplace").decode(encoding)
+    try:
+        stream.write(line)
+        stream.flush()
+    except (OSError, ValueError):
+        pass  # stderr itself is gone: nothing left to tell
+
+
+def fail(message: str) -> NoReturn:
+    say(message)
     raise click.exceptions.Exit(EXIT_BAD)
+
+
+class Seconds(click.ParamType):
+    """A positive, finite number of seconds up to `MAX_TIME_LIMIT` (nan and inf refused)."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx) -> float:
+        if isinstance(value, float):
+            seconds = value
+        else:
+            try:
+                seconds = float(value)
+            except (TypeError, ValueError):
+                self.fail(f"{printable(repr(value))} is not a number of seconds", param, ctx)
+        if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIME_LIMIT):
+            self.fail(f"{printable(str(value))}: expected seconds above 0 and at most {MAX_TIME_LIMIT:.0f}", param, ctx)
+        return seconds
+
+
+SECONDS = Seconds()
+
+
+def outputs_or_fail(outputs: Iterable[str | None], inputs: Iterable[str | None] = (), stdout_ok: bool = False) -> None:
+    """Check every output path of a command before its work starts (fileio.check_output)."""
+    given = [o for o in outputs if o]
+    sources = list(inputs)
+    for k, path in enumerate(given):
+        try:
+            check_output(path, inputs=sources, others=given[:k], stdout_ok=stdout_ok)
+        except OutputError as exc:
+            fail(str(exc))
+
+
+def write_or_fail(path: str, content: str | bytes) -> None:
+    """Write an output file atomically (`-`: stdout); a failure is one line and exit 2."""
+    if path == "-":
+        text = content.decode("utf-8") if isinstance(content, bytes) else content
+        click.echo(text, nl=False)
+        return
+    try:
+        write_atomic(path, content)
+    except OutputError as exc:
+        fail(str(exc))
 
 
 def _console():
@@ -59,10 +124,27 @@ def rules_options(func):
     return wrapper
 
 
+def rules_file_or_fail(path: str) -> None:
+    """Refuse a rules file the compiler should not even open: too large (/dev/zero) or unreadable.
+
+    The compiler reads rules files itself; this puts them under the input layer's size cap.
+    """
+    from dreamhome.fileio import read_bytes
+
+    if not os.path.exists(path):
+        return  # the compiler's own diagnostic says so
+    try:
+        read_bytes(path, "rules file")
+    except DreamhomeError as exc:
+        fail(str(exc))
+
+
 def load_rules(spec):
     from dreamhome.dsl.compiler import compile_rules
 
     path, variants = spec
+    if path:
+        rules_file_or_fail(path)
     try:
         return compile_rules(path, variants)
     except RulesError as exc:
@@ -99,8 +181,11 @@ def emit_json(data) -> None:
 def main(ctx, rules_path, variants):
     """Dream Home as formal rules: check, score and explain houses.
 
-    A house is a `dreamhome.house/1` JSON file (see docs/FORMATS.md). Exit
-    status: 0 success, 1 the answer is "no" (an illegal house for `check`),
+    A house is a `dreamhome.house/1` JSON file (see docs/FORMATS.md); `-` reads
+    it from stdin. Input files are read up to 16 MiB (set DREAMHOME_MAX_INPUT_BYTES
+    to change it). An output file is checked before the work starts and never
+    replaces an input, a device or a directory. Exit status: 0 success, 1 the
+    answer is "no" (an illegal house for `check`; crashed games for `whatif`),
     2 bad input, with a one-line reason on stderr.
 
     \b
@@ -175,7 +260,7 @@ def score(house_path, as_json, rules_spec):
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the pictures.")
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     metavar="SECONDS",
     help="Stop the solver after this long and return the best house found (optimal: false).",
@@ -205,11 +290,12 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
     and interior designer are counted. The answer is proven optimal by CP-SAT
     unless --time-limit cut the search short.
     """
-    from dreamhome.house import dump_house, write_atomic
+    from dreamhome.house import dump_house
     from dreamhome.render_text import house_with_score
     from dreamhome.scoring import score_house
     from dreamhome.solver.optimize import best_final_score
 
+    outputs_or_fail([save_path, svg_path], [house_path, rules_spec[0]])
     rules = load_rules(rules_spec)
     house = load_house_or_fail(rules, house_path)
     try:
@@ -217,7 +303,7 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
     except DreamhomeError as exc:
         fail(str(exc))
     if save_path:
-        write_atomic(save_path, dump_house(rules, result.house))
+        write_or_fail(save_path, dump_house(rules, result.house))
     if svg_path:
         from dreamhome.render_svg import before_after_svg
 
@@ -255,7 +341,7 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     metavar="SECONDS",
     help="Time for all placements together; unproven bounds are marked.",
@@ -279,20 +365,17 @@ def place(house_path, card, pool_path, as_json, time_limit, workers, processes, 
     """
     from rich.table import Table
 
+    from dreamhome.fileio import display_name, read_json
     from dreamhome.solver.place import placement_bounds, read_pool
 
+    if pool_path == "-" and house_path == "-":
+        fail("-: the house and the pool cannot both come from stdin")
     rules = load_rules(rules_spec)
     house = load_house_or_fail(rules, house_path)
     pool = None
     try:
         if pool_path:
-            try:
-                data = json.loads(Path(pool_path).read_text(encoding="utf-8"))
-            except OSError as exc:
-                fail(f"{pool_path}: cannot read pool file: {exc.strerror or exc}")
-            except json.JSONDecodeError as exc:
-                fail(f"{pool_path}:{exc.lineno}:{exc.colno}: malformed JSON: {exc.msg}")
-            pool = read_pool(rules, data, pool_path)
+            pool = read_pool(rules, read_json(pool_path, "pool file"), display_name(pool_path))
         bounds = placement_bounds(rules, house, card, pool=pool, time_limit=time_limit, workers=workers, processes=processes)
     except DreamhomeError as exc:
         fail(str(exc))
@@ -319,7 +402,7 @@ def place(house_path, card, pool_path, as_json, time_limit, workers, processes, 
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the picture.")
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     metavar="SECONDS",
     help="Stop after this long with the best house found (optimal: false).",
@@ -340,18 +423,19 @@ def max_command(as_json, time_limit, workers, save_path, rules_spec):
     furnishings, helpers), no card used more often than the deck holds.
     Proven optimal by CP-SAT over per-floor row tables (docs/SOLVER.md).
     """
-    from dreamhome.house import dump_house, house_to_json, write_atomic
+    from dreamhome.house import dump_house, house_to_json
     from dreamhome.render_text import house_with_score
     from dreamhome.scoring import score_house
     from dreamhome.solver.best_house import best_house
 
+    outputs_or_fail([save_path], [rules_spec[0]])
     rules = load_rules(rules_spec)
     try:
         result = best_house(rules, time_limit=time_limit, workers=workers)
     except DreamhomeError as exc:
         fail(str(exc))
     if save_path:
-        write_atomic(save_path, dump_house(rules, result.house))
+        write_or_fail(save_path, dump_house(rules, result.house))
     breakdown = score_house(rules, result.house)
     if as_json:
         emit_json(
@@ -394,14 +478,21 @@ def play(players, bots, seed, first_player, record_path, as_json, rules_spec):
     """Play a full game between bots; the same seed gives the same game."""
     from dreamhome.game.record import play_game, write_record
 
+    outputs_or_fail([record_path], [rules_spec[0]])
     rules = load_rules(rules_spec)
+    game = rules.game
+    if not game.min_players <= players <= game.max_players:
+        fail(f"players must be {game.min_players}–{game.max_players} under these rules, got {players}")
     names = [b.strip() for b in bots.split(",")] if bots else ["greedy"] * players
     try:
         result = play_game(rules, players, names, seed, first_player)
     except DreamhomeError as exc:
         fail(str(exc))
     if record_path:
-        write_record(result, record_path)
+        try:
+            write_record(result, record_path)
+        except DreamhomeError as exc:
+            fail(str(exc))
     _print_game(result, as_json)
 
 
@@ -428,20 +519,22 @@ def _print_game(result, as_json: bool) -> None:
 )
 def replay(record_path, as_json, html_path):
     """Re-run a game record under its own rules, verifying every event and the final houses."""
+    from dreamhome.fileio import display_name
     from dreamhome.game.record import load_record, replay_record
 
+    outputs_or_fail([html_path], [record_path])
+    source = display_name(record_path)
     try:
         data = load_record(record_path)
-        result = replay_record(data, record_path)
+        result = replay_record(data, source)
         if html_path:
-            from dreamhome.house import write_atomic
             from dreamhome.render_html import replay_html
 
-            write_atomic(html_path, replay_html(data, record_path))
+            write_atomic(html_path, replay_html(data, source))
     except DreamhomeError as exc:
         fail(str(exc))
     if not as_json:
-        click.echo(f"{record_path}: every event verified")
+        click.echo(f"{source}: every event verified")
     _print_game(result, as_json)
 
 
@@ -453,7 +546,7 @@ def replay(record_path, as_json, html_path):
     "output",
     type=click.Path(dir_okay=False),
     required=True,
-    help="The SVG file to write (or .png when cairosvg is installed).",
+    help="The SVG file to write (or .png when cairosvg is installed; - prints the SVG).",
 )
 @click.option("--title", default="", help="A title above the house.")
 @rules_options
@@ -461,6 +554,7 @@ def render(house_path, output, title, rules_spec):
     """Draw HOUSE as the board looks, with its rooms, tokens, roof and score breakdown (SVG)."""
     from dreamhome.render_svg import house_svg
 
+    outputs_or_fail([output], [house_path, rules_spec[0]], stdout_ok=True)
     rules = load_rules(rules_spec)
     house = load_house_or_fail(rules, house_path)
     require_legal(rules, house, house_path)
@@ -468,38 +562,27 @@ def render(house_path, output, title, rules_spec):
 
 
 def _write_picture(output: str, svg: str) -> None:
-    from dreamhome.house import write_atomic
-
+    """The picture as SVG, or as PNG for a .png name (cairosvg), written atomically."""
     if output.lower().endswith(".png"):
         try:
-            import cairosvg  # optional extra
+            import cairosvg  # type: ignore[import-not-found]  # optional extra
         except ImportError:
-            fail(f"{output}: writing PNG needs the optional cairosvg package (pip install cairosvg); use an .svg name instead")
-        import os
-        import tempfile
-
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(output)), suffix=".png")
-        os.close(fd)
-        try:
-            cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=tmp)
-            os.replace(tmp, output)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+            fail(
+                f"{printable(output)}: writing PNG needs the optional cairosvg package (pip install cairosvg); "
+                "use an .svg name instead"
+            )
+        write_or_fail(output, cairosvg.svg2png(bytestring=svg.encode("utf-8")))
         return
-    try:
-        write_atomic(output, svg)
-    except OSError as exc:
-        fail(f"{output}: cannot write: {exc.strerror or exc}")
+    write_or_fail(output, svg)
 
 
 @main.command()
 @click.argument("rulesets", metavar="RULESET_OR_VARIANT...", nargs=-1, required=True)
-@click.option("--games", type=click.IntRange(1), default=100, show_default=True, help="Games per ruleset.")
+@click.option("--games", type=int, default=100, show_default=True, help="Games per ruleset (at most 1,000,000).")
 @click.option("--players", type=int, default=4, show_default=True)
 @click.option("--bots", default=None, metavar="NAMES", help="One bot per seat (default: greedy for every seat).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i is played from seed S + i under every ruleset.")
-@click.option("--workers", type=click.IntRange(1), default=None, help="Worker processes (default: one per core).")
+@click.option("--workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: one per core).")
 @click.option(
     "--executor",
     "executor_name",
@@ -509,7 +592,7 @@ def _write_picture(output: str, svg: str) -> None:
     help="Where games run: this process, a process pool, or a Ray cluster.",
 )
 @click.option("--address", default=None, help="Ray cluster address (auto, or ray://host:port).")
-@click.option("--chunk", type=click.IntRange(1), default=25, show_default=True, help="Games per chunk of work.")
+@click.option("--chunk", type=int, default=25, show_default=True, help="Games per chunk of work (at most 10,000).")
 @click.option(
     "--out",
     "out_dir",
@@ -526,35 +609,30 @@ def whatif(rulesets, games, players, bots, seed, workers, executor_name, address
     Each argument is a variant name of the rules in use, `base` (the rules in use with
     no variant) or a rules file. Game i uses the same seed under every ruleset, so the
     differences are paired. Results are identical whatever the executor and workers.
+    Exit status 1 when games crashed (their seeds are in the results).
     """
-    import os
-
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    from dreamhome.game.bots import BOTS
-    from dreamhome.whatif.experiment import Experiment, resolve_ruleset
+    from dreamhome.fileio import check_output_dir
+    from dreamhome.whatif.experiment import build_experiment
+    from dreamhome.whatif.report import crashed_games
     from dreamhome.whatif.runner import run_experiment
 
-    base_path = rules_spec[0]
     try:
-        specs = tuple(resolve_ruleset(arg, base_path) for arg in rulesets)
-    except RulesError as exc:
-        fail(exc.diagnostics[0].one_line() if exc.diagnostics else str(exc))
+        if out_dir:
+            check_output_dir(out_dir)
+        exp = build_experiment(
+            rulesets,
+            games=games,
+            players=players,
+            bots=[b.strip() for b in bots.split(",")] if bots else None,
+            seed=seed,
+            chunk=chunk,
+            base_rules=rules_spec[0],
+        )
     except DreamhomeError as exc:
         fail(str(exc))
-    names = [b.strip() for b in bots.split(",")] if bots else ["greedy"] * players
-    if len(names) != players:
-        fail(f"--bots names {len(names)} bot(s) for {players} players; give one per seat")
-    unknown = [b for b in names if b not in BOTS]
-    if unknown:
-        fail(f"unknown bot '{unknown[0]}'; known bots: {', '.join(BOTS)}")
-    from dreamhome.dsl.compiler import compile_rules
-
-    for spec in specs:
-        game = compile_rules(text=spec.source, name=spec.label, variants=list(spec.variants)).game
-        if not game.min_players <= players <= game.max_players:
-            fail(f"{spec.label}: players must be {game.min_players}–{game.max_players}, got {players}")
-    exp = Experiment(specs, games, players, tuple(names), seed, chunk)
+    specs = exp.rulesets
     console = _console()
     with Progress(
         TextColumn("{task.description}"),
@@ -583,36 +661,43 @@ def whatif(rulesets, games, players, bots, seed, workers, executor_name, address
                 resume=resume,
                 address=address,
                 progress=progress,
+                warn=lambda problem: say(f"warning: {problem}"),
             )
         except DreamhomeError as exc:
             fail(str(exc))
         except KeyboardInterrupt:
             where = f"; `--resume --out {out_dir}` continues it" if out_dir else ""
-            click.echo(f"dreamhome: interrupted; finished chunks are saved{where}", err=True)
-            raise click.exceptions.Exit(130) from None
+            say(f"interrupted; finished chunks are saved{where}")
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+    crashed = crashed_games(doc)
     if as_json:
         emit_json(doc)
-        return
+    else:
+        _print_whatif(doc, games, len(specs), out_dir)
+    if crashed:
+        say(f"{crashed} game(s) crashed; their seeds are in the results{' and ' + out_dir + '/report.md' if out_dir else ''}")
+        raise click.exceptions.Exit(EXIT_NO)
+
+
+def _print_whatif(doc: dict, games: int, rulesets: int, out_dir: str | None) -> None:
     from rich.table import Table
 
-    table = Table(title=f"What-if {doc['experiment']['id']}: {games} games × {len(specs)} rulesets", header_style="bold")
+    from dreamhome.whatif.report import format_interval
+
+    console = _console()
+    table = Table(title=f"What-if {doc['experiment']['id']}: {games} games × {rulesets} rulesets", header_style="bold")
     for col in ("ruleset", "games", "mean score [95%]", "vs baseline [95%]", "first player wins", "ties"):
         table.add_column(col)
-    from dreamhome.whatif.report import _fmt
-
     for r in doc["rulesets"]:
         table.add_row(
             r["ruleset"],
             str(r["games"]),
-            _fmt(r["score"]),
-            _fmt(r["difference_vs_baseline"]) if "difference_vs_baseline" in r else "baseline",
-            _fmt(r["first_player_win_rate"]),
-            _fmt(r["tie_rate"]),
+            format_interval(r["score"]),
+            format_interval(r["difference_vs_baseline"]) if "difference_vs_baseline" in r else "baseline",
+            format_interval(r["first_player_win_rate"]),
+            format_interval(r["tie_rate"]),
         )
     console.print(table)
-    crashed = sum(len(r["crashed"]) for r in doc["rulesets"])
-    if crashed:
-        console.print(f"[bold red]{crashed} game(s) crashed[/]; their seeds are in the report")
     if out_dir:
         console.print(f"results.json, report.md and plots in {out_dir}")
 
@@ -629,16 +714,17 @@ def rules_check(rules_file, as_json):
     """Compile FILE (with each of its variants) and report every error."""
     from dreamhome.dsl.compiler import check_rules
 
+    rules_file_or_fail(rules_file)
     errors, warnings = check_rules(rules_file)
     if as_json:
         emit_json({"ok": not errors, "errors": [d.to_json() for d in errors], "warnings": [d.to_json() for d in warnings]})
     else:
         for d in errors + warnings:
-            click.echo(d.long(), err=True)
+            click.echo("\n".join(printable(line) for line in d.long().split("\n")), err=True)
         if not errors:
-            click.echo(f"{rules_file}: ok" + (f" ({len(warnings)} warning(s))" if warnings else ""))
+            click.echo(f"{printable(rules_file)}: ok" + (f" ({len(warnings)} warning(s))" if warnings else ""))
         else:
-            click.echo(f"{rules_file}: {len(errors)} error(s)", err=True)
+            click.echo(f"{printable(rules_file)}: {len(errors)} error(s)", err=True)
     if errors:
         raise click.exceptions.Exit(EXIT_BAD)
 
@@ -665,12 +751,61 @@ def rules_show(rules_file, assumed, as_json, rules_spec):
 
 
 def run() -> None:
-    """Entry point: never a traceback for bad input."""
+    """Entry point: never a traceback, and every error is one line on stderr.
+
+    Usage errors are shortened to one line too; a stdout that cannot take the
+    output (full disk, closed pipe, an ASCII-only encoding) ends with one line
+    and exit 2 instead of a traceback.
+    """
+    if os.environ.get(DEBUG_ENV):
+        sys.exit(main(standalone_mode=False, prog_name="dreamhome") or 0)
     try:
-        main(standalone_mode=True)
+        code = main(standalone_mode=False, prog_name="dreamhome")
+    except click.exceptions.ClickException as exc:
+        say(_usage_line(exc))
+        code = exc.exit_code
+    except click.exceptions.Abort:
+        say("interrupted")
+        code = EXIT_INTERRUPTED
     except DreamhomeError as exc:  # pragma: no cover - the commands catch their own
-        click.echo(f"dreamhome: {exc}", err=True)
-        sys.exit(EXIT_BAD)
+        say(str(exc))
+        code = EXIT_BAD
+    except UnicodeEncodeError as exc:
+        _silence_stdout()
+        say(f"cannot print the answer in this terminal's encoding ({exc.encoding}); set PYTHONIOENCODING=utf-8")
+        code = EXIT_BAD
+    except OSError as exc:
+        _silence_stdout()
+        if exc.errno != errno.EPIPE:  # a reader that went away (`| head`) needs no message
+            say(f"cannot write the output: {exc.strerror or exc}")
+        code = EXIT_BAD
+    except (MemoryError, RecursionError) as exc:
+        say(f"the input is too large or too deep to handle ({type(exc).__name__})")
+        code = EXIT_BAD
+    except Exception as exc:  # noqa: BLE001 - the last net: a bug still ends in one line, not a traceback
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        say(f"internal error ({type(exc).__name__}: {first}); set {DEBUG_ENV}=1 for the traceback and please report it")
+        code = EXIT_BAD
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _usage_line(exc: click.exceptions.ClickException) -> str:
+    message = exc.format_message()
+    ctx = getattr(exc, "ctx", None)
+    if isinstance(exc, click.exceptions.UsageError) and ctx is not None:
+        sub = ctx.command_path.split(" ", 1)[1] if " " in ctx.command_path else ""
+        return f"{sub + ': ' if sub else ''}{message} (see --help)"
+    return message
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,11 +10,10 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import tempfile
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from dreamhome.errors import HouseError
+from dreamhome.fileio import display_name, parse_json, printable, read_text, write_atomic
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 
 FORMAT = "dreamhome.house/1"
@@ -66,7 +65,8 @@ class _Reader:
         self.source = source
 
     def fail(self, where: str, message: str) -> HouseError:
-        return HouseError(f"{self.source}: {where}: {message}")
+        """One line, whatever the file holds: keys and ids from the file are shown escaped."""
+        return HouseError(printable(f"{self.source}: {where}: {message}"))
 
     def known(self, where: str, value, ids, what: str) -> str:
         if not isinstance(value, str):
@@ -205,20 +205,14 @@ def house_from_json(rules: Ruleset, data, source: str = "house") -> House:
 
 
 def parse_house(rules: Ruleset, text: str, source: str = "house") -> House:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise HouseError(f"{source}:{exc.lineno}:{exc.colno}: malformed JSON: {exc.msg}") from None
-    return house_from_json(rules, data, source)
+    """A house from JSON text; malformed, duplicate-keyed or absurdly deep JSON is a `HouseError`."""
+    return house_from_json(rules, parse_json(text, source, error=HouseError), source)
 
 
-def load_house(rules: Ruleset, path: str | os.PathLike) -> House:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise HouseError(f"{path}: cannot read house file: {reason}") from None
-    return parse_house(rules, text, str(path))
+def load_house(rules: Ruleset, path: str | os.PathLike[str]) -> House:
+    """A house from a file (`-`: stdin), read through the size-capped reader of `fileio`."""
+    text = read_text(path, "house file", error=HouseError)
+    return parse_house(rules, text, display_name(path))
 
 
 # ---------------------------------------------------------------- writing
@@ -264,24 +258,6 @@ def dump_house(rules: Ruleset, house: House) -> str:
     return json.dumps(house_to_json(rules, house), indent=2) + "\n"
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write a whole file or nothing: a temp file beside it, then a rename."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a saved file gets the usual permissions
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def save_house(rules: Ruleset, house: House, path: str | os.PathLike) -> None:
+def save_house(rules: Ruleset, house: House, path: str | os.PathLike[str]) -> None:
+    """Write a house file atomically (see `fileio.write_atomic`)."""
     write_atomic(path, dump_house(rules, house))

@@ -118,3 +118,15 @@ def test_save_is_atomic(base, tmp_path):
     save_house(base, house, target)
     assert load_house(base, target) == house
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_bom_duplicate_keys_and_nan(base, tmp_path):
+    """The input layer (fileio) under the house loader: a BOM is fine, a second key or NaN is not."""
+    text = (EXAMPLES / "rulebook_example.json").read_bytes()
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + text)
+    assert load_house(base, path) == load_house(base, EXAMPLES / "rulebook_example.json")
+    with pytest.raises(HouseError, match='duplicate key "floors"'):
+        parse_house(base, '{"floors": {}, "floors": {}}', "d.json")
+    with pytest.raises(HouseError, match="NaN is not a number JSON allows"):
+        parse_house(base, '{"floors": NaN}', "n.json")

@@ -75,22 +75,18 @@ def play_game(rules: Ruleset, players: int, bots: list[str], seed: int, first_pl
 
 
 def write_record(result: GameResult, path: str | Path) -> None:
-    from dreamhome.house import write_atomic
+    from dreamhome.fileio import write_atomic
 
     write_atomic(path, json.dumps(result.record(), indent=1, ensure_ascii=False) + "\n")
 
 
 def load_record(path: str | Path) -> dict:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DreamhomeError(f"{path}: cannot read record: {getattr(exc, 'strerror', None) or exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DreamhomeError(f"{path}:{exc.lineno}:{exc.colno}: malformed JSON: {exc.msg}") from None
+    """A record file (`-`: stdin), read through the size- and depth-capped reader of `fileio`."""
+    from dreamhome.fileio import display_name, read_json
+
+    data = read_json(path, "record")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise DreamhomeError(f"{path}: not a {FORMAT} game record")
+        raise DreamhomeError(f"{display_name(path)}: not a {FORMAT} game record")
     return data
 
 

@@ -51,20 +51,38 @@ default_pool = rooms_left
 
 
 def read_pool(rules: Ruleset, data, source: str) -> dict[int, int]:
-    """A pool file: {"rooms": {"kitchen": 3, …}} or a list of room ids."""
-    items = data.get("rooms") if isinstance(data, dict) else data
+    """A pool file: {"rooms": {"kitchen": 3, …}} or a list of room ids.
+
+    Everything is checked, since a pool comes from a user's file: the shape, every id,
+    and every count (a whole number from 0 to the size of the room deck; a larger count
+    cannot come and would only slow the solver down).
+    """
+    from dreamhome.fileio import printable
+
+    shape = f'{source}: expected {{"rooms": {{"kitchen": 3, ...}}}} or a list of room ids'
+    if isinstance(data, dict):
+        extra = sorted(set(data) - {"rooms"})
+        if extra:
+            raise DreamhomeError(f"{source}: unknown key {printable(repr(extra[0]))}; expected rooms")
+        items = data.get("rooms")
+    else:
+        items = data
     if isinstance(items, list):
+        bad = next((i for i, rid in enumerate(items) if not isinstance(rid, str)), None)
+        if bad is not None:
+            raise DreamhomeError(f"{source}: [{bad}]: expected a room id (a string)")
         items = Counter(items)
     if not isinstance(items, dict):
-        raise DreamhomeError(f'{source}: expected {{"rooms": {{"kitchen": 3, ...}}}} or a list of room ids')
+        raise DreamhomeError(shape)
+    deck = sum(r.count for r in rules.rooms)
     pool = {}
     for rid, n in items.items():
         if not isinstance(rid, str) or not rules.has_room(rid):
             close = difflib.get_close_matches(str(rid), rules.ids("room"), n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise DreamhomeError(f"{source}: unknown room '{rid}'{hint}")
-        if not isinstance(n, int) or n < 0:
-            raise DreamhomeError(f"{source}: rooms.{rid}: expected a count (a whole number ≥ 0)")
+            raise DreamhomeError(f"{source}: unknown room {printable(repr(rid))}{hint}")
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= deck:
+            raise DreamhomeError(f"{source}: rooms.{rid}: expected a count, a whole number from 0 to {deck} (the room deck)")
         pool[rules.room(rid).code] = n
     return pool
 

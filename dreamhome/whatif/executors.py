@@ -3,58 +3,132 @@
 Each yields finished chunks as they complete (any order); the caller stores
 them and the statistics sort by (ruleset, game), so the numbers never depend
 on the executor, the number of workers or the completion order.
+
+Chunks arrive as a lazy iterable and only a few per worker are in flight at a
+time, so a huge experiment never builds all its work up front. Worker
+processes die with their parent (`die_with_parent`), so a `kill -9` of the
+what-if leaves no orphan burning the CPU.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import ctypes
+import itertools
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.whatif.experiment import play_chunk
 
 EXECUTORS = ("local", "processes", "ray")
+IN_FLIGHT_PER_WORKER = 2
+"""Chunks queued per worker: enough to keep it busy, few enough to hold in memory."""
+_PR_SET_PDEATHSIG = 1
+_PARENT_POLL_SECONDS = 1.0
 
 
-def run_local(payloads: list[dict], workers: int) -> Iterator[dict]:
+def die_with_parent(parent: int | None) -> None:
+    """Pool initializer: end this worker when the process that started it dies.
+
+    On Linux the kernel sends SIGKILL at the parent's death (prctl
+    PR_SET_PDEATHSIG); everywhere a daemon thread also polls `os.getppid()`.
+    `parent` (the expected parent pid, None when unknown) catches a parent that
+    died before the initializer ran.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    start = os.getppid()
+    if parent is not None and start != parent:
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(start,), daemon=True, name="dreamhome-parent-watch").start()
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(_PARENT_POLL_SECONDS)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    forked = multiprocessing.get_start_method(allow_none=False) == "fork"
+    return ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent, initargs=(os.getpid() if forked else None,))
+
+
+def run_local(payloads: Iterable[dict], workers: int) -> Iterator[dict]:
     for payload in payloads:
         yield play_chunk(payload)
 
 
-def run_processes(payloads: list[dict], workers: int) -> Iterator[dict]:
-    pending = list(payloads)
-    pool = ProcessPoolExecutor(max_workers=workers)
-    broken = False
+def run_processes(payloads: Iterable[dict], workers: int) -> Iterator[dict]:
+    """Chunks on a process pool; a pool broken by a dying worker is replaced, and the chunks it
+    held are played alone so the crash is reported with the seed that caused it."""
+    source = iter(payloads)
+    while True:
+        lost: list[dict] = []
+        yield from _pool_pass(source, workers, lost)
+        if not lost:
+            return
+        for payload in lost:
+            yield _play_alone(payload)
+
+
+def _pool_pass(source: Iterator[dict], workers: int, lost: list[dict]) -> Iterator[dict]:
+    """Run chunks from `source` until it is empty or the pool breaks; a broken pool's chunks go to `lost`."""
+    pool = _new_pool(workers)
+    in_flight: dict[Future, dict] = {}
     try:
-        futures = {pool.submit(play_chunk, p): p for p in pending}
-        for future in as_completed(futures):
-            try:
-                result = future.result()
-            except BrokenProcessPool:
-                broken = True  # a worker died (killed, out of memory): find out which game did it, below
+        _top_up(pool, in_flight, source, workers * IN_FLIGHT_PER_WORKER)
+        while in_flight:
+            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            for future in done:
+                payload = in_flight.pop(future)
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    lost.append(payload)  # a worker died (killed, out of memory)
+                    continue
+                yield result
+            if lost:
+                lost.extend(in_flight.values())
+                in_flight.clear()
                 break
-            pending.remove(futures[future])
-            yield result
+            _top_up(pool, in_flight, source, workers * IN_FLIGHT_PER_WORKER)
     except BaseException:
         # Ctrl-C (or the caller stopping): drop queued chunks and stop the workers now; the
         # chunks already yielded are stored, so --resume continues from there.
-        processes = list((getattr(pool, "_processes", None) or {}).values())  # no public API for this
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
+        _stop(pool)
         raise
     pool.shutdown(wait=True)
-    if broken:
-        for payload in pending:
-            yield _play_alone(payload)
+
+
+def _top_up(pool: ProcessPoolExecutor, in_flight: dict[Future, dict], source: Iterator[dict], limit: int) -> None:
+    for payload in itertools.islice(source, max(0, limit - len(in_flight))):
+        in_flight[pool.submit(play_chunk, payload)] = payload
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public API for this
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
 
 
 def _play_alone(payload: dict) -> dict:
     """Play a chunk in a fresh process; if that dies too, play its games one by one, each in
     its own process, so the crash is reported with the seed that caused it."""
     try:
-        with ProcessPoolExecutor(max_workers=1) as solo:
+        with _new_pool(1) as solo:
             return solo.submit(play_chunk, payload).result()
     except BrokenProcessPool:
         pass
@@ -62,7 +136,7 @@ def _play_alone(payload: dict) -> dict:
     for i in range(payload["start"], payload["end"]):
         single = dict(payload, start=i, end=i + 1)
         try:
-            with ProcessPoolExecutor(max_workers=1) as solo:
+            with _new_pool(1) as solo:
                 games += solo.submit(play_chunk, single).result()["games"]
         except BrokenProcessPool:
             games.append({"game": i, "seed": payload["seed"] + i, "error": "the worker process died"})
@@ -74,7 +148,7 @@ def _crashed(payload: dict, why: str) -> dict:
     return {"ruleset": payload["ruleset"], "start": payload["start"], "end": payload["end"], "games": games}
 
 
-def run_ray(payloads: list[dict], workers: int, address: str | None = None) -> Iterator[dict]:
+def run_ray(payloads: Iterable[dict], workers: int, address: str | None = None) -> Iterator[dict]:
     try:
         import ray
     except ImportError:
@@ -86,7 +160,10 @@ def run_ray(payloads: list[dict], workers: int, address: str | None = None) -> I
         started = True
     try:
         remote = ray.remote(play_chunk)
-        refs = {remote.remote(p): p for p in payloads}
+        source = iter(payloads)
+        refs = {}
+        for payload in itertools.islice(source, workers * IN_FLIGHT_PER_WORKER):
+            refs[remote.remote(payload)] = payload
         while refs:
             done, _ = ray.wait(list(refs), num_returns=1)
             for ref in done:
@@ -95,6 +172,8 @@ def run_ray(payloads: list[dict], workers: int, address: str | None = None) -> I
                     yield ray.get(ref)
                 except Exception as exc:  # noqa: BLE001 - a crashed task is reported, the run goes on
                     yield _crashed(payload, f"ray task failed: {type(exc).__name__}")
+                for more in itertools.islice(source, 1):
+                    refs[remote.remote(more)] = more
     finally:
         if started:
             ray.shutdown()

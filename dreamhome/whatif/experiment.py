@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -53,11 +54,21 @@ class Experiment:
         )
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
-    def jobs(self) -> list[tuple[int, int, int]]:
-        """(ruleset index, first game, end game) for every chunk, in a fixed order."""
-        return [
-            (r, a, min(a + self.chunk, self.games)) for r in range(len(self.rulesets)) for a in range(0, self.games, self.chunk)
-        ]
+    def jobs(self) -> Iterator[tuple[int, int, int]]:
+        """(ruleset index, first game, end game) for every chunk, in a fixed order.
+
+        A generator: a big experiment's chunks are made as the executors take them,
+        never all at once.
+        """
+        for r in range(len(self.rulesets)):
+            for a in range(0, self.games, self.chunk):
+                yield (r, a, min(a + self.chunk, self.games))
+
+    def is_job(self, job: tuple[int, int, int]) -> bool:
+        """Whether `job` is one of this experiment's chunks (without listing them)."""
+        r, a, b = job
+        in_range = 0 <= r < len(self.rulesets) and 0 <= a < self.games
+        return in_range and a % self.chunk == 0 and b == min(a + self.chunk, self.games)
 
     def to_dict(self) -> dict:
         return {
@@ -71,10 +82,62 @@ class Experiment:
         }
 
 
+MAX_GAMES = 1_000_000
+"""Most games per ruleset: about a day of one core; more only fills memory and disk."""
+MAX_CHUNK = 10_000
+"""Most games per chunk: a chunk is held in memory and written as one file."""
+
+
+def check_size(games: int, chunk: int) -> None:
+    """Refuse experiment sizes the machine cannot hold, naming the bound."""
+    if not 1 <= games <= MAX_GAMES:
+        raise DreamhomeError(f"--games must be from 1 to {MAX_GAMES:,} per ruleset, got {games:,}")
+    if not 1 <= chunk <= MAX_CHUNK:
+        raise DreamhomeError(f"--chunk must be from 1 to {MAX_CHUNK:,} games, got {chunk:,}")
+
+
+def build_experiment(
+    rulesets: Sequence[str],
+    *,
+    games: int,
+    players: int,
+    bots: Sequence[str] | None,
+    seed: int,
+    chunk: int,
+    base_rules: str | None = None,
+) -> Experiment:
+    """An experiment from what the user typed, every part checked (DreamhomeError, one line).
+
+    `rulesets`: variant names, `base` or rules files (the first is the baseline);
+    `bots`: one name per seat, or None for greedy everywhere.
+    """
+    from dreamhome.game.bots import BOTS
+
+    check_size(games, chunk)
+    if not rulesets:
+        raise DreamhomeError("name at least one ruleset or variant (the first is the baseline)")
+    specs = tuple(resolve_ruleset(arg, base_rules) for arg in rulesets)
+    for spec in specs:
+        game = _rules(spec.source, spec.variants).game
+        if not game.min_players <= players <= game.max_players:
+            raise DreamhomeError(f"{spec.label}: players must be {game.min_players}–{game.max_players}, got {players}")
+    names = tuple(bots) if bots else ("greedy",) * players
+    if len(names) != players:
+        raise DreamhomeError(f"--bots names {len(names)} bot(s) for {players} players; give one per seat")
+    unknown = [b for b in names if b not in BOTS]
+    if unknown:
+        raise DreamhomeError(f"unknown bot {unknown[0]!r}; known bots: {', '.join(BOTS)}")
+    return Experiment(specs, games, players, names, seed, chunk)
+
+
 def resolve_ruleset(arg: str, base_rules: str | None = None) -> RulesetSpec:
     """A rules file path, `base` (the rules in use), or a variant of the rules in use."""
     path = Path(arg)
     if arg != "base" and (path.suffix == ".dh" or path.exists()):
+        from dreamhome.fileio import read_bytes
+
+        if path.exists():
+            read_bytes(path, "rules file")  # the input layer's size cap, before the compiler reads it
         rules = compile_rules(path)
         return RulesetSpec(arg, rules.source, (), rules.content_hash)
     base = compile_rules(base_rules)
@@ -106,7 +169,7 @@ def play_chunk(job: dict) -> dict:
             games.append({"game": i, "seed": seed, "error": f"{type(exc).__name__}: {exc}"})
             continue
         state = result.state
-        counts = {}
+        counts: dict[str, int] = {}
         for house in state.houses:
             for code in house.cells:
                 if code >= ROOM0:
@@ -143,4 +206,14 @@ def job_payload(exp: Experiment, job: tuple[int, int, int]) -> dict:
     }
 
 
-__all__ = ["Experiment", "RulesetSpec", "resolve_ruleset", "play_chunk", "job_payload"]
+__all__ = [
+    "MAX_CHUNK",
+    "MAX_GAMES",
+    "Experiment",
+    "RulesetSpec",
+    "build_experiment",
+    "check_size",
+    "job_payload",
+    "play_chunk",
+    "resolve_ruleset",
+]

@@ -6,17 +6,23 @@ import io
 import json
 from pathlib import Path
 
-from dreamhome.house import write_atomic
+from dreamhome.fileio import write_atomic
 from dreamhome.scoring import COMPONENTS
 
 SCHEMA = "dreamhome.whatif/1"
+
+
+def crashed_games(doc: dict) -> int:
+    """How many games of a results document crashed (their seeds are in the report)."""
+    return sum(len(r["crashed"]) for r in doc["rulesets"])
 
 
 def results_document(experiment: dict, stats: list[dict]) -> dict:
     return {"format": SCHEMA, "experiment": experiment, "rulesets": stats}
 
 
-def _fmt(ci: dict, digits: int = 2) -> str:
+def format_interval(ci: dict, digits: int = 2) -> str:
+    """A mean or rate with its 95% interval, as the report and the command line print it."""
     if ci.get("mean") is None and ci.get("rate") is None:
         return "—"
     if "rate" in ci:
@@ -37,11 +43,11 @@ def report_markdown(doc: dict) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for r in doc["rulesets"]:
-        diff = _fmt(r["difference_vs_baseline"]) if "difference_vs_baseline" in r else "baseline"
+        diff = format_interval(r["difference_vs_baseline"]) if "difference_vs_baseline" in r else "baseline"
         sd = f"{r['score']['sd']:.2f}" if r["score"]["sd"] is not None else "—"
         lines.append(
-            f"| {r['ruleset']} | {r['games']} | {_fmt(r['score'])} | {sd} | {diff} | "
-            f"{_fmt(r['first_player_win_rate'])} | {_fmt(r['tie_rate'])} |"
+            f"| {r['ruleset']} | {r['games']} | {format_interval(r['score'])} | {sd} | {diff} | "
+            f"{format_interval(r['first_player_win_rate'])} | {format_interval(r['tie_rate'])} |"
         )
     lines += [
         "",
@@ -51,7 +57,7 @@ def report_markdown(doc: dict) -> str:
         "|---|" + "---|" * len(COMPONENTS),
     ]
     for r in doc["rulesets"]:
-        lines.append(f"| {r['ruleset']} | " + " | ".join(_fmt(r["components"][c]) for c in COMPONENTS) + " |")
+        lines.append(f"| {r['ruleset']} | " + " | ".join(format_interval(r["components"][c]) for c in COMPONENTS) + " |")
     lines += [
         "",
         "## Win rate by seat",
@@ -60,7 +66,7 @@ def report_markdown(doc: dict) -> str:
         "|---|" + "---|" * exp["players"],
     ]
     for r in doc["rulesets"]:
-        lines.append(f"| {r['ruleset']} | " + " | ".join(_fmt(w) for w in r["seat_win_rate"]) + " |")
+        lines.append(f"| {r['ruleset']} | " + " | ".join(format_interval(w) for w in r["seat_win_rate"]) + " |")
     names = sorted({k for r in doc["rulesets"] for k in r["cards_per_house"]})
     lines += [
         "",
@@ -126,10 +132,7 @@ def write_plots(doc: dict, per_ruleset_scores: list[list[int]], out: Path) -> No
         for ext in ("png", "svg"):
             buffer = io.BytesIO()
             fig.savefig(buffer, format=ext, dpi=110, bbox_inches="tight")
-            path = out / f"{name}.{ext}"
-            tmp = path.with_suffix(f".{ext}.tmp")
-            tmp.write_bytes(buffer.getvalue())
-            tmp.replace(path)
+            write_atomic(out / f"{name}.{ext}", buffer.getvalue())
         plt.close(fig)
 
 

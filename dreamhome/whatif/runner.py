@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from dreamhome.whatif.executors import executor
@@ -21,8 +22,12 @@ def run_experiment(
     resume: bool = False,
     address: str | None = None,
     progress=None,
+    warn: Callable[[str], None] | None = None,
 ) -> dict:
-    """Returns the results document; with `out`, also writes it with report.md and plots there."""
+    """Returns the results document; with `out`, also writes it with report.md and plots there.
+
+    `warn` hears of chunk files found damaged or foreign on resume (they are played again).
+    """
     temp = None
     if out is None:
         temp = tempfile.TemporaryDirectory(prefix="dreamhome-whatif-")
@@ -30,13 +35,16 @@ def run_experiment(
     try:
         store = Store(out, exp, resume)
         done = store.done()
-        todo = [job for job in exp.jobs() if job not in done]
+        if warn is not None:
+            for problem in store.problems:
+                warn(problem)
+        todo = (job for job in exp.jobs() if job not in done)
         total = exp.games * len(exp.rulesets)
         finished = sum(end - start for _r, start, end in done)
         if progress is not None:
             progress(finished, total)
         run = executor(executor_name, address)
-        for chunk in run([job_payload(exp, job) for job in todo], workers):
+        for chunk in run((job_payload(exp, job) for job in todo), workers):
             store.save(chunk)
             finished += chunk["end"] - chunk["start"]
             if progress is not None:
