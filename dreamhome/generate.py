@@ -49,7 +49,7 @@ def random_house(
     for furn in rules.furnishings:
         if furn.award is not None or rng.random() < 0.5:
             continue
-        if furn.outside:
+        if furn.room is None:  # outside the house (Furnishing.outside)
             house = replace(house, outside=house.outside + (furn.id,))
             continue
         code = rules.room(furn.room).code

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.table import Table
 from rich.text import Text
 
-from dreamhome.ruleset import Ruleset
+from dreamhome.ruleset import HeldCard, Ruleset
 
 
 def _prov(rules: Ruleset, ident: str, fld: str) -> str:
@@ -13,7 +15,7 @@ def _prov(rules: Ruleset, ident: str, fld: str) -> str:
     return ref.provenance if ref else "rulebook"
 
 
-def _held_card(rules, card) -> dict:
+def _held_card(rules: Ruleset, card: HeldCard) -> dict[str, object]:
     """A helper or tool card: both are held cards with effects."""
     return {
         "id": card.id,
@@ -24,11 +26,11 @@ def _held_card(rules, card) -> dict:
     }
 
 
-def _fields_prov(rules: Ruleset, ident: str, fields) -> dict[str, str]:
+def _fields_prov(rules: Ruleset, ident: str, fields: Iterable[str]) -> dict[str, str]:
     return {f: _prov(rules, ident, f) for f in fields if (ident, f) in rules.provenance}
 
 
-def rules_report(rules: Ruleset) -> dict:
+def rules_report(rules: Ruleset) -> dict[str, object]:
     rooms = [
         {
             "id": r.id,
@@ -105,7 +107,7 @@ def _mark(rules: Ruleset, ident: str, fld: str, value: str) -> Text:
     return Text(value + f" ({prov})", style="cyan")
 
 
-def rules_tables(rules: Ruleset, assumed_only: bool = False) -> list:
+def rules_tables(rules: Ruleset, assumed_only: bool = False) -> list[Table | Text]:
     if assumed_only:
         table = Table(title=f"Assumed values in {rules.path}", header_style="bold")
         for col in ("id", "field", "where"):
@@ -113,7 +115,7 @@ def rules_tables(rules: Ruleset, assumed_only: bool = False) -> list:
         for ident, fld, ref in rules.assumed_values():
             table.add_row(ident, fld, f"{ref.file}:{ref.line}")
         return [table]
-    out = []
+    out: list[Table | Text] = []
     g = rules.game
     head = Text(
         f"{g.name}: {g.min_players}–{g.max_players} players, {g.rounds} rounds, "
@@ -145,9 +147,12 @@ def rules_tables(rules: Ruleset, assumed_only: bool = False) -> list:
     res = Table(title="Resource cards", header_style="bold")
     for col in ("kind", "id", "detail", "count"):
         res.add_column(col)
-    for r in rules.roofs:
+    for roof in rules.roofs:
         res.add_row(
-            "roof", r.id, _mark(rules, r.id, "windows", f"{r.windows} with a window"), _mark(rules, r.id, "count", str(r.count))
+            "roof",
+            roof.id,
+            _mark(rules, roof.id, "windows", f"{roof.windows} with a window"),
+            _mark(rules, roof.id, "count", str(roof.count)),
         )
     for f in rules.furnishings:
         where = f"in {f.room}" if f.room else "outside"

@@ -68,7 +68,7 @@ def new_solver(settings: SolveSettings) -> cp_model.CpSolver:
     return solver
 
 
-def found(status: int) -> bool:
+def found(status: cp_model.CpSolverStatus) -> bool:
     """The solve returned an answer (proven or not)."""
     return status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 

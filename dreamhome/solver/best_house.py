@@ -24,6 +24,7 @@ import itertools
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
+from typing import TypeAlias
 
 from ortools.sat.python import cp_model
 
@@ -36,8 +37,9 @@ from dreamhome.engine.rooms import annex_on_floor, row_rooms
 from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
 from dreamhome.legality import house_violations
-from dreamhome.ruleset import FACE_DOWN, Ruleset
+from dreamhome.ruleset import FACE_DOWN, Furnishing, Ruleset
 from dreamhome.scoring import rooms_of, score_total
+from dreamhome.solver.expr import Expr
 
 MAX_ROWS = 2_000_000
 
@@ -52,6 +54,10 @@ class RowKind:
     row: tuple[int, ...]
 
 
+FloorRows: TypeAlias = tuple[list[int], list[RowKind], int]
+"""A floor's rows: (its alphabet of room codes then FACE_DOWN, the best row per signature, legal rows)."""
+
+
 @dataclass(frozen=True)
 class BestHouse:
     total: int
@@ -62,7 +68,7 @@ class BestHouse:
     rows: int  # legal rows enumerated
 
 
-def floor_rows(rules: Ruleset, floor: int) -> tuple[list[int], list[RowKind], int]:
+def floor_rows(rules: Ruleset, floor: int) -> FloorRows:
     """Every legal row of this floor, reduced to the best row per signature."""
     t = rules.tables
     kind = rules.board.floors[floor].kind
@@ -74,7 +80,7 @@ def floor_rows(rules: Ruleset, floor: int) -> tuple[list[int], list[RowKind], in
         )
     furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and not f.award} & set(alphabet))
     awarded = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and f.award} & set(alphabet))
-    best: dict[tuple, RowKind] = {}
+    best: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], RowKind] = {}  # (counts, per_room, complete) → best row
     legal = 0
     for row in itertools.product(alphabet, repeat=width):
         found = row_rooms(t, floor, row)
@@ -104,15 +110,15 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
     t = rules.tables
     board = rules.board
     m = cp_model.CpModel()
-    objective = []
+    objective: list[Expr] = []
     total_rows = 0
-    cache: dict[tuple, tuple] = {}
-    chosen_lits = []  # per floor: [(literal, RowKind)]
-    type_count: Counter = Counter()  # linear expressions per room code
-    rooms_of_type: dict[int, list] = {}
-    complete_of_type: dict[int, list] = {}
-    presence: list[dict[int, object]] = []
-    empties = []
+    cache: dict[tuple[str, int, tuple[tuple[int, ...], ...]], FloorRows] = {}
+    chosen_lits: list[list[tuple[cp_model.IntVar, RowKind]]] = []  # per floor: [(literal, RowKind)]
+    type_count: dict[int, Expr] = {}  # linear expressions per room code
+    rooms_of_type: dict[int, list[Expr]] = {}
+    complete_of_type: dict[int, list[Expr]] = {}
+    presence: list[dict[int, Expr]] = []
+    empties: list[Expr] = []
     for fi, floor in enumerate(board.floors):
         # Floors alike in kind, width and annex neighbours have the same rows: enumerate them once.
         cells = t.floor_cells[fi]
@@ -125,7 +131,7 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
         m.add_exactly_one(v for v, _ in lits)
         chosen_lits.append(lits)
         objective.append(sum(kind.score * v for v, kind in lits if kind.score))
-        here = {}
+        here: dict[int, Expr] = {}
         for a, code in enumerate(alphabet[:-1]):
             uses = [(kind.counts[a], v) for v, kind in lits if kind.counts[a]]
             type_count[code] = type_count.get(code, 0) + sum(n * v for n, v in uses)
@@ -144,7 +150,7 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
             m.add(type_count[room.code] <= room.count)
 
     # Functionality bonuses from presence per floor.
-    def support(code: int, f: int) -> list:
+    def support(code: int, f: int) -> list[Expr]:
         here = presence[f].get(code, 0)
         return [here] if not isinstance(here, int) else []
 
@@ -153,9 +159,9 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
     objective += [points * lit for lit, points in bonuses]
 
     # Tokens: one per room (FURN-ONE), each furnishing at most its count; award tokens need a complete room.
-    budget = []
-    token_uses = []
-    by_room: dict[int, list] = {}
+    budget: list[Expr] = []
+    token_uses: list[tuple[Furnishing, cp_model.IntVar]] = []
+    by_room: dict[int, list[cp_model.IntVar]] = {}
     for furn in rules.furnishings:
         use = m.new_int_var(0, furn.count if not furn.award else 1, f"tok_{furn.id}")
         token_uses.append((furn, use))
@@ -168,13 +174,13 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
             by_room.setdefault(code, []).append(use)
         elif furn.room:
             by_room.setdefault(t.token_room[furn.code], []).append(use)
-    for code, uses in by_room.items():
-        m.add(sum(uses) <= sum(rooms_of_type.get(code, [0])))
+    for code, room_uses in by_room.items():
+        m.add(sum(room_uses) <= sum(rooms_of_type.get(code, [0])))
     n_tokens = sum(u for _, u in token_uses)
 
     # Helpers that score: one boolean per copy.
     n_cells = board.size
-    helper_copies = []
+    helper_copies: list[tuple[str, cp_model.IntVar]] = []
     for card in rules.helpers + rules.tools:
         if card.kind != "helper":
             continue
@@ -183,8 +189,8 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
         if not (plus_b or plus_e or plus_t):
             continue
         copies = [m.new_bool_var(f"{card.id}_{k}") for k in range(card.count)]
-        for a, b in zip(copies, copies[1:]):
-            m.add(a >= b)
+        for earlier, later in zip(copies, copies[1:]):
+            m.add(earlier >= later)
         for k, copy in enumerate(copies):
             helper_copies.append((card.id, copy))
             budget.append(copy)
@@ -224,15 +230,15 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
         raise DreamhomeError(f"max: no house found ({solver.status_name(result)}); try a longer --time-limit")
 
     # Build the house the model chose, then score it with the ordinary scorer.
-    cells = [0] * n_cells
+    final_cells = [0] * n_cells
     for floor_index, lits in enumerate(chosen_lits):
         kind = next(kind for v, kind in lits if solver.value(v))
         for col, code in zip(board.floor_cells[floor_index], kind.row):
-            cells[col] = code
-    under = [rules.rooms[0].code if c == FACE_DOWN else 0 for c in cells]
-    house = House(tuple(cells), (0,) * n_cells, tuple(under))
+            final_cells[col] = code
+    under = [rules.rooms[0].code if c == FACE_DOWN else 0 for c in final_cells]
+    house = House(tuple(final_cells), (0,) * n_cells, tuple(under))
     tokens = [0] * n_cells
-    outside = []
+    outside: list[str] = []
     rooms = rooms_of(rules, house)
     for furn, use in token_uses:
         for _ in range(solver.value(use)):
@@ -240,12 +246,12 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
                 outside.append(furn.id)
                 continue
             code = t.token_room[furn.code]
-            room = next(
+            room_cells = next(
                 cells_
                 for c, cells_ in rooms
                 if c == code and not any(tokens[i] for i in cells_) and (not furn.award or len(cells_) == t.max_size[code])
             )
-            tokens[room[0]] = furn.code
+            tokens[room_cells[0]] = furn.code
     helpers = tuple(sorted(hid for hid, copy in helper_copies if solver.value(copy)))
     roofs = tuple(roof_choice) if solver.value(roof) else ()
     house = replace(house, tokens=tuple(tokens), outside=tuple(outside), helpers=helpers, roofs=roofs)

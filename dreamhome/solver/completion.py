@@ -22,22 +22,26 @@ game, so the value is an upper bound (docs/SOLVER.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
 
 from dreamhome.engine.cpsat import CardClass, HouseModel, Stage, house_class
 from dreamhome.house import House
-from dreamhome.ruleset import EMPTY, SCAFFOLD
+from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
 from dreamhome.solver.effects import add_swap_budget
+from dreamhome.solver.expr import Expr, PairLits
 
 
 @dataclass
 class Completion:
     stage: Stage
-    move: dict[tuple[int, int], object]
-    fresh: dict[tuple[int, int], object]
+    move: PairLits
+    fresh: PairLits
 
 
-def completion_classes(house: House, rules, types: list[int]) -> list[CardClass]:
+def completion_classes(house: House, rules: Ruleset, types: list[int]) -> list[CardClass]:
     seen: set[CardClass] = set()
     for cell, code in enumerate(house.cells):
         if code not in (EMPTY, SCAFFOLD):
@@ -58,7 +62,7 @@ def add_completion(
     n_hand: int,
     keep_open: bool,
     name: str = "fin",
-    hand: tuple[int, object] | None = None,
+    hand: tuple[int, Expr] | None = None,
 ) -> Completion:
     """`hand` = (type, expression): the card in hand is one fresh card more than the pool holds,
     of its type when the expression is 1 (placed face up), else an empty room."""
@@ -77,12 +81,12 @@ def add_completion(
         for k, c in enumerate(hm.classes)
         if (c.kind == "up" and (upper.get(c.room) or discard.get(c.room))) or (c.kind == "down" and c.room == 0)
     ]
-    move: dict[tuple[int, int], object] = {}
-    fresh: dict[tuple[int, int], object] = {}
-    content: list[dict[int, list]] = []
+    move: PairLits = {}
+    fresh: PairLits = {}
+    content: list[dict[int, list[cp_model.IntVar]]] = []
     for c in range(n):
         allowed = set(hm.allowed[c])
-        here: dict[int, list] = {}
+        here: dict[int, list[cp_model.IntVar]] = {}
         for d in occupied:
             if own[d] not in allowed or (d != c and not n_hand):
                 continue
@@ -101,7 +105,7 @@ def add_completion(
                     here.setdefault(k, []).append(lit)
         m.add_exactly_one([v for lits in here.values() for v in lits])
         content.append(here)
-    out = []
+    out: list[Expr] = []
     for d in occupied:
         stays = [move[c, d] for c in range(n) if (c, d) in move]
         m.add_at_most_one(stays)
@@ -109,12 +113,12 @@ def add_completion(
     m.add(sum(out) <= n_sup)
     m.add(sum(fresh.values()) == len(free) + sum(out))
     # Fresh cards by type: the pool (and the card in hand), plus what the suppliers take from the discard pile.
-    taken = []
+    taken: list[cp_model.IntVar] = []
     for room in sorted(set(pool) | set(discard) | set(in_hand)):
         ups = fresh_of_type(hm, fresh, room)
         if not ups:
             continue
-        extra = 0
+        extra: cp_model.IntVar | int = 0
         if n_sup and discard.get(room):
             extra = m.new_int_var(0, min(n_sup, discard[room]), f"{name}_sup{room}")
             taken.append(extra)
@@ -133,7 +137,7 @@ def add_completion(
     return Completion(stage, move, fresh)
 
 
-def fresh_of_type(hm: HouseModel, fresh: dict[tuple[int, int], object], room: int) -> list:
+def fresh_of_type(hm: HouseModel, fresh: PairLits, room: int) -> list[cp_model.IntVar]:
     """The literals "a fresh face-up card of this type on some cell"."""
     return [v for (_c, k), v in fresh.items() if hm.classes[k].kind == "up" and hm.classes[k].room == room]
 
@@ -147,7 +151,7 @@ def _needs_move(hm: HouseModel, k: int, pool: dict[int, int], n_free: int) -> bo
     return pool.get(cls.room, 0) < n_free
 
 
-def _closure(hm: HouseModel, stage: Stage, fresh, keep_open: bool, name: str) -> None:
+def _closure(hm: HouseModel, stage: Stage, fresh: PairLits, keep_open: bool, name: str) -> None:
     """PLACE-CLOSED / PLACE-MERGE for fresh face-up cards in the final house."""
     m = hm.model
     t = hm.rules.tables
@@ -175,10 +179,10 @@ def _closure(hm: HouseModel, stage: Stage, fresh, keep_open: bool, name: str) ->
                             m.add(sum(ups) + side <= 1)
 
 
-def _run_token(hm: HouseModel, stage: Stage, cells, room: int, name: str) -> list:
-    """has[j] is forced to 1 when the run of face-up `room` cards ending at cells[j] holds a token."""
+def _run_token(hm: HouseModel, stage: Stage, cells: Sequence[int], room: int, name: str) -> list[cp_model.IntVar | int]:
+    """has[j] is forced to 1 when the run of face-up `room` cards ending at cells[j] holds a token (0: it never is)."""
     m = hm.model
-    out: list = []
+    out: list[cp_model.IntVar | int] = []
     for j, cell in enumerate(cells):
         tokens = hm.token_lits(stage, cell, room)
         ups = hm.face_up_lits(stage, cell, room)
@@ -196,7 +200,11 @@ def _run_token(hm: HouseModel, stage: Stage, cells, room: int, name: str) -> lis
 
 
 def add_offers(
-    hm: HouseModel, completion: Completion, offers: list[dict[int, int]], name: str = "offer", hand: tuple | None = None
+    hm: HouseModel,
+    completion: Completion,
+    offers: list[dict[int, int]],
+    name: str = "offer",
+    hand: tuple[int, Expr] | None = None,
 ) -> None:
     """The cards still to come as rounds, not as one pool: at most one card is taken from each
     round's offer (ROUND-*), so fresh cards of a type are at most the rounds that offer it.
@@ -204,10 +212,10 @@ def add_offers(
     expression is 1 (placed face up), else an empty room. The solver bot samples the offers it
     cannot see (a determinisation, never the deck order)."""
     m = hm.model
-    taken: dict[int, list] = {}
-    every = []
+    taken: dict[int, list[cp_model.IntVar]] = {}
+    every: list[cp_model.IntVar] = []
     for r, offer in enumerate(offers):
-        here = []
+        here: list[cp_model.IntVar] = []
         for room, n in sorted(offer.items()):
             if n > 0:
                 y = m.new_bool_var(f"{name}{r}_{room}")

@@ -24,17 +24,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ortools.sat.python import cp_model
+
 from dreamhome.engine.cpsat import HouseModel, Stage, house_class
 from dreamhome.house import House
+from dreamhome.solver.expr import Expr, PairLits
 
 
 @dataclass
 class FinalHouse:
     stage: Stage
-    move: dict[tuple[int, int], object]
-    new: dict[tuple[int, int], object]
-    class_lits: dict[tuple[int, int], list]  # (cell, class) → its literals, for no-good cuts
-    unchanged: list  # per cell: it still holds its own card
+    move: PairLits
+    new: PairLits
+    class_lits: dict[tuple[int, int], list[cp_model.IntVar]]  # (cell, class) → its literals, for no-good cuts
+    unchanged: list[cp_model.IntVar | int]  # per cell: it still holds its own card (0: it cannot)
 
 
 def add_final_house(
@@ -43,12 +46,12 @@ def add_final_house(
     m = hm.model
     n = hm.rules.board.size
     own = [hm.index[house_class(house, d)] for d in range(n)]
-    move: dict[tuple[int, int], object] = {}
-    new: dict[tuple[int, int], object] = {}
-    content: list[dict[int, list]] = []
+    move: PairLits = {}
+    new: PairLits = {}
+    content: list[dict[int, list[cp_model.IntVar]]] = []
     for c in range(n):
         allowed = set(hm.allowed[c])
-        here: dict[int, list] = {}
+        here: dict[int, list[cp_model.IntVar]] = {}
         for d in range(n):
             if own[d] not in allowed or (d != c and not n_hand):
                 continue
@@ -74,7 +77,7 @@ def add_final_house(
             if not takes:
                 continue
             # Cards of this printed type that leave the house may come back with a later supplier.
-            returns = []
+            returns: list[Expr] = []
             if n_sup >= 2:
                 returns = [
                     1 - sum(move[c, d] for c in range(n) if (c, d) in move)
@@ -90,7 +93,7 @@ def add_final_house(
     return FinalHouse(stage, move, new, class_lits, unchanged)
 
 
-def add_swap_budget(hm: HouseModel, move: dict[tuple[int, int], object], n: int, n_hand: int, name: str) -> None:
+def add_swap_budget(hm: HouseModel, move: PairLits, n: int, n_hand: int, name: str) -> None:
     """END-HANDYMAN: a card moved into or out of a cell means a swap touched that cell; each
     swap touches two cells."""
     m = hm.model

@@ -39,7 +39,9 @@ reachable: it is optimal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from itertools import combinations
+from typing import Final, Literal, TypeAlias
 
 from ortools.sat.python import cp_model
 
@@ -51,8 +53,16 @@ from dreamhome.ruleset import Ruleset
 
 SCALE = 1000  # a row's value: SCALE × score − cells changed (the fewest changes among equal scores)
 
+SwapPart: TypeAlias = tuple[()] | tuple[Literal["both"]] | tuple[Literal["end"], int, int]
+"""A row's part in the handyman's swap: none, both ends on this floor, or one end (the class that
+left, the class that came)."""
+Signature: TypeAlias = tuple[int, SwapPart, int]
+"""What the other floors see of a row: (supplier 0/1, swap part, bonus types shown as a bit mask)."""
+Candidate: TypeAlias = tuple[tuple[int, ...], int, int]
+"""A possible final row: (class index per cell, score, cells changed)."""
 
-def tables_apply(rules, n_sup: int, n_hand: int) -> bool:
+
+def tables_apply(rules: Ruleset, n_sup: int, n_hand: int) -> bool:
     """The tables model the relaxation exactly for one use of each swap helper at most, and
     need floors that meet only through bonuses (annex neighbours on the same floor)."""
     if n_sup > 1 or n_hand > 1:
@@ -65,7 +75,7 @@ class Row:
     cells: tuple[int, ...]  # class index per cell of the floor, in floor order
     score: int
     changed: int
-    signature: tuple  # (supplier 0/1, swap part, bonus types shown)
+    signature: Signature
 
     @property
     def value(self) -> int:
@@ -78,12 +88,12 @@ class FloorTable:
     of each signature no other signature dominates, until a cut asks for more (`show_next`)."""
 
     cells: tuple[int, ...]  # board cells of the floor
-    best: dict[tuple, Row] = field(default_factory=dict)
-    candidates: dict[tuple, list[tuple]] = field(default_factory=dict)  # signature → (row, score, changed)
-    shown: dict[tuple, list[Row]] = field(default_factory=dict)
-    ordered: dict[tuple, list[Row]] = field(default_factory=dict)  # all rows of a signature, best first
+    best: dict[Signature, Row] = field(default_factory=dict)
+    candidates: dict[Signature, list[Candidate]] = field(default_factory=dict)
+    shown: dict[Signature, list[Row]] = field(default_factory=dict)
+    ordered: dict[Signature, list[Row]] = field(default_factory=dict)  # all rows of a signature, best first
 
-    def show_next(self, signature: tuple) -> None:
+    def show_next(self, signature: Signature) -> None:
         """One more row of this signature, in value order (ties: the smaller row first)."""
         if signature not in self.ordered:
             rows = {cells: Row(cells, score, changed, signature) for cells, score, changed in self.candidates[signature]}
@@ -97,12 +107,21 @@ class FloorTable:
             self.shown.setdefault(signature, [row])
 
 
+class _Miss(Enum):
+    """The score cache's miss marker (None is a cached answer: an illegal row)."""
+
+    MISS = 0
+
+
+_MISS: Final = _Miss.MISS
+
+
 class RowScorer:
     """Exact floor scores for rows of card classes, from the rule areas' own readings: SCORE-ROOMS
     with annexes (`rooms.row_value`), the best token of each room (FURN-ONE at the end, as
     `furnishings.kept_token`), empty rooms; None when PLACE-B or PLACE-C fails."""
 
-    def __init__(self, rules: Ruleset, classes: list[CardClass], empty_plus: int, token_plus: int):
+    def __init__(self, rules: Ruleset, classes: list[CardClass], empty_plus: int, token_plus: int) -> None:
         t = rules.tables
         self.t = t
         self.up = [c.face_up_type for c in classes]
@@ -119,8 +138,8 @@ class RowScorer:
     def score(self, floor: int, row: tuple[int, ...]) -> tuple[int, int] | None:
         """(score, bonus types shown as a bit mask) of `row` on `floor`, or None if it is illegal."""
         key = (floor, row)
-        hit = self.cache.get(key, False)
-        if hit is not False:
+        hit = self.cache.get(key, _MISS)
+        if hit is not _MISS:
             return hit
         t = self.t
         up = self.up
@@ -138,7 +157,7 @@ class RowScorer:
 
 
 def build_tables(
-    rules, house: House, classes: list[CardClass], incoming: list[int], n_sup: int, n_hand: int, scorer: RowScorer
+    rules: Ruleset, house: House, classes: list[CardClass], incoming: list[int], n_sup: int, n_hand: int, scorer: RowScorer
 ) -> list[FloorTable]:
     t = rules.tables
     index = {c: k for k, c in enumerate(classes)}
@@ -148,13 +167,13 @@ def build_tables(
         width = len(floor)
         start = tuple(own[c] for c in floor)
         allowed = [scorer.allowed[c] for c in floor]
-        roles: list[tuple[tuple, tuple[int, ...], int]] = [((), start, 0)]
+        roles: list[tuple[SwapPart, tuple[int, ...], int]] = [((), start, 0)]
         if n_hand:
             for a, b in combinations(range(width), 2):
                 if start[a] != start[b] and allowed[a][start[b]] and allowed[b][start[a]]:
-                    row = list(start)
-                    row[a], row[b] = row[b], row[a]
-                    roles.append((("both",), tuple(row), 2))
+                    swapped = list(start)
+                    swapped[a], swapped[b] = swapped[b], swapped[a]
+                    roles.append((("both",), tuple(swapped), 2))
             others = sorted({own[d] for d in range(t.n_cells) if t.cell_floor[d] != t.cell_floor[floor[0]]})
             for p in range(width):
                 for y in others:
@@ -163,7 +182,7 @@ def build_tables(
         fits = [[k for k in incoming if allowed[p][k]] for p in range(width)] if n_sup else []
         table = FloorTable(tuple(floor))
         candidates = table.candidates
-        best: dict[tuple, tuple] = {}
+        best: dict[Signature, tuple[int, tuple[int, ...], int, int]] = {}  # signature → (value, row, score, changed)
         score_row = scorer.score
         floor_index = t.cell_floor[floor[0]]
         for role, base, base_changed in roles:
@@ -178,7 +197,7 @@ def build_tables(
                 if scored is None:
                     continue
                 score, shown = scored
-                signature = (sup, role, shown)
+                signature: Signature = (sup, role, shown)
                 value = SCALE * score - changed
                 kept = best.get(signature)
                 if kept is None:
@@ -189,17 +208,17 @@ def build_tables(
                     if value > kept[0] or (value == kept[0] and row < kept[1]):
                         best[signature] = (value, row, score, changed)
         table.best = {sig: Row(row, score, changed, sig) for sig, (_v, row, score, changed) in best.items()}
-        groups: dict[tuple, list[Row]] = {}
-        for row in table.best.values():
-            groups.setdefault(row.signature[:2], []).append(row)
-        for signature, row in table.best.items():
-            if not _dominated(row, groups):
-                table.shown[signature] = [row]
+        groups: dict[tuple[int, SwapPart], list[Row]] = {}
+        for best_row in table.best.values():
+            groups.setdefault(best_row.signature[:2], []).append(best_row)
+        for signature, best_row in table.best.items():
+            if not _dominated(best_row, groups):
+                table.shown[signature] = [best_row]
         tables.append(table)
     return tables
 
 
-def _dominated(row: Row, groups: dict[tuple, list[Row]]) -> bool:
+def _dominated(row: Row, groups: dict[tuple[int, SwapPart], list[Row]]) -> bool:
     """Another best row at least as good that needs no more: no more supplier, the same swap part
     (or none instead of a swap inside the floor), and every bonus type this one shows."""
     sup, role, shown = row.signature
@@ -219,7 +238,7 @@ class TableSolve:
 
 
 def solve_tables(
-    rules,
+    rules: Ruleset,
     tables: list[FloorTable],
     n_sup: int,
     n_hand: int,
@@ -231,10 +250,10 @@ def solve_tables(
     """One CP-SAT solve over the rows now shown; None when no solution was found in time."""
     m = cp_model.CpModel()
     t = rules.tables
-    lits: list[list[tuple[object, Row]]] = []
-    objective = []
+    lits: list[list[tuple[cp_model.IntVar, Row]]] = []
+    objective: list[cp_model.LinearExpr] = []
     for f, table in enumerate(tables):
-        here = []
+        here: list[tuple[cp_model.IntVar, Row]] = []
         for rows in table.shown.values():
             for row in rows:
                 here.append((m.new_bool_var(f"f{f}_{len(here)}"), row))
@@ -247,10 +266,10 @@ def solve_tables(
     else:
         m.add(sum(v for v, row in chosen if row.signature[0]) <= n_sup)
     both = [v for v, row in chosen if row.signature[1][:1] == ("both",)]
-    ends: dict[tuple[int, int], list] = {}
+    ends: dict[tuple[int, int], list[cp_model.IntVar]] = {}
     for v, row in chosen:
         role = row.signature[1]
-        if role[:1] == ("end",):
+        if role and role[0] == "end":
             ends.setdefault((role[1], role[2]), []).append(v)
     m.add(2 * sum(both) + sum(v for vs in ends.values() for v in vs) <= 2 * n_hand)
     for (x, y), vs in ends.items():
@@ -259,7 +278,7 @@ def solve_tables(
         elif (y, x) not in ends:
             m.add(sum(vs) == 0)
 
-    def support(code: int, f: int) -> list:
+    def support(code: int, f: int) -> list[cp_model.IntVar]:
         return [v for v, row in lits[f] if row.signature[2] >> code & 1]
 
     bonus_lits = [(lit, points + bonus_plus) for lit, points in add_bonuses(m, t, support)]

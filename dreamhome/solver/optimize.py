@@ -11,13 +11,16 @@ returned: a disagreement is a bug and raises, never a wrong claim.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TypeAlias
 
-from dreamhome.engine.cpsat import HouseModel, SolveSettings, classes_for, found, new_solver
+from dreamhome.engine.cpsat import CardClass, HouseModel, SolveSettings, classes_for, found, new_solver
 from dreamhome.engine.endgame import (
     HOUSE_SWAP,
     ROOF_DISCARD_TAKE,
     ROOM_DISCARD_SWAP,
+    HelperUses,
     ReplayError,
     best_roof_discard_picks,
     find_sequence,
@@ -36,7 +39,13 @@ from dreamhome.legality import house_violations, summarize_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import add_final_score, score_total
 from dreamhome.solver.effects import add_final_house
-from dreamhome.solver.end_tables import SCALE, RowScorer, build_tables, expand, solve_tables, tables_apply
+from dreamhome.solver.end_tables import SCALE, Row, RowScorer, build_tables, expand, solve_tables, tables_apply
+
+SequenceStep: TypeAlias = tuple[str, int, str, bool] | tuple[str, int, int]
+"""A step of `endgame.find_sequence`: (ROOM_DISCARD_SWAP, cell, incoming room id, face down)
+or (HOUSE_SWAP, cell, cell)."""
+RoomsSolve: TypeAlias = tuple[list["EndAction"], str, int | None, int]
+"""The room actions' answer: (actions, CP-SAT status, the score the model claims or None, refused houses)."""
 
 
 @dataclass(frozen=True)
@@ -67,8 +76,8 @@ class EndAction:
         colour = rules.roofs[self.roof[0]].name.lower()
         return f"{who}: take a {colour} roof{' with a window' if self.roof[1] else ''} from the roof discard pile"
 
-    def to_json(self, rules: Ruleset) -> dict:
-        out: dict = {"kind": self.kind, "helper": self.helper, "text": self.describe(rules)}
+    def to_json(self, rules: Ruleset) -> dict[str, object]:
+        out: dict[str, object] = {"kind": self.kind, "helper": self.helper, "text": self.describe(rules)}
         if self.cells:
             out["cells"] = [rules.board.cells[c] for c in self.cells]
         if self.kind == ROOM_DISCARD_SWAP:
@@ -107,7 +116,7 @@ class FinalScore:
     def actions(self) -> tuple[EndAction, ...]:
         return tuple(s.action for s in self.steps)
 
-    def to_json(self, rules: Ruleset) -> dict:
+    def to_json(self, rules: Ruleset) -> dict[str, object]:
         return {
             "total": self.total,
             "optimal": self.optimal,
@@ -186,7 +195,7 @@ def best_final_score(
 
 
 def _replay(rules: Ruleset, house: House, actions: list[EndAction]) -> tuple[list[Step], House]:
-    steps = []
+    steps: list[Step] = []
     current = house
     for action in actions:
         before = score_total(rules, resolve_tokens(rules, current))
@@ -196,12 +205,14 @@ def _replay(rules: Ruleset, house: House, actions: list[EndAction]) -> tuple[lis
                 cell = action.cells[0]
                 code = current.cells[cell] if current.cells[cell] != FACE_DOWN else current.under[cell]
                 action = replace(action, outgoing=rules.room_of_code(code).id if code else None)
+                assert action.incoming is not None
                 current = swap_with_room_discard(rules, current, action.cells[0], action.incoming, action.face_down)
             elif action.kind == HOUSE_SWAP:
                 a, b = action.cells
                 detail = f"{_card_name(rules, current, a)} ↔ {_card_name(rules, current, b)}"
                 current = swap_in_house(rules, current, *action.cells)
             else:
+                assert action.roof is not None
                 current = take_from_roof_discard(rules, current, action.roof)
         except ReplayError as exc:  # a bug in the model, never bad input
             raise RuntimeError(f"internal error: the solver's {action.kind} action does not replay: {exc}") from exc
@@ -219,7 +230,18 @@ def _card_name(rules: Ruleset, house: House, cell: int) -> str:
     return name
 
 
-def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed, deterministic_time, model):
+def _solve_rooms(
+    rules: Ruleset,
+    house: House,
+    uses: HelperUses,
+    n_sup: int,
+    n_hand: int,
+    time_limit: float | None,
+    workers: int,
+    seed: int,
+    deterministic_time: float | None,
+    model: str,
+) -> RoomsSolve:
     """The best final house by CP-SAT over the relaxation in effects.py, each proposal
     checked for an action order (endgame.find_sequence) and cut off if it has none."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -283,26 +305,39 @@ def _solve_rooms(rules, house, uses, n_sup, n_hand, time_limit, workers, seed, d
     return _actions(sequence, uses), status_name, claimed, refused
 
 
-def _actions(sequence: list, uses) -> list[EndAction]:
+def _actions(sequence: Sequence[SequenceStep], uses: HelperUses) -> list[EndAction]:
     actions = []
     sup_cards, hand_cards = list(uses.room_discard_swap), list(uses.house_swap)
     for step in sequence:
         if step[0] == ROOM_DISCARD_SWAP:
+            assert len(step) == 4
             _kind, cell, room_id, face_down = step
             actions.append(EndAction(ROOM_DISCARD_SWAP, sup_cards.pop(0), (cell,), room_id, None, face_down))
         else:
+            assert len(step) == 3
             actions.append(EndAction(HOUSE_SWAP, hand_cards.pop(0), (step[1], step[2])))
     return actions
 
 
-def _solve_on_tables(rules, house, uses, n_sup, n_hand, classes, incoming, deadline, seed, deterministic_time):
+def _solve_on_tables(
+    rules: Ruleset,
+    house: House,
+    uses: HelperUses,
+    n_sup: int,
+    n_hand: int,
+    classes: list[CardClass],
+    incoming: list[int],
+    deadline: float | None,
+    seed: int,
+    deterministic_time: float | None,
+) -> RoomsSolve:
     """The same relaxation on per-floor outcome tables (end_tables.py), with the same order check."""
     amounts = helper_amounts(rules.tables, house.helpers)
     scorer = RowScorer(rules, classes, amounts.empty_room, amounts.token_plus)
     tables = build_tables(rules, house, classes, incoming, n_sup, n_hand, scorer)
     constant = outside_points(rules, house, amounts.token_plus)
-    cuts: list = []
-    unreachable: set = set()
+    cuts: list[list[Row]] = []
+    unreachable: set[tuple[int, ...]] = set()
     settings = SolveSettings(seed=seed, deterministic_time=deterministic_time)
     while True:
         if deadline is not None and deadline - time.perf_counter() <= 0:

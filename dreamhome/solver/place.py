@@ -15,6 +15,7 @@ import os
 import time
 from collections import Counter
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from ortools.sat.python import cp_model
 
@@ -29,6 +30,12 @@ from dreamhome.legality import house_violations, summarize_violations
 from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
 from dreamhome.scoring import add_final_score
 from dreamhome.solver.completion import add_completion, add_offers, completion_classes
+from dreamhome.solver.expr import Expr
+
+Hand: TypeAlias = tuple[int, list[Placement]]
+"""The card in hand (its room code) and the placements it may take now."""
+BoundJob: TypeAlias = tuple[Ruleset, House, dict[int, int], float | None, int]
+"""One placement's bound to solve: (rules, the house after the placement, pool, deadline, CP-SAT workers)."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +44,7 @@ class PlacementBound:
     bound: int
     optimal: bool  # CP-SAT proved the bound (else: the best found when time ran out)
 
-    def to_json(self, rules: Ruleset) -> dict:
+    def to_json(self, rules: Ruleset) -> dict[str, object]:
         return {
             "cell": rules.board.cells[self.placement.cell],
             "face_down": self.placement.face_down,
@@ -50,7 +57,7 @@ class PlacementBound:
 default_pool = rooms_left
 
 
-def read_pool(rules: Ruleset, data, source: str) -> dict[int, int]:
+def read_pool(rules: Ruleset, data: object, source: str) -> dict[int, int]:
     """A pool file: {"rooms": {"kitchen": 3, …}} or a list of room ids.
 
     Everything is checked, since a pool comes from a user's file: the shape, every id,
@@ -75,7 +82,7 @@ def read_pool(rules: Ruleset, data, source: str) -> dict[int, int]:
     if not isinstance(items, dict):
         raise DreamhomeError(shape)
     deck = sum(r.count for r in rules.rooms)
-    pool = {}
+    pool: dict[int, int] = {}
     for rid, n in items.items():
         if not isinstance(rid, str) or not rules.has_room(rid):
             close = difflib.get_close_matches(str(rid), rules.ids("room"), n=1)
@@ -121,10 +128,23 @@ def best_placement_now(
     (completion.add_offers), besides the card in hand; the value is their average."""
     hand = (card, placements)
     value, _proven, chosen = _solve_completion(rules, house, pool, hand, None, 1, seed, deterministic_time, scenarios)
+    assert chosen is not None  # the model places the card in hand on exactly one of `placements`
     return value, chosen
 
 
-def _solve_completion(rules, house, pool, hand, time_limit, workers, seed, deterministic_time, scenarios=None):
+def _solve_completion(
+    rules: Ruleset,
+    house: House,
+    pool: dict[int, int],
+    hand: Hand | None,
+    time_limit: float | None,
+    workers: int,
+    seed: int,
+    deterministic_time: float | None,
+    scenarios: list[list[dict[int, int]]] | None = None,
+) -> tuple[int, bool, Placement | None]:
+    """The best completion's value (averaged over `scenarios`), whether it is proven, and the
+    placement the card in hand takes (None without a hand)."""
     uses = helper_uses(rules, house)
     discard = Counter(rules.room(r).code for r in house.discard_rooms)
     n_sup = len(uses.room_discard_swap) if discard else 0
@@ -133,9 +153,9 @@ def _solve_completion(rules, house, pool, hand, time_limit, workers, seed, deter
     types = sorted(set(pool) | set(discard) | ({hand[0]} if hand else set()))
     classes = completion_classes(house, rules, types)
     model = cp_model.CpModel()
-    objective = []
-    options: list[tuple[Placement, object]] = []
-    in_hand = None
+    objective: list[Expr] = []
+    options: list[tuple[Placement, cp_model.IntVar]] = []
+    in_hand: tuple[int, Expr] | None = None
     if hand is not None:
         card, placements = hand
         options = [(pl, model.new_bool_var(f"hand{i}")) for i, pl in enumerate(placements)]
@@ -157,7 +177,8 @@ def _solve_completion(rules, house, pool, hand, time_limit, workers, seed, deter
         up = hm.index.get(CardClass("up", card))
         down = hm.index.get(CardClass("down", 0))
         for pl, z in options:
-            lit = final.fresh.get((pl.cell, down if pl.face_down else up))
+            k = down if pl.face_down else up
+            lit = final.fresh.get((pl.cell, k)) if k is not None else None  # no such class: no such card
             model.add_implication(z, lit) if lit is not None else model.add(z == 0)
     n_scenarios = len(objective)
     model.maximize(sum(objective))
@@ -234,13 +255,13 @@ def placement_bounds(
     return out
 
 
-_JOBS: list = []
+_JOBS: list[BoundJob] = []
 
 
 def _bound_of_job(index: int) -> tuple[int, bool]:
     return _bound(*_JOBS[index])
 
 
-def _bound(rules, after, pool, deadline, workers) -> tuple[int, bool]:
+def _bound(rules: Ruleset, after: House, pool: dict[int, int], deadline: float | None, workers: int) -> tuple[int, bool]:
     left = None if deadline is None else deadline - time.perf_counter()
     return completion_bound(rules, after, pool, time_limit=left, workers=workers)
