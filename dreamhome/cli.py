@@ -565,7 +565,7 @@ def _write_picture(output: str, svg: str) -> None:
     """The picture as SVG, or as PNG for a .png name (cairosvg), written atomically."""
     if output.lower().endswith(".png"):
         try:
-            import cairosvg  # type: ignore[import-not-found]  # optional extra
+            import cairosvg  # optional extra (the png extra)
         except ImportError:
             fail(
                 f"{printable(output)}: writing PNG needs the optional cairosvg package (pip install cairosvg); "

@@ -226,6 +226,7 @@ def house_to_json(rules: Ruleset, house: House) -> dict:
         row = []
         for i in rules.board.floor_cells[fi]:
             code = house.cells[i]
+            cell: dict[str, object] | None
             if code == EMPTY:
                 cell = None
             elif code == SCAFFOLD:
