@@ -14,8 +14,10 @@ declarations (or of errors) compiles in time proportional to its size.
 from __future__ import annotations
 
 import difflib
+import gc
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -797,6 +799,26 @@ def compile_rules(
 
     Raises `RulesError` carrying every error found.
     """
+    with _no_cyclic_gc():
+        return _compile(path, variants, text, name)
+
+
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Compiling allocates one small, acyclic object per token and field; Python's
+    cyclic collector would traverse them again and again as they pile up (about
+    half the time of a 20,000-declaration file), and finds nothing to free.
+    Reference counting still frees everything; the collector's state is restored."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _compile(path: str | Path | None, variants: Sequence[str], text: str | None, name: str | None) -> Ruleset:
     compiler = _Compiler()
     loaded = _load(compiler, Path(path) if path is not None else None, text, name)
     if loaded is None or compiler.errors:
