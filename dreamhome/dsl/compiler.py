@@ -828,8 +828,8 @@ def _compile(path: str | Path | None, variants: Sequence[str], text: str | None,
     for vname in variants:
         if vname in state.variants:
             vdecl, vfile = state.variants[vname]
-            for item in vdecl.items:
-                compiler.merge_item(state, vfile, item, None)
+            for own_item in vdecl.items:
+                compiler.merge_item(state, vfile, own_item, None)
             continue
         from_file = _variant_file_items(compiler, vname)
         if from_file is None:

@@ -10,12 +10,14 @@ from __future__ import annotations
 import ast as pyast
 import bisect
 import re
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import cast
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.tree import Meta
 
 from dreamhome.dsl.ast import (
     Condition,
@@ -82,157 +84,168 @@ def _describe_expected(parser: Lark, names: set[str]) -> str:
     return ", ".join(words)
 
 
-class _ToAst(Transformer):
-    """Tree → AST, keeping every position."""
+# What the callbacks below hand up for the small rules: (tag, value, token).
+_Prov = tuple[str, str, Token]  # ("@prov", tag without "@", token)
+_Flag = tuple[str, "str | int", Token]  # ("@at" | "@uses" | "@flag", value, token)
+_Args = tuple[str, tuple[tuple[str, "int | None"], ...]]  # ("@args", args)
+
+
+class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
+    """Tree → AST, keeping every position.
+
+    Each callback's children are what the grammar puts there: terminals (Lark's
+    `Token`, a `str`) and what the callbacks of sub-rules returned.
+    """
 
     def __init__(self, path: str):
         super().__init__()
         self.path = path
 
-    def _pos(self, meta) -> Pos:
+    def _pos(self, meta: Meta) -> Pos:
         return Pos(self.path, getattr(meta, "line", 1), getattr(meta, "column", 1))
 
     def _tpos(self, tok: Token) -> Pos:
-        return Pos(self.path, tok.line, tok.column)
+        return Pos(self.path, tok.line or 1, tok.column or 1)  # lexed tokens always carry both
 
     # ---- terminals -------------------------------------------------
-    def INT(self, tok):  # noqa: N802 - Lark names callbacks after terminals
+    def INT(self, tok: Token) -> Token:  # noqa: N802 - Lark names callbacks after terminals
         return Token.new_borrow_pos("INT", int(tok), tok)
 
-    def STRING(self, tok):  # noqa: N802
+    def STRING(self, tok: Token) -> Token:  # noqa: N802
         return Token.new_borrow_pos("STRING", pyast.literal_eval(tok), tok)
 
     # ---- fields ----------------------------------------------------
     @staticmethod
-    def _split_prov(children):
-        prov = None
-        if children and isinstance(children[-1], tuple) and children[-1][0] == "@prov":
-            prov = children[-1][1]
-            children = children[:-1]
-        return children, prov
+    def _split_prov(children: Sequence[Token | _Prov]) -> tuple[list[Token], str | None]:
+        """The terminals of a field, and its provenance tag if it ends with one."""
+        last = children[-1] if children else None
+        if isinstance(last, tuple) and last[0] == "@prov":
+            return cast("list[Token]", list(children[:-1])), last[1]
+        return cast("list[Token]", list(children)), None
 
-    def provenance(self, children):
+    def provenance(self, children: list[Token]) -> _Prov:
         return ("@prov", str(children[0])[1:], children[0])
 
-    def _field(self, name, meta, children, convert):
-        children, prov = self._split_prov(list(children))
-        return Field(name, convert(children), prov, self._pos(meta))
+    def _field(self, name: str, meta: Meta, children: Sequence[Token | _Prov], convert: Callable[[list[Token]], object]) -> Field:
+        tokens, prov = self._split_prov(children)
+        return Field(name, convert(tokens), prov, self._pos(meta))
 
     @v_args(meta=True)
-    def players(self, meta, ch):
+    def players(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("players", meta, ch, lambda c: (int(c[0]), int(c[1])))
 
     @v_args(meta=True)
-    def rounds(self, meta, ch):
+    def rounds(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("rounds", meta, ch, lambda c: int(c[0]))
 
     @v_args(meta=True)
-    def deal(self, meta, ch):
+    def deal(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("deal", meta, ch, lambda c: (int(c[0]), int(c[1])))
 
     @v_args(meta=True)
-    def category(self, meta, ch):
+    def category(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("category", meta, ch, lambda c: str(c[0]))
 
     @v_args(meta=True)
-    def points(self, meta, ch):
+    def points(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("points", meta, ch, lambda c: tuple(int(x) for x in c))
 
     @v_args(meta=True)
-    def count(self, meta, ch):
+    def count(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("count", meta, ch, lambda c: int(c[0]))
 
     @v_args(meta=True)
-    def bonus_field(self, meta, ch):
+    def bonus_field(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("bonus", meta, ch, lambda c: (int(c[0]), str(c[1]), self._tpos(c[1])))
 
     @v_args(meta=True)
-    def children(self, meta, ch):
+    def children(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("children", meta, ch, lambda c: int(c[0]))
 
     @v_args(meta=True)
-    def windows(self, meta, ch):
+    def windows(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("windows", meta, ch, lambda c: int(c[0]))
 
     @v_args(meta=True)
-    def room_ref(self, meta, ch):
+    def room_ref(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("room", meta, ch, lambda c: (str(c[0]), self._tpos(c[0])))
 
     @v_args(meta=True)
-    def outside(self, meta, ch):
+    def outside(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("outside", meta, ch, lambda c: True)
 
     @v_args(meta=True)
-    def award(self, meta, ch):
+    def award(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("award", meta, ch, lambda c: (str(c[0]), self._tpos(c[0])))
 
     @v_args(meta=True)
-    def roof_field(self, meta, ch):
-        ch, prov = self._split_prov(list(ch))
-        return Field(str(ch[0]), int(ch[1]), prov, self._pos(meta))
+    def roof_field(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
+        tokens, prov = self._split_prov(ch)
+        return Field(str(tokens[0]), int(tokens[1]), prov, self._pos(meta))
 
     # ---- effects ---------------------------------------------------
-    def effect_arg(self, ch):
+    def effect_arg(self, ch: list[Token]) -> tuple[str, int | None]:
         return (str(ch[0]), int(ch[1]) if len(ch) > 1 else None)
 
-    def effect_args(self, ch):
+    def effect_args(self, ch: list[tuple[str, int | None] | None]) -> _Args:
         return ("@args", tuple(c for c in ch if c is not None))
 
-    def at_flag(self, ch):
+    def at_flag(self, ch: list[Token]) -> _Flag:
         return ("@at", str(ch[0]), ch[0])
 
-    def uses_flag(self, ch):
+    def uses_flag(self, ch: list[Token]) -> _Flag:
         return ("@uses", int(ch[0]), ch[0])
 
-    def plain_flag(self, ch):
+    def plain_flag(self, ch: list[Token]) -> _Flag:
         return ("@flag", str(ch[0]), ch[0])
 
     @v_args(meta=True)
-    def effect(self, meta, ch):
+    def effect(self, meta: Meta, ch: list[Token | _Args | _Flag]) -> Field:
         name = str(ch[0])
-        args: tuple = ()
+        args: tuple[tuple[str, int | None], ...] = ()
         timing = None
         uses = None
         flags = []
-        for item in ch[1:]:
-            tag = item[0]
-            if tag == "@args":
-                args = item[1]
-            elif tag == "@at":
-                timing = item[1]
-                flags.append(("at " + item[1], self._tpos(item[2])))
+        for item in cast("list[_Args | _Flag]", ch[1:]):
+            if item[0] == "@args":
+                args = cast(_Args, item)[1]
+                continue
+            tag, value, token = cast(_Flag, item)
+            if tag == "@at":
+                timing = str(value)
+                flags.append(("at " + timing, self._tpos(token)))
             elif tag == "@uses":
-                uses = item[1]
+                uses = int(value)
             else:
-                flags.append((item[1], self._tpos(item[2])))
+                flags.append((str(value), self._tpos(token)))
         spec = EffectSpec(name, args, timing, tuple(flags), uses, self._pos(meta))
         return Field("effect", spec, None, self._pos(meta))
 
     # ---- bonuses ---------------------------------------------------
     @v_args(meta=True)
-    def has_cond(self, meta, ch):
+    def has_cond(self, meta: Meta, ch: list[Token]) -> Condition:
         return Condition(str(ch[0]), None, self._tpos(ch[0]))
 
     @v_args(meta=True)
-    def every_cond(self, meta, ch):
+    def every_cond(self, meta: Meta, ch: list[Token]) -> Condition:
         return Condition(str(ch[1]), str(ch[0]), self._tpos(ch[1]))
 
     @v_args(meta=True)
-    def when(self, meta, ch):
+    def when(self, meta: Meta, ch: list[Condition]) -> Field:
         return Field("when", tuple(ch), None, self._pos(meta))
 
     # ---- board -----------------------------------------------------
     @v_args(meta=True)
-    def floor(self, meta, ch):
+    def floor(self, meta: Meta, ch: list[Token]) -> Field:
         return Field("floor:" + str(ch[0]), (str(ch[1]), int(ch[2]), int(ch[3])), None, self._pos(meta))
 
     @v_args(meta=True)
-    def roof_pile(self, meta, ch):
+    def roof_pile(self, meta: Meta, ch: list[Token]) -> Field:
         return Field("roof_pile", (str(ch[0]), int(ch[1]), int(ch[2])), None, self._pos(meta))
 
     # ---- declarations ----------------------------------------------
     @staticmethod
-    def _head(ch):
+    def _head(ch: Sequence[object]) -> tuple[str, str | None, list[object]]:
         """Split `NAME STRING? fields…` into id, display name, fields."""
         ident = str(ch[0])
         rest = list(ch[1:])
@@ -243,7 +256,8 @@ class _ToAst(Transformer):
         return ident, name, rest
 
     @staticmethod
-    def _group_effects(fields):
+    def _group_effects(fields: list[Field]) -> tuple[Field, ...]:
+        """A card's `effect` lines become one field holding them all, placed last."""
         effects = [f for f in fields if f.name == "effect"]
         out = [f for f in fields if f.name != "effect"]
         if effects:
@@ -251,52 +265,52 @@ class _ToAst(Transformer):
         return tuple(out)
 
     @v_args(meta=True)
-    def game(self, meta, ch):
+    def game(self, meta: Meta, ch: list[object]) -> Decl:
         ident, name, rest = self._head(ch)
-        return Decl("game", ident, name, tuple(rest), self._pos(meta))
+        return Decl("game", ident, name, tuple(cast("list[Field]", rest)), self._pos(meta))
 
     @v_args(meta=True)
-    def board(self, meta, ch):
+    def board(self, meta: Meta, ch: list[Field]) -> Decl:
         return Decl("board", None, None, tuple(ch), self._pos(meta))
 
-    def card_kind(self, ch):
+    def card_kind(self, ch: list[Token]) -> str:
         return str(ch[0])
 
     @v_args(meta=True)
-    def card(self, meta, ch):
-        kind = ch[0]
+    def card(self, meta: Meta, ch: list[object]) -> Decl:
+        kind = str(ch[0])
         ident, name, rest = self._head(ch[1:])
-        return Decl(kind, ident, name, self._group_effects(rest), self._pos(meta))
+        return Decl(kind, ident, name, self._group_effects(cast("list[Field]", rest)), self._pos(meta))
 
     @v_args(meta=True)
-    def bonus(self, meta, ch):
+    def bonus(self, meta: Meta, ch: list[object]) -> Decl:
         ident, name, rest = self._head(ch)
-        return Decl("bonus", ident, name, tuple(rest), self._pos(meta))
+        return Decl("bonus", ident, name, tuple(cast("list[Field]", rest)), self._pos(meta))
 
     @v_args(meta=True)
-    def roof_scoring(self, meta, ch):
+    def roof_scoring(self, meta: Meta, ch: list[Field]) -> Decl:
         return Decl("roof_scoring", None, None, tuple(ch), self._pos(meta))
 
     @v_args(meta=True)
-    def option(self, meta, ch):
-        value = ch[1]
-        value = int(value) if value.type == "INT" else str(value)
+    def option(self, meta: Meta, ch: list[Token]) -> OptionDecl:
+        token = ch[1]
+        value: str | int = int(token) if token.type == "INT" else str(token)
         return OptionDecl(str(ch[0]), value, self._pos(meta))
 
     @v_args(meta=True)
-    def variant(self, meta, ch):
+    def variant(self, meta: Meta, ch: list[object]) -> VariantDecl:
         ident, name, rest = self._head(ch)
-        return VariantDecl(ident, name, tuple(rest), self._pos(meta))
+        return VariantDecl(ident, name, tuple(cast("list[VariantItem]", rest)), self._pos(meta))
 
     @v_args(meta=True)
-    def include(self, meta, ch):
+    def include(self, meta: Meta, ch: list[Token]) -> Include:
         return Include(str(ch[0]), self._pos(meta), meta.start_pos, meta.end_pos)
 
     @v_args(meta=True)
-    def inlined(self, meta, ch):
-        return Inlined(str(ch[0]), tuple(ch[1:]), self._pos(meta))
+    def inlined(self, meta: Meta, ch: list[object]) -> Inlined:
+        return Inlined(str(ch[0]), tuple(cast("list[Item]", ch[1:])), self._pos(meta))
 
-    def start(self, ch):
+    def start(self, ch: list[Item]) -> tuple[Item, ...]:
         return tuple(ch)
 
 
@@ -749,7 +763,7 @@ class RulesParser:
 
     def _parse_once(self, text: str, path: str) -> tuple[Item, ...]:
         tree = self._parser.parse(text)
-        return cast("tuple[Item, ...]", _ToAst(path).transform(tree))
+        return _ToAst(path).transform(tree)
 
     def parse(self, text: str, path: str = "<string>") -> RulesFile:
         if self._fast:
