@@ -406,3 +406,13 @@ def test_compile_work_grows_linearly_with_the_file(tmp_path, make):
     small = _calls_to_compile(make(tmp_path / "small", 400))
     large = _calls_to_compile(make(tmp_path / "large", 1600))
     assert large / small < 4.6, (small, large)
+
+
+def test_did_you_mean_hints_stop_after_twenty_misspelt_rooms(tmp_path):
+    """Each hint compares one name with every room id: hinting thousands would make
+    compiling quadratic, so only the first 20 distinct misspellings get one."""
+    lines = [f'include "{BASE_RULES}"'] + [f"furnishing f{i} {{ room kitchn{i}  points 1  count 1 }}" for i in range(30)]
+    messages = [e.message for e in errors_of("\n".join(lines) + "\n", tmp_path) if "unknown room" in e.message]
+    assert len(messages) == 30
+    assert all("did you mean 'kitchen'" in m for m in messages[:20])
+    assert not any("did you mean" in m for m in messages[20:])

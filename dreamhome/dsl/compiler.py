@@ -99,7 +99,7 @@ class _Names:
     hinting them all would make compiling quadratic in the file's size.
     """
 
-    HINT_BUDGET = 100
+    HINT_BUDGET = 20
 
     def __init__(self, names: Iterable[str]) -> None:
         self._names = list(names)
