@@ -147,6 +147,8 @@ def _span(fld: Field) -> tuple[str, int, int]:
 
 @dataclass
 class _Merged:
+    """One id's declarations so far: fields by name, a later declaration's replacing the earlier's."""
+
     kind: str
     id: str | None
     name: str | None
@@ -156,10 +158,12 @@ class _Merged:
 
 @dataclass
 class _State:
+    """All files merged in order: declarations by id (singletons by kind), options, and
+    variants with the file that declares them (their items merge only when turned on)."""
+
     decls: dict[str, _Merged] = field(default_factory=dict)
     options: dict[str, OptionDecl] = field(default_factory=dict)
     variants: dict[str, tuple[VariantDecl, str]] = field(default_factory=dict)
-    merges: int = 0  # declarations merged so far: one step each, however many came before
 
 
 @dataclass(frozen=True)
@@ -304,7 +308,6 @@ class _Compiler:
 
     def merge_decl(self, state: _State, decl: Decl, seen_in_file: dict[str, Pos] | None) -> None:
         """Later declarations override earlier ones field by field: one dict update, O(fields)."""
-        state.merges += 1
         key = decl.kind if decl.kind in SINGLETONS or decl.id is None else decl.id
         self.check_fields(decl)
         if seen_in_file is not None and decl.kind not in SINGLETONS:
