@@ -652,12 +652,15 @@ class _Compiler:
 
     @staticmethod
     def describe_when(conditions: Sequence[Condition]) -> str:
+        """The bonus's condition in words, for reports and explanations."""
         parts = []
         for c in conditions:
             parts.append(f"every {c.scope} floor has {c.room}" if c.scope else f"has {c.room}")
         return " and ".join(parts)
 
     def check_points(self, fld: Field, points: tuple[int, ...]) -> None:
+        """A points table: its length is the room's maximum size (PLACE-C), so it is
+        non-empty, and a bigger room never scores less."""
         if not points:
             self.error(fld.pos, "a points table needs at least one value")
         if any(p < 0 for p in points):
@@ -668,10 +671,12 @@ class _Compiler:
                 break
 
     def check_count(self, fld: Field) -> None:
+        """Cards in the deck: zero is allowed (a card type left out), fewer is not."""
         if _int(fld) < 0:
             self.error(fld.pos, "a count cannot be negative")
 
     def check_total(self, what: str, have: int, rounds: int, deal: int, pos: Pos) -> None:
+        """A deck too small for the deal is an error; cards never dealt only a warning."""
         need = rounds * deal
         if have < need:
             self.error(pos, f"{what}: {have}, fewer than the game deals: {rounds} × {deal} = {need}")
