@@ -3,17 +3,83 @@
 from __future__ import annotations
 
 import dataclasses
+import re
+import sys
 from pathlib import Path
 
 import networkx as nx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from dreamhome.dsl import parser as parser_module
 from dreamhome.dsl.compiler import BASE_RULES, check_rules, compile_rules
+from dreamhome.dsl.parser import RulesParser, _read_fast
 from dreamhome.errors import RulesError
 
 from conftest import DATA
 
 BASE_TEXT = BASE_RULES.read_text()
+# Tokens, keywords used as names, near-keywords and bad characters for mutating rules text.
+_SOUP = (
+    "room",
+    "roof",
+    "points",
+    "count",
+    "{",
+    "}",
+    "(",
+    ")",
+    ",",
+    "@assumed",
+    "@x",
+    "..",
+    "=",
+    "effect",
+    "bonus",
+    "beside",
+    "variant",
+    "option",
+    "include",
+    '"x"',
+    '"a\\"b"',
+    "1",
+    "-3",
+    "kitchen",
+    "when",
+    "has",
+    "every",
+    "floor",
+    "at",
+    "uses",
+    "end",
+    "game",
+    "board",
+    "players",
+    "deal",
+    "rooms",
+    "category",
+    "outside",
+    "award",
+    "token",
+    "roof_scoring",
+    "columns",
+    "under",
+    "roof_pile",
+    "and",
+    "#c\n",
+    "inlined",
+    "children",
+    "windows",
+    "count5",
+    "roomx",
+    "before_take",
+    "\t",
+    "",
+    ".",
+    "$",
+    "\\",
+)
 
 
 def errors_of(text: str, tmp_path: Path, name: str = "r.dh") -> list:
@@ -219,3 +285,134 @@ def test_unreadable_rules_file(tmp_path):
     with pytest.raises(RulesError) as info:
         compile_rules(tmp_path / "missing.dh")
     assert "cannot read rules file" in str(info.value)
+
+
+# ---- large files: the fast reader, linearity, overrides ------------------
+
+
+def _rules_files() -> list[Path]:
+    root = BASE_RULES.parent.parent.parent
+    return sorted(p for p in root.rglob("*.dh") if ".git" not in p.parts)
+
+
+@pytest.mark.parametrize("path", _rules_files(), ids=lambda p: p.name)
+def test_fast_reader_reads_every_rules_file_as_lark_does(path):
+    text = path.read_text()
+    fast = _read_fast(text, path.name)
+    assert fast is not None, "the fast reader gave up on a rules file of the project"
+    assert fast == RulesParser(fast=False).parse(text, path.name).items
+
+
+@given(st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(_SOUP), st.booleans()), min_size=1, max_size=4))
+def test_fast_reader_never_disagrees_with_lark(edits):
+    """On base.dh with tokens replaced or inserted, the fast reader either gives up
+    (Lark decides) or reads exactly what Lark reads; it never accepts what Lark rejects."""
+    words = re.split(r"(\s+)", BASE_TEXT)
+    for at, word, insert in edits:
+        i = at % len(words)
+        words[i : i + (0 if insert else 1)] = [word, " "] if insert else [word]
+    text = "".join(words)
+    fast = _read_fast(text, "m.dh")
+    if fast is None:
+        return
+    try:
+        reference = RulesParser(fast=False).parse(text, "m.dh").items
+    except RulesError:
+        pytest.fail("the fast reader accepted text Lark rejects")
+    assert fast == reference
+
+
+def _big_rules(tmp_path: Path, rooms: int) -> Path:
+    """`include "base.dh"`, then `rooms` new room types with points tables, a
+    furnishing and a bonus for every fifth, and a second file overriding every
+    third room's points: about 1.5 declarations per room."""
+    new = []
+    for i in range(rooms):
+        new.append(
+            f'room r{i} "Room {i}" {{\n  category {"basement" if i % 7 == 0 else "normal"}\n  points 1 {i % 5 + 1}\n  count 1\n}}'
+        )
+        if i % 5 == 0:
+            new.append(f"furnishing f{i} {{ room r{i}  points 2  count 1 }}")
+            new.append(f"bonus b{i} {{\n  points 2\n  when has r{i} and every upper floor has kitchen\n}}")
+    (tmp_path / "a.dh").write_text(f'include "{BASE_RULES}"\n' + "\n".join(new) + "\n")
+    overrides = [f"room r{i} {{ points 2 {i % 5 + 2} @review }}" for i in range(0, rooms, 3)]
+    (tmp_path / "b.dh").write_text('include "a.dh"\n' + "\n".join(overrides) + "\n")
+    return tmp_path / "b.dh"
+
+
+def test_large_file_compiles_with_overrides_last_wins(tmp_path, base):
+    rules = compile_rules(_big_rules(tmp_path, 3000))
+    assert len(rules.rooms) == len(base.rooms) + 3000
+    assert rules.room("r3").points == (2, 5) and rules.room("r4").points == (1, 5)
+    assert rules.provenance[("r3", "points")].provenance == "review" and rules.room("r3").count == 1
+    assert rules.room("r7").floor_kind == "basement" and rules.furnishing("f10").room == "r10"
+    assert len(rules.bonuses) == len(base.bonuses) + 600
+    assert [r.index for r in rules.rooms] == list(range(len(rules.rooms)))
+    assert any("room cards" in w.message for w in rules.warnings)
+
+
+def test_a_valid_large_file_never_reaches_lark(tmp_path, monkeypatch):
+    calls = []
+    lark = parser_module._lark()
+    monkeypatch.setattr(lark, "parse", lambda *a, **k: calls.append(a) or pytest.fail("Lark was called"))
+    compile_rules(_big_rules(tmp_path, 500))
+    assert not calls
+
+
+def _calls_to_compile(path: Path) -> int:
+    """Python function calls (and calls into C) made compiling `path`: a count of work, not a timing."""
+    calls = 0
+
+    def count(frame, event, arg):
+        nonlocal calls
+        if event in ("call", "c_call"):
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        compile_rules(path)
+    except RulesError:
+        pass
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def _broken_rules(tmp_path: Path, n: int) -> Path:
+    """`n` declarations of which half are errors: ids declared twice, rooms that do not exist."""
+    lines = [f'include "{BASE_RULES}"']
+    for i in range(n):
+        kind = i % 4
+        if kind == 0:
+            lines.append(f"room r{i} {{ category normal points 1 2 count 1 }}")
+        elif kind == 1:
+            lines.append(f"room r{i - 1} {{ points 1 3 }}")  # declared twice in this file
+        elif kind == 2:
+            lines.append(f"furnishing f{i} {{ room q{i}  points 1  count 1 }}")  # unknown room, a did-you-mean each
+        else:
+            lines.append(f"bonus b{i} {{ points 2  when has r{i - 3} and has kitchen }}")
+    path = tmp_path / f"broken{n}.dh"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("make", [_big_rules, _broken_rules], ids=["valid", "half errors"])
+def test_compile_work_grows_linearly_with_the_file(tmp_path, make):
+    """Four times the declarations cost at most about four times the calls (no timing):
+    a quadratic step (a diagnostic compared with every earlier one, a hint scanning
+    every room id per error, a per-declaration rescan) shows up here as a ratio near 16."""
+    (tmp_path / "small").mkdir()
+    (tmp_path / "large").mkdir()
+    small = _calls_to_compile(make(tmp_path / "small", 400))
+    large = _calls_to_compile(make(tmp_path / "large", 1600))
+    assert large / small < 4.6, (small, large)
+
+
+def test_did_you_mean_hints_stop_after_twenty_misspelt_rooms(tmp_path):
+    """Each hint compares one name with every room id: hinting thousands would make
+    compiling quadratic, so only the first 20 distinct misspellings get one."""
+    lines = [f'include "{BASE_RULES}"'] + [f"furnishing f{i} {{ room kitchn{i}  points 1  count 1 }}" for i in range(30)]
+    messages = [e.message for e in errors_of("\n".join(lines) + "\n", tmp_path) if "unknown room" in e.message]
+    assert len(messages) == 30
+    assert all("did you mean 'kitchen'" in m for m in messages[:20])
+    assert not any("did you mean" in m for m in messages[20:])

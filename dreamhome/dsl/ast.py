@@ -70,7 +70,7 @@ class Inlined:
     """The text of an included file, expanded in place: its own file for duplicate checks."""
 
     path: str
-    items: tuple[object, ...]
+    items: tuple[Item, ...]
     pos: Pos
 
 
@@ -85,7 +85,7 @@ class OptionDecl:
 class VariantDecl:
     id: str
     name: str | None
-    items: tuple[object, ...]
+    items: tuple[VariantItem, ...]
     pos: Pos
 
 
@@ -93,4 +93,10 @@ class VariantDecl:
 class RulesFile:
     path: str
     text: str
-    items: tuple[object, ...]
+    items: tuple[Item, ...]
+
+
+# What a variant may hold: declarations and options (the grammar's _variant_item).
+VariantItem = Decl | OptionDecl
+# One top-level item of a rules file (the grammar's _item).
+Item = Decl | OptionDecl | VariantDecl | Include | Inlined

@@ -2,19 +2,40 @@
 
 The grammar lives in its own file behind this small class, as poetry-core does
 with its Lark grammars; the LALR tables are cached on disk by Lark so a fresh
-process builds the parser almost for free.
+process builds the parser almost for free. Valid text is read by a small
+recursive-descent reader of the same grammar, about five times faster than
+Lark's parse tree and Transformer; anything it does not expect goes to Lark,
+which stays the authority on what is valid and on every syntax error.
 """
 
 from __future__ import annotations
 
 import ast as pyast
+import bisect
+import re
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.tree import Meta
 
-from dreamhome.dsl.ast import Condition, Decl, EffectSpec, Field, Include, Inlined, OptionDecl, Pos, RulesFile, VariantDecl
+from dreamhome.dsl.ast import (
+    Condition,
+    Decl,
+    EffectSpec,
+    Field,
+    Include,
+    Inlined,
+    Item,
+    OptionDecl,
+    Pos,
+    RulesFile,
+    VariantDecl,
+    VariantItem,
+)
 from dreamhome.errors import Diagnostic, RulesError
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
@@ -66,157 +87,168 @@ def _describe_expected(parser: Lark, names: set[str]) -> str:
     return ", ".join(words)
 
 
-class _ToAst(Transformer):
-    """Tree → AST, keeping every position."""
+# What the callbacks below hand up for the small rules: (tag, value, token).
+_Prov = tuple[str, str, Token]  # ("@prov", tag without "@", token)
+_Flag = tuple[str, "str | int", Token]  # ("@at" | "@uses" | "@flag", value, token)
+_Args = tuple[str, tuple[tuple[str, "int | None"], ...]]  # ("@args", args)
+
+
+class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
+    """Tree → AST, keeping every position.
+
+    Each callback's children are what the grammar puts there: terminals (Lark's
+    `Token`, a `str`) and what the callbacks of sub-rules returned.
+    """
 
     def __init__(self, path: str):
         super().__init__()
         self.path = path
 
-    def _pos(self, meta) -> Pos:
+    def _pos(self, meta: Meta) -> Pos:
         return Pos(self.path, getattr(meta, "line", 1), getattr(meta, "column", 1))
 
     def _tpos(self, tok: Token) -> Pos:
-        return Pos(self.path, tok.line, tok.column)
+        return Pos(self.path, tok.line or 1, tok.column or 1)  # lexed tokens always carry both
 
     # ---- terminals -------------------------------------------------
-    def INT(self, tok):  # noqa: N802 - Lark names callbacks after terminals
+    def INT(self, tok: Token) -> Token:  # noqa: N802 - Lark names callbacks after terminals
         return Token.new_borrow_pos("INT", int(tok), tok)
 
-    def STRING(self, tok):  # noqa: N802
+    def STRING(self, tok: Token) -> Token:  # noqa: N802
         return Token.new_borrow_pos("STRING", pyast.literal_eval(tok), tok)
 
     # ---- fields ----------------------------------------------------
     @staticmethod
-    def _split_prov(children):
-        prov = None
-        if children and isinstance(children[-1], tuple) and children[-1][0] == "@prov":
-            prov = children[-1][1]
-            children = children[:-1]
-        return children, prov
+    def _split_prov(children: Sequence[Token | _Prov]) -> tuple[list[Token], str | None]:
+        """The terminals of a field, and its provenance tag if it ends with one."""
+        last = children[-1] if children else None
+        if isinstance(last, tuple) and last[0] == "@prov":
+            return cast("list[Token]", list(children[:-1])), last[1]
+        return cast("list[Token]", list(children)), None
 
-    def provenance(self, children):
+    def provenance(self, children: list[Token]) -> _Prov:
         return ("@prov", str(children[0])[1:], children[0])
 
-    def _field(self, name, meta, children, convert):
-        children, prov = self._split_prov(list(children))
-        return Field(name, convert(children), prov, self._pos(meta))
+    def _field(self, name: str, meta: Meta, children: Sequence[Token | _Prov], convert: Callable[[list[Token]], object]) -> Field:
+        tokens, prov = self._split_prov(children)
+        return Field(name, convert(tokens), prov, self._pos(meta))
 
     @v_args(meta=True)
-    def players(self, meta, ch):
+    def players(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("players", meta, ch, lambda c: (int(c[0]), int(c[1])))
 
     @v_args(meta=True)
-    def rounds(self, meta, ch):
+    def rounds(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("rounds", meta, ch, lambda c: int(c[0]))
 
     @v_args(meta=True)
-    def deal(self, meta, ch):
+    def deal(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("deal", meta, ch, lambda c: (int(c[0]), int(c[1])))
 
     @v_args(meta=True)
-    def category(self, meta, ch):
+    def category(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("category", meta, ch, lambda c: str(c[0]))
 
     @v_args(meta=True)
-    def points(self, meta, ch):
+    def points(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("points", meta, ch, lambda c: tuple(int(x) for x in c))
 
     @v_args(meta=True)
-    def count(self, meta, ch):
+    def count(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("count", meta, ch, lambda c: int(c[0]))
 
     @v_args(meta=True)
-    def bonus_field(self, meta, ch):
+    def bonus_field(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("bonus", meta, ch, lambda c: (int(c[0]), str(c[1]), self._tpos(c[1])))
 
     @v_args(meta=True)
-    def children(self, meta, ch):
+    def children(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("children", meta, ch, lambda c: int(c[0]))
 
     @v_args(meta=True)
-    def windows(self, meta, ch):
+    def windows(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("windows", meta, ch, lambda c: int(c[0]))
 
     @v_args(meta=True)
-    def room_ref(self, meta, ch):
+    def room_ref(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("room", meta, ch, lambda c: (str(c[0]), self._tpos(c[0])))
 
     @v_args(meta=True)
-    def outside(self, meta, ch):
+    def outside(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("outside", meta, ch, lambda c: True)
 
     @v_args(meta=True)
-    def award(self, meta, ch):
+    def award(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("award", meta, ch, lambda c: (str(c[0]), self._tpos(c[0])))
 
     @v_args(meta=True)
-    def roof_field(self, meta, ch):
-        ch, prov = self._split_prov(list(ch))
-        return Field(str(ch[0]), int(ch[1]), prov, self._pos(meta))
+    def roof_field(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
+        tokens, prov = self._split_prov(ch)
+        return Field(str(tokens[0]), int(tokens[1]), prov, self._pos(meta))
 
     # ---- effects ---------------------------------------------------
-    def effect_arg(self, ch):
+    def effect_arg(self, ch: list[Token]) -> tuple[str, int | None]:
         return (str(ch[0]), int(ch[1]) if len(ch) > 1 else None)
 
-    def effect_args(self, ch):
+    def effect_args(self, ch: list[tuple[str, int | None] | None]) -> _Args:
         return ("@args", tuple(c for c in ch if c is not None))
 
-    def at_flag(self, ch):
+    def at_flag(self, ch: list[Token]) -> _Flag:
         return ("@at", str(ch[0]), ch[0])
 
-    def uses_flag(self, ch):
+    def uses_flag(self, ch: list[Token]) -> _Flag:
         return ("@uses", int(ch[0]), ch[0])
 
-    def plain_flag(self, ch):
+    def plain_flag(self, ch: list[Token]) -> _Flag:
         return ("@flag", str(ch[0]), ch[0])
 
     @v_args(meta=True)
-    def effect(self, meta, ch):
+    def effect(self, meta: Meta, ch: list[Token | _Args | _Flag]) -> Field:
         name = str(ch[0])
-        args: tuple = ()
+        args: tuple[tuple[str, int | None], ...] = ()
         timing = None
         uses = None
         flags = []
-        for item in ch[1:]:
-            tag = item[0]
-            if tag == "@args":
-                args = item[1]
-            elif tag == "@at":
-                timing = item[1]
-                flags.append(("at " + item[1], self._tpos(item[2])))
+        for item in cast("list[_Args | _Flag]", ch[1:]):
+            if item[0] == "@args":
+                args = cast(_Args, item)[1]
+                continue
+            tag, value, token = cast(_Flag, item)
+            if tag == "@at":
+                timing = str(value)
+                flags.append(("at " + timing, self._tpos(token)))
             elif tag == "@uses":
-                uses = item[1]
+                uses = int(value)
             else:
-                flags.append((item[1], self._tpos(item[2])))
+                flags.append((str(value), self._tpos(token)))
         spec = EffectSpec(name, args, timing, tuple(flags), uses, self._pos(meta))
         return Field("effect", spec, None, self._pos(meta))
 
     # ---- bonuses ---------------------------------------------------
     @v_args(meta=True)
-    def has_cond(self, meta, ch):
+    def has_cond(self, meta: Meta, ch: list[Token]) -> Condition:
         return Condition(str(ch[0]), None, self._tpos(ch[0]))
 
     @v_args(meta=True)
-    def every_cond(self, meta, ch):
+    def every_cond(self, meta: Meta, ch: list[Token]) -> Condition:
         return Condition(str(ch[1]), str(ch[0]), self._tpos(ch[1]))
 
     @v_args(meta=True)
-    def when(self, meta, ch):
+    def when(self, meta: Meta, ch: list[Condition]) -> Field:
         return Field("when", tuple(ch), None, self._pos(meta))
 
     # ---- board -----------------------------------------------------
     @v_args(meta=True)
-    def floor(self, meta, ch):
+    def floor(self, meta: Meta, ch: list[Token]) -> Field:
         return Field("floor:" + str(ch[0]), (str(ch[1]), int(ch[2]), int(ch[3])), None, self._pos(meta))
 
     @v_args(meta=True)
-    def roof_pile(self, meta, ch):
+    def roof_pile(self, meta: Meta, ch: list[Token]) -> Field:
         return Field("roof_pile", (str(ch[0]), int(ch[1]), int(ch[2])), None, self._pos(meta))
 
     # ---- declarations ----------------------------------------------
     @staticmethod
-    def _head(ch):
+    def _head(ch: Sequence[object]) -> tuple[str, str | None, list[object]]:
         """Split `NAME STRING? fields…` into id, display name, fields."""
         ident = str(ch[0])
         rest = list(ch[1:])
@@ -227,7 +259,8 @@ class _ToAst(Transformer):
         return ident, name, rest
 
     @staticmethod
-    def _group_effects(fields):
+    def _group_effects(fields: list[Field]) -> tuple[Field, ...]:
+        """A card's `effect` lines become one field holding them all, placed last."""
         effects = [f for f in fields if f.name == "effect"]
         out = [f for f in fields if f.name != "effect"]
         if effects:
@@ -235,53 +268,430 @@ class _ToAst(Transformer):
         return tuple(out)
 
     @v_args(meta=True)
-    def game(self, meta, ch):
+    def game(self, meta: Meta, ch: list[object]) -> Decl:
         ident, name, rest = self._head(ch)
-        return Decl("game", ident, name, tuple(rest), self._pos(meta))
+        return Decl("game", ident, name, tuple(cast("list[Field]", rest)), self._pos(meta))
 
     @v_args(meta=True)
-    def board(self, meta, ch):
+    def board(self, meta: Meta, ch: list[Field]) -> Decl:
         return Decl("board", None, None, tuple(ch), self._pos(meta))
 
-    def card_kind(self, ch):
+    def card_kind(self, ch: list[Token]) -> str:
         return str(ch[0])
 
     @v_args(meta=True)
-    def card(self, meta, ch):
-        kind = ch[0]
+    def card(self, meta: Meta, ch: list[object]) -> Decl:
+        kind = str(ch[0])
         ident, name, rest = self._head(ch[1:])
-        return Decl(kind, ident, name, self._group_effects(rest), self._pos(meta))
+        return Decl(kind, ident, name, self._group_effects(cast("list[Field]", rest)), self._pos(meta))
 
     @v_args(meta=True)
-    def bonus(self, meta, ch):
+    def bonus(self, meta: Meta, ch: list[object]) -> Decl:
         ident, name, rest = self._head(ch)
-        return Decl("bonus", ident, name, tuple(rest), self._pos(meta))
+        return Decl("bonus", ident, name, tuple(cast("list[Field]", rest)), self._pos(meta))
 
     @v_args(meta=True)
-    def roof_scoring(self, meta, ch):
+    def roof_scoring(self, meta: Meta, ch: list[Field]) -> Decl:
         return Decl("roof_scoring", None, None, tuple(ch), self._pos(meta))
 
     @v_args(meta=True)
-    def option(self, meta, ch):
-        value = ch[1]
-        value = int(value) if value.type == "INT" else str(value)
+    def option(self, meta: Meta, ch: list[Token]) -> OptionDecl:
+        token = ch[1]
+        value: str | int = int(token) if token.type == "INT" else str(token)
         return OptionDecl(str(ch[0]), value, self._pos(meta))
 
     @v_args(meta=True)
-    def variant(self, meta, ch):
+    def variant(self, meta: Meta, ch: list[object]) -> VariantDecl:
         ident, name, rest = self._head(ch)
-        return VariantDecl(ident, name, tuple(rest), self._pos(meta))
+        return VariantDecl(ident, name, tuple(cast("list[VariantItem]", rest)), self._pos(meta))
 
     @v_args(meta=True)
-    def include(self, meta, ch):
+    def include(self, meta: Meta, ch: list[Token]) -> Include:
         return Include(str(ch[0]), self._pos(meta), meta.start_pos, meta.end_pos)
 
     @v_args(meta=True)
-    def inlined(self, meta, ch):
-        return Inlined(str(ch[0]), tuple(ch[1:]), self._pos(meta))
+    def inlined(self, meta: Meta, ch: list[object]) -> Inlined:
+        return Inlined(str(ch[0]), tuple(cast("list[Item]", ch[1:])), self._pos(meta))
 
-    def start(self, ch):
+    def start(self, ch: list[Item]) -> tuple[Item, ...]:
         return tuple(ch)
+
+
+# ---- the fast path -------------------------------------------------------
+# Lark's parse of a large file costs about 0.2 ms a declaration (lexer, tree,
+# positions, then a Transformer pass). `_FastReader` reads the same grammar
+# by recursive descent straight into the AST, and gives up at the first thing
+# it does not expect: Lark then parses the text, so every error message, and
+# every odd-but-valid text, is still Lark's. It must never accept text Lark
+# rejects, nor read text differently; tests/test_compiler.py checks it against
+# Lark on every rules file of the project, on generated files and on token soup.
+
+# One significant token after whitespace and comments (the grammar's WS and
+# COMMENT): INT, a word (NAME or keyword), STRING, PROVENANCE, punctuation.
+_FAST_TOKEN = re.compile(
+    r"[ \t\f\r\n]*(?:#[^\n]*[ \t\f\r\n]*)*"  # WS and COMMENT, without nested repeats (no backtracking blow-up)
+    r"(?:(-?[0-9]+)"  # 1: INT
+    r"|([A-Za-z_][A-Za-z0-9_]*)"  # 2: NAME or a keyword
+    r'|("(?:\\.|[^"\\\n])*")'  # 3: STRING
+    r"|(@[A-Za-z_]+)"  # 4: PROVENANCE
+    r"|(\.\.|[{}(),=])"  # 5: punctuation
+    r"|\Z)"  # the end of the text
+)
+_INT, _WORD, _STRING, _PROV, _PUNCT = 1, 2, 3, 4, 5
+_CARD_KINDS = frozenset({"room", "roof", "furnishing", "helper", "tool", "token"})
+_FIELD_WORDS = frozenset({"category", "points", "count", "bonus", "children", "windows", "room", "outside", "effect", "award"})
+# Where an effect's flags may stand, these words are keywords (Lark's contextual
+# lexer prefers a keyword the parser accepts there over NAME); any other word is a flag.
+_FLAG_KEYWORDS = _FIELD_WORDS | {"at", "uses"}
+
+
+class _FallBackError(Exception):
+    """The fast reader met something it does not expect; Lark decides."""
+
+
+class _FastReader:
+    """Recursive descent over grammar.lark, building the same AST as `_ToAst`."""
+
+    def __init__(self, text: str, path: str) -> None:
+        self.path = path
+        self.kinds: list[int | None] = []
+        self.values: list[str] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        match = _FAST_TOKEN.match  # at each position, not finditer: a bad character must not trigger a search
+        at = 0
+        while True:
+            m = match(text, at)
+            if m is None:
+                raise _FallBackError
+            kind = m.lastindex
+            self.kinds.append(kind)
+            if kind is None:  # \Z: only trivia was left
+                self.values.append("")
+                self.starts.append(m.end())
+                self.ends.append(m.end())
+                break
+            self.values.append(m.group(kind))
+            self.starts.append(m.start(kind))
+            at = m.end()
+            self.ends.append(at)
+        self.newlines = [m.start() for m in re.finditer("\n", text)]
+        self.i = 0
+
+    # ---- tokens ------------------------------------------------------
+    def pos(self, i: int) -> Pos:
+        start = self.starts[i]
+        line = bisect.bisect_left(self.newlines, start)
+        line_start = self.newlines[line - 1] + 1 if line else 0
+        return Pos(self.path, line + 1, start - line_start + 1)
+
+    def peek_word(self) -> str | None:
+        """The next token if it is a word, else None."""
+        return self.values[self.i] if self.kinds[self.i] == _WORD else None
+
+    def keyword(self, word: str) -> int:
+        """Consume the keyword `word`; its token index (for positions)."""
+        i = self.i
+        if self.kinds[i] != _WORD or self.values[i] != word:
+            raise _FallBackError
+        self.i = i + 1
+        return i
+
+    def punct(self, mark: str) -> None:
+        if self.kinds[self.i] != _PUNCT or self.values[self.i] != mark:
+            raise _FallBackError
+        self.i += 1
+
+    def at_punct(self, mark: str) -> bool:
+        return self.kinds[self.i] == _PUNCT and self.values[self.i] == mark
+
+    def name(self) -> tuple[str, int]:
+        """A NAME where no keyword is accepted: any word."""
+        i = self.i
+        if self.kinds[i] != _WORD:
+            raise _FallBackError
+        self.i = i + 1
+        return self.values[i], i
+
+    def integer(self) -> int:
+        if self.kinds[self.i] != _INT:
+            raise _FallBackError
+        self.i += 1
+        return int(self.values[self.i - 1])
+
+    def string(self) -> str:
+        if self.kinds[self.i] != _STRING:
+            raise _FallBackError
+        self.i += 1
+        try:
+            value = pyast.literal_eval(self.values[self.i - 1])
+        except (SyntaxError, ValueError):
+            raise _FallBackError from None
+        if not isinstance(value, str):
+            raise _FallBackError
+        return value
+
+    def provenance(self) -> str | None:
+        if self.kinds[self.i] != _PROV:
+            return None
+        self.i += 1
+        return self.values[self.i - 1][1:]
+
+    # ---- items -------------------------------------------------------
+    def file(self) -> tuple[Item, ...]:
+        items = self.items(top=True)
+        if self.kinds[self.i] is not None:
+            raise _FallBackError
+        return items
+
+    def items(self, top: bool) -> tuple[Item, ...]:
+        """`_item*` (or `_variant_item*` when not `top`) up to `}` or the end."""
+        out: list[Item] = []
+        while True:
+            word = self.peek_word()
+            if word is None:
+                return tuple(out)
+            if word in _CARD_KINDS:
+                out.append(self.card())
+            elif word == "bonus":
+                out.append(self.bonus())
+            elif word == "game":
+                out.append(self.game())
+            elif word == "board":
+                out.append(self.board())
+            elif word == "roof_scoring":
+                out.append(self.roof_scoring())
+            elif word == "option":
+                out.append(self.option())
+            elif top and word == "include":
+                out.append(self.include())
+            elif top and word == "inlined":
+                out.append(self.inlined())
+            elif top and word == "variant":
+                out.append(self.variant())
+            else:
+                raise _FallBackError
+
+    def head(self) -> tuple[str, str | None]:
+        """`NAME STRING? {`: the id and the display name."""
+        ident, _ = self.name()
+        name = self.string() if self.kinds[self.i] == _STRING else None
+        self.punct("{")
+        return ident, name
+
+    def include(self) -> Include:
+        at = self.keyword("include")
+        path = self.string()
+        return Include(path, self.pos(at), self.starts[at], self.ends[self.i - 1])
+
+    def inlined(self) -> Inlined:
+        at = self.keyword("inlined")
+        path = self.string()
+        self.punct("{")
+        items = self.items(top=True)
+        self.punct("}")
+        return Inlined(path, items, self.pos(at))
+
+    def variant(self) -> VariantDecl:
+        at = self.keyword("variant")
+        ident, name = self.head()
+        items = cast("tuple[VariantItem, ...]", self.items(top=False))
+        self.punct("}")
+        return VariantDecl(ident, name, items, self.pos(at))
+
+    def option(self) -> OptionDecl:
+        at = self.keyword("option")
+        name, _ = self.name()
+        self.punct("=")
+        value: str | int = self.integer() if self.kinds[self.i] == _INT else self.name()[0]
+        return OptionDecl(name, value, self.pos(at))
+
+    def game(self) -> Decl:
+        at = self.keyword("game")
+        ident, name = self.head()
+        fields: list[Field] = []
+        while (word := self.peek_word()) is not None:
+            start = self.i
+            if word == "players":
+                self.i += 1
+                lo = self.integer()
+                self.punct("..")
+                value: object = (lo, self.integer())
+            elif word == "rounds":
+                self.i += 1
+                value = self.integer()
+            elif word == "deal":
+                self.i += 1
+                self.keyword("rooms")
+                rooms = self.integer()
+                self.keyword("resources")
+                value = (rooms, self.integer())
+            else:
+                raise _FallBackError
+            fields.append(Field(word, value, self.provenance(), self.pos(start)))
+        self.punct("}")
+        return Decl("game", ident, name, tuple(fields), self.pos(at))
+
+    def board(self) -> Decl:
+        at = self.keyword("board")
+        self.punct("{")
+        fields: list[Field] = []
+        while (word := self.peek_word()) is not None:
+            start = self.i
+            self.i += 1
+            if word == "floor":
+                floor, _ = self.name()
+                kind, _ = self.name()
+                label = "floor:" + floor
+            elif word == "roof_pile":
+                self.keyword("under")
+                kind, _ = self.name()
+                label = "roof_pile"
+            else:
+                raise _FallBackError
+            self.keyword("columns")
+            lo = self.integer()
+            self.punct("..")
+            fields.append(Field(label, (kind, lo, self.integer()), None, self.pos(start)))
+        self.punct("}")
+        return Decl("board", None, None, tuple(fields), self.pos(at))
+
+    def roof_scoring(self) -> Decl:
+        at = self.keyword("roof_scoring")
+        self.punct("{")
+        fields: list[Field] = []
+        while self.kinds[self.i] == _WORD:
+            name, start = self.name()
+            value = self.integer()
+            fields.append(Field(name, value, self.provenance(), self.pos(start)))
+        self.punct("}")
+        return Decl("roof_scoring", None, None, tuple(fields), self.pos(at))
+
+    def card(self) -> Decl:
+        at = self.i
+        kind, _ = self.name()
+        ident, name = self.head()
+        fields: list[Field] = []
+        effects: list[Field] = []
+        while (word := self.peek_word()) is not None:
+            if word == "effect":
+                effects.append(self.effect())
+            else:
+                fields.append(self.card_field(word))
+        self.punct("}")
+        if effects:  # `_ToAst._group_effects`: one field holding every effect, last
+            fields.append(Field("effect", tuple(f.value for f in effects), None, effects[0].pos))
+        return Decl(kind, ident, name, tuple(fields), self.pos(at))
+
+    def card_field(self, word: str) -> Field:
+        start = self.i
+        self.i += 1
+        value: object
+        if word in ("count", "children", "windows"):
+            value = self.integer()
+        elif word == "points":
+            value = self.points()
+        elif word == "category":
+            value = self.name()[0]
+        elif word == "room" or word == "award":
+            name, at = self.name()
+            value = (name, self.pos(at))
+        elif word == "bonus":
+            amount = self.integer()
+            self.keyword("beside")
+            name, at = self.name()
+            value = (amount, name, self.pos(at))
+        elif word == "outside":
+            value = True
+        else:
+            raise _FallBackError
+        return Field(word, value, self.provenance(), self.pos(start))
+
+    def points(self) -> tuple[int, ...]:
+        values = [self.integer()]
+        while self.kinds[self.i] == _INT:
+            values.append(self.integer())
+        return tuple(values)
+
+    def effect(self) -> Field:
+        at = self.keyword("effect")
+        name, _ = self.name()
+        args: tuple[tuple[str, int | None], ...] = ()
+        if self.at_punct("("):
+            args = self.effect_args()
+        timing: str | None = None
+        uses: int | None = None
+        flags: list[tuple[str, Pos]] = []
+        while (word := self.peek_word()) is not None:
+            if word == "at":
+                self.i += 1
+                timing, where = self.name()
+                flags.append(("at " + timing, self.pos(where)))
+            elif word == "uses":
+                self.i += 1
+                uses = self.integer()
+            elif word in _FLAG_KEYWORDS:
+                break  # the next field of the card
+            else:
+                self.i += 1
+                flags.append((word, self.pos(self.i - 1)))
+        pos = self.pos(at)
+        return Field("effect", EffectSpec(name, args, timing, tuple(flags), uses, pos), None, pos)
+
+    def effect_args(self) -> tuple[tuple[str, int | None], ...]:
+        self.punct("(")
+        args: list[tuple[str, int | None]] = []
+        if not self.at_punct(")"):
+            while True:
+                arg, _ = self.name()
+                args.append((arg, self.integer() if self.kinds[self.i] == _INT else None))
+                if not self.at_punct(","):
+                    break
+                self.i += 1
+        self.punct(")")
+        return tuple(args)
+
+    def bonus(self) -> Decl:
+        at = self.keyword("bonus")
+        ident, name = self.head()
+        fields: list[Field] = []
+        while (word := self.peek_word()) is not None:
+            start = self.i
+            if word == "points":
+                self.i += 1
+                fields.append(Field("points", self.points(), self.provenance(), self.pos(start)))
+            elif word == "when":
+                self.i += 1
+                conditions = [self.condition()]
+                while self.peek_word() == "and":
+                    self.i += 1
+                    conditions.append(self.condition())
+                fields.append(Field("when", tuple(conditions), None, self.pos(start)))
+            else:
+                raise _FallBackError
+        self.punct("}")
+        return Decl("bonus", ident, name, tuple(fields), self.pos(at))
+
+    def condition(self) -> Condition:
+        word = self.peek_word()
+        scope = None
+        if word == "every":
+            self.i += 1
+            scope, _ = self.name()
+            self.keyword("floor")
+        elif word != "has":
+            raise _FallBackError
+        self.keyword("has")
+        room, at = self.name()
+        return Condition(room, scope, self.pos(at))
+
+
+def _read_fast(text: str, path: str) -> tuple[Item, ...] | None:
+    """The AST by the fast reader, or None where Lark must decide."""
+    try:
+        return _FastReader(text, path).file()
+    except (_FallBackError, IndexError):
+        return None
 
 
 def _top_level_chunks(text: str) -> list[tuple[int, str]]:
@@ -318,19 +728,28 @@ def _top_level_chunks(text: str) -> list[tuple[int, str]]:
 
 
 class RulesParser:
-    """Parses rules text; every failure is a `RulesError` with positions."""
+    """Parses rules text; every failure is a `RulesError` with positions.
 
-    def __init__(self) -> None:
+    `fast` (the default) reads by `_FastReader` first and falls back to Lark;
+    `fast=False` parses with Lark only (the reference the fast reader is tested on).
+    """
+
+    def __init__(self, fast: bool = True) -> None:
         self._parser = _lark()
+        self._fast = fast
 
-    def _diagnostic(self, exc: UnexpectedInput, path: str, lines: list[str]) -> Diagnostic:
+    def _diagnostic(
+        self, exc: UnexpectedInput, path: str, lines: list[str], end: tuple[int, int], line_offset: int = 0
+    ) -> Diagnostic:
+        """`exc` from parsing text that starts `line_offset` lines into `lines`; `end` is `_end_of_text(lines)`."""
         line = getattr(exc, "line", None) or 0
         column = getattr(exc, "column", None) or 0
         at_end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END")
         if at_end or line <= 0:
             # Point just past the last non-blank line: where the missing text belongs.
-            line = max((k + 1 for k, text in enumerate(lines) if text.strip()), default=1)
-            column = len(lines[line - 1].rstrip()) + 2 if lines and lines[line - 1].strip() else 1
+            line, column = end
+        else:
+            line += line_offset
         source = lines[line - 1] if 0 < line <= len(lines) else ""
         if isinstance(exc, UnexpectedToken):
             got = "the end of the file" if exc.token.type == "$END" else f"'{exc.token}'"
@@ -345,29 +764,47 @@ class RulesParser:
             message = f"unexpected end of the file; expected {expected}"
         return Diagnostic(path, line, column, message, source)
 
-    def _parse_once(self, text: str, path: str):
+    def _parse_once(self, text: str, path: str) -> tuple[Item, ...]:
         tree = self._parser.parse(text)
         return _ToAst(path).transform(tree)
 
     def parse(self, text: str, path: str = "<string>") -> RulesFile:
-        lines = text.split("\n")
+        if self._fast:
+            items = _read_fast(text, path)
+            if items is not None:
+                return RulesFile(path, text, items)
         try:
-            items = self._parse_once(text, path)
+            return RulesFile(path, text, self._parse_once(text, path))
         except UnexpectedInput as exc:
-            first = self._diagnostic(exc, path, lines)
-            diagnostics = [first]
-            # Recover: re-parse each top-level declaration alone, so one typo
-            # does not hide the errors after it.
-            for offset, chunk in _top_level_chunks(text):
-                try:
-                    self._parse_once("\n" * offset + chunk, path)
-                except UnexpectedInput as inner:
-                    diag = self._diagnostic(inner, path, lines)
-                    if diag.line > first.line and diag not in diagnostics:
-                        diagnostics.append(diag)
-                except LarkError:
-                    pass
-            raise RulesError(diagnostics) from None
+            raise RulesError(self._recover(exc, text, path)) from None
         except LarkError as exc:  # defensive: any other Lark failure is still a rules error
             raise RulesError([Diagnostic(path, 1, 1, f"cannot parse: {exc}")]) from None
-        return RulesFile(path, text, items)
+
+    def _recover(self, exc: UnexpectedInput, text: str, path: str) -> list[Diagnostic]:
+        """The first error, then each later one: every top-level declaration is
+        re-parsed alone so one typo does not hide the errors after it. Linear in
+        the text: a chunk is parsed as it stands and its error moved down by its
+        line offset, and a chunk the fast reader accepts has no error to find."""
+        lines = text.split("\n")
+        end = _end_of_text(lines)
+        first = self._diagnostic(exc, path, lines, end)
+        found: dict[Diagnostic, None] = {first: None}
+        for offset, chunk in _top_level_chunks(text):
+            if self._fast and _read_fast(chunk, path) is not None:
+                continue
+            try:
+                self._parse_once(chunk, path)
+            except UnexpectedInput as inner:
+                diag = self._diagnostic(inner, path, lines, end, offset)
+                if diag.line > first.line:
+                    found[diag] = None
+            except LarkError:
+                pass
+        return list(found)
+
+
+def _end_of_text(lines: list[str]) -> tuple[int, int]:
+    """Just past the last non-blank line: where text missing at the end belongs."""
+    line = max((k + 1 for k, text in enumerate(lines) if text.strip()), default=1)
+    column = len(lines[line - 1].rstrip()) + 2 if lines and lines[line - 1].strip() else 1
+    return line, column

@@ -1,0 +1,229 @@
+"""Benchmark compiling large rules files (issue 10: the compiler is linear in file size).
+
+    python benchmarks/bench_compile.py             # 1k, 5k, 10k, 20k declarations
+    python benchmarks/bench_compile.py --quick     # a smoke run
+
+Target: 20,000 declarations compile in ≤ 2 s on one core.
+
+Each size is a seeded, valid rules file of the shape a large expansion takes: a
+stack of layer files, each including the one before it (the first includes
+base.dh), that declare new room types with their points tables (annexes with a
+bonus beside an earlier room), furnishings in those rooms, functionality
+bonuses over them, helpers and tools with effects, roof colours, and that
+override fields of rooms an earlier layer declared. A second file of each size
+is half errors (ids declared twice, furnishings in unknown rooms): every error
+must be reported, still in linear time. Each figure is a median over repeats
+and stands beside a plain baseline measured in the same run on the same text:
+Lark alone parsing the declarations with the project's grammar (a parse tree,
+no AST, no checks).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from dreamhome.dsl.compiler import BASE_RULES, compile_rules
+from dreamhome.dsl.parser import _lark
+from dreamhome.errors import RulesError
+
+BASE_ROOMS = ("living_room", "bedroom", "kitchen", "bathroom", "study", "garage")
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A generated rules stack: the file to compile and what it must compile to."""
+
+    main: Path
+    declarations: int
+    new_rooms: int
+    last_points: dict[str, tuple[int, ...]]  # every overridden room's final points table
+    texts: tuple[str, ...]
+
+
+def _points(rng: random.Random) -> tuple[int, ...]:
+    """A points table that never falls as the room grows (PLACE-C)."""
+    size = rng.randint(1, 4)
+    table, value = [], rng.randint(0, 2)
+    for _ in range(size):
+        table.append(value)
+        value += rng.randint(0, 4)
+    return tuple(table)
+
+
+def _layer(rng: random.Random, index: int, count: int, known: list[str], last_points: dict[str, tuple[int, ...]]) -> str:
+    """One layer file: `count` declarations, about one in five an override of a room an
+    earlier layer declared (each once: twice in one file is an error). New rooms are
+    appended to `known`, every room's final points table recorded in `last_points`."""
+    lines = [f'include "{"base.dh" if index == 0 else f"layer{index - 1}.dh"}"', ""]
+    overridable = known[len(BASE_ROOMS) :]
+    rng.shuffle(overridable)
+    for k in range(count):
+        roll = rng.random()
+        if roll < 0.2 and overridable:
+            ident = overridable.pop()
+            pts = _points(rng)
+            last_points[ident] = pts
+            lines.append(f"room {ident} {{ points {' '.join(map(str, pts))} @review  count {rng.randint(1, 3)} }}")
+            continue
+        ident = f"l{index}_{k}"
+        if roll < 0.6:
+            pts = _points(rng)
+            kind = rng.choice(("normal", "normal", "annex", "basement"))
+            extra = f"\n  bonus {rng.randint(1, 3)} beside {rng.choice(known)}" if kind == "annex" else ""
+            lines.append(
+                f'room {ident} "Room {index}.{k}" {{\n  category {kind}\n  points {" ".join(map(str, pts))} @assumed'
+                f"\n  count {rng.randint(1, 4)}{extra}\n  children {rng.randint(0, 1)}\n}}"
+            )
+            known.append(ident)
+            last_points[ident] = pts
+        elif roll < 0.75:
+            where = f"room {rng.choice(known)}" if rng.random() < 0.8 else "outside"
+            lines.append(f"furnishing {ident} {{ {where}  points {rng.randint(1, 3)}  count 1 }}")
+        elif roll < 0.87:
+            a, b = rng.choice(known), rng.choice(known)
+            lines.append(f"bonus {ident} {{\n  points {rng.randint(1, 5)}\n  when has {a} and every upper floor has {b}\n}}")
+        elif roll < 0.93:
+            lines.append(f"helper {ident} {{ count 1  effect score(bonus_plus 1, empty_room {rng.randint(0, 2)}) }}")
+        elif roll < 0.98:
+            lines.append(f"tool {ident} {{ count 1  effect swap(house, track) before_take }}")
+        else:
+            lines.append(f"roof {ident} {{ count 6  windows {rng.randint(0, 2)} }}")
+    return "\n".join(lines) + "\n"
+
+
+def generate(directory: Path, declarations: int, seed: int, layers: int = 4) -> Generated:
+    """Write a seeded stack of `layers` files holding `declarations` declarations in all."""
+    rng = random.Random(seed)
+    (directory / "base.dh").write_text(BASE_RULES.read_text(encoding="utf-8"), encoding="utf-8")
+    known = list(BASE_ROOMS)
+    last_points: dict[str, tuple[int, ...]] = {}
+    texts = []
+    per_layer = [declarations // layers + (1 if i < declarations % layers else 0) for i in range(layers)]
+    for index, count in enumerate(per_layer):
+        text = _layer(rng, index, count, known, last_points)
+        (directory / f"layer{index}.dh").write_text(text, encoding="utf-8")
+        texts.append(text)
+    main = directory / f"layer{layers - 1}.dh"
+    return Generated(main, declarations, len(known) - len(BASE_ROOMS), last_points, tuple(texts))
+
+
+def generate_broken(directory: Path, declarations: int, seed: int) -> Path:
+    """One file, `include "base.dh"` then `declarations` declarations of which half are
+    errors (ids declared twice in the file, furnishings in rooms that do not exist,
+    each with a did-you-mean): the shape that made compiling quadratic before issue 10."""
+    rng = random.Random(seed)
+    (directory / "base.dh").write_text(BASE_RULES.read_text(encoding="utf-8"), encoding="utf-8")
+    lines = ['include "base.dh"']
+    for i in range(declarations):
+        kind = i % 4
+        if kind == 0:
+            lines.append(f"room r{i} {{ category normal  points {' '.join(map(str, _points(rng)))}  count 1 }}")
+        elif kind == 1:
+            lines.append(f"room r{i - 1} {{ points 1 3 }}")
+        elif kind == 2:
+            lines.append(f"furnishing f{i} {{ room q{rng.randrange(10**6)}  points 1  count 1 }}")
+        else:
+            lines.append(f"bonus b{i} {{ points 2  when has r{i - 3} and has kitchen }}")
+    path = directory / "broken.dh"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def compile_errors(path: Path) -> int:
+    """Compile a file expected to fail; how many errors it reported."""
+    try:
+        compile_rules(path)
+    except RulesError as exc:
+        return len(exc.diagnostics)
+    raise AssertionError(f"{path} compiled, but it was generated with errors")
+
+
+def machine() -> str:
+    model = platform.processor() or "cpu"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            model = next(line.split(":", 1)[1].strip() for line in handle if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{model}, {os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}"
+
+
+def timed(func, *args) -> float:
+    """Wall time of one call, with the cyclic GC off as `compile_rules` runs it, so
+    the baseline and the compile are timed under the same collector."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        func(*args)
+        return time.perf_counter() - start
+    finally:
+        if was_enabled:
+            gc.enable()
+        gc.collect()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 10000, 20000])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=20261126)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    if args.quick:
+        args.sizes, args.repeats = [500, 2000], 2
+
+    lark = _lark()
+    base_rooms = len(compile_rules().rooms)  # also warms Lark's grammar cache and the imports
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in args.sizes:
+            directory = Path(tmp) / str(size)
+            directory.mkdir()
+            gen = generate(directory, size, args.seed + size)
+            broken = generate_broken(directory, size, args.seed + size)
+            # The baseline: Lark alone parsing the same declarations (base.dh and the layers, includes dropped).
+            plain = BASE_RULES.read_text(encoding="utf-8") + "".join(t.split("\n", 1)[1] for t in gen.texts)
+            runs: dict[str, list[float]] = {"compile": [], "broken": [], "parse": []}
+            for rep in range(args.repeats):
+                runs["compile"].append(timed(compile_rules, gen.main))
+                runs["broken"].append(timed(compile_errors, broken))
+                runs["parse"].append(timed(lark.parse, plain))
+                print(
+                    f"{size}: repeat {rep + 1}/{args.repeats}: compile {runs['compile'][-1]:.3f} s, "
+                    f"with errors {runs['broken'][-1]:.3f} s, Lark parse {runs['parse'][-1]:.3f} s",
+                    file=sys.stderr,
+                )
+            rules = compile_rules(gen.main)
+            assert len(rules.rooms) == base_rooms + gen.new_rooms, "the generated rooms did not all compile"
+            assert all(rules.room(r).points == pts for r, pts in gen.last_points.items()), "an override was lost"
+            errors = compile_errors(broken)
+            rows.append((size, errors, *(statistics.median(runs[k]) for k in ("compile", "broken", "parse"))))
+
+    date = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    print(f"\n{date} — {machine()}; median of {args.repeats} repeats, seed {args.seed}\n")
+    print(
+        "| declarations | compile (target ≤ 2 s at 20,000) | per declaration | Lark parse alone, same text "
+        "| compile / parse | half errors: compile | per declaration |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for size, errors, comp, broken_s, parse in rows:
+        print(
+            f"| {size:,} | {comp:.3f} s | {comp / size * 1e6:.0f} µs | {parse:.3f} s | {comp / parse:.2f}× "
+            f"| {broken_s:.3f} s ({errors:,} errors) | {broken_s / size * 1e6:.0f} µs |"
+        )
+
+
+if __name__ == "__main__":
+    main()
