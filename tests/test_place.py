@@ -16,7 +16,7 @@ from dreamhome.engine.endgame import best_roof_discard_picks, helper_uses
 from dreamhome.engine.placement import apply_placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.generate import random_house
-from dreamhome.house import load_house
+from dreamhome.house import House, load_house
 from dreamhome.solver.place import best_placement_now, default_pool, placement_bounds
 
 from conftest import EXAMPLES
@@ -199,3 +199,27 @@ def test_processes_do_not_change_the_answer(base):
     one = placement_bounds(base, house, card, processes=1)
     two = placement_bounds(base, house, card, processes=2)
     assert len(one) > 1 and one == two
+
+
+def test_a_fresh_card_swapped_in_by_the_handyman_is_bounded(base):
+    """A found case: the best completion places a children's room on top/1, then the house swap
+    moves it to top/4 and the bathroom to top/1 (26 points). The relaxation once skipped moving a
+    house card onto a free cell when the pool held a twin of it — but the twin does not free the
+    card's own cell for the incoming card — and bounded this placement at 25."""
+    house = House(
+        cells=(10, 0, 4, 4, 0, 10, 6, 8, 8, 6, 12, 15),
+        tokens=(0,) * 12,
+        under=(0,) * 12,
+        roofs=(),
+        outside=("treehouse",),
+        helpers=("handyman", "architect"),
+        tools=(),
+        discard_rooms=("study", "garage"),
+        discard_roofs=(),
+    )
+    pool = {base.room("bathroom").code: 2, base.room("childrens_room").code: 2}
+    for bound in placement_bounds(base, house, "bathroom", pool=pool, processes=1):
+        after = apply_placement(base, house, "bathroom", bound.placement)
+        rest = dict(pool)
+        rest[base.room("bathroom").code] -= 1
+        assert bound.bound >= exact_best(base, after, rest)

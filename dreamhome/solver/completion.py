@@ -92,8 +92,6 @@ def add_completion(
                 continue
             if d != c and c in own and own[d] == own[c]:
                 continue  # a card moved onto its twin changes nothing
-            if d != c and c in free and not _needs_move(hm, own[d], upper, len(free)):
-                continue  # the same final house comes from filling c with a fresh twin
             lit = m.new_bool_var(f"{name}_m{c}_{d}")
             move[c, d] = lit
             here.setdefault(own[d], []).append(lit)
@@ -140,15 +138,6 @@ def add_completion(
 def fresh_of_type(hm: HouseModel, fresh: PairLits, room: int) -> list[cp_model.IntVar]:
     """The literals "a fresh face-up card of this type on some cell"."""
     return [v for (_c, k), v in fresh.items() if hm.classes[k].kind == "up" and hm.classes[k].room == room]
-
-
-def _needs_move(hm: HouseModel, k: int, pool: dict[int, int], n_free: int) -> bool:
-    """Moving this card onto a free cell can make a final house no fill makes only if
-    the card is one of a kind here (a token, an empty room) or its type may run out."""
-    cls = hm.classes[k]
-    if cls.kind != "up":
-        return True
-    return pool.get(cls.room, 0) < n_free
 
 
 def _closure(hm: HouseModel, stage: Stage, fresh: PairLits, keep_open: bool, name: str) -> None:
