@@ -19,6 +19,7 @@ from dreamhome.errors import Diagnostic
 if TYPE_CHECKING:
     from dreamhome.tables import Tables
 
+DEFAULT_ROOF_COLOUR = "#9e9e9e"  # a roof colour a rules file does not say how to draw
 EMPTY = 0
 SCAFFOLD = 1
 FACE_DOWN = 2
@@ -44,6 +45,12 @@ class GameSpec:
     rounds: int
     deal_rooms: int
     deal_resources: int
+    discard_players: tuple[int, int] | None = None  # ROUND-1: the player counts that discard a column
+
+    def discards_at_round_start(self, players: int) -> bool:
+        """ROUND-1: after the deal, the first player discards a column at these player counts
+        (the option `round_discard` can still switch it off, VAR-NODISCARD)."""
+        return self.discard_players is not None and self.discard_players[0] <= players <= self.discard_players[1]
 
 
 @dataclass(frozen=True)
@@ -74,6 +81,7 @@ class RoofType:
     count: int
     windows: int  # how many of `count` carry a window
     index: int
+    colour: str = DEFAULT_ROOF_COLOUR  # how pictures draw it (#rrggbb); no rule reads it
 
 
 @dataclass(frozen=True)

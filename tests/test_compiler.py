@@ -416,3 +416,21 @@ def test_did_you_mean_hints_stop_after_twenty_misspelt_rooms(tmp_path):
     assert len(messages) == 30
     assert all("did you mean 'kitchen'" in m for m in messages[:20])
     assert not any("did you mean" in m for m in messages[20:])
+
+
+def test_round_discard_player_counts_come_from_the_rules(base, tmp_path):
+    """ROUND-1: the player counts that discard a column after the deal are a `game` field."""
+    assert [base.game.discards_at_round_start(n) for n in (2, 3, 4)] == [True, True, False]
+    wider = compile_rules(text='include "base.dh"\ngame dream_home { discard players 2..4 }\n', name="w.dh")
+    assert wider.game.discards_at_round_start(4)
+    errors = errors_of('include "base.dh"\ngame dream_home { discard players 3..2 }\n', tmp_path)
+    assert any("discard players 3..2" in e.message and e.line == 2 for e in errors)
+
+
+def test_roof_colours_for_pictures_come_from_the_rules(base, tmp_path):
+    """Pictures draw each roof colour as its rules file says; an undrawn colour is grey."""
+    assert [r.colour for r in base.roofs] == ["#d9534f", "#4a7bd0", "#4caf50", "#e6c229"]
+    extra = compile_rules(text='include "base.dh"\nroof purple "Purple" { count 1 }\n', name="p.dh")
+    assert extra.roof("purple").colour == "#9e9e9e"
+    errors = errors_of('include "base.dh"\nroof red { colour "red" }\n', tmp_path)
+    assert any("#rrggbb" in e.message for e in errors)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import gc
 import hashlib
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from dreamhome.dsl.ast import (
 from dreamhome.dsl.parser import RulesParser
 from dreamhome.errors import Diagnostic, RulesError
 from dreamhome.ruleset import (
+    DEFAULT_ROOF_COLOUR,
     Bonus,
     Clause,
     Effect,
@@ -67,16 +69,17 @@ RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 BASE_RULES = RULES_DIR / "base.dh"
 VARIANTS_DIR = RULES_DIR / "variants"
 
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 SINGLETONS = ("game", "board", "roof_scoring")
 CARD_FIELDS = {
     "room": ({"category", "points", "count"}, {"bonus", "children"}),
-    "roof": ({"count"}, {"windows"}),
+    "roof": ({"count"}, {"windows", "colour"}),
     "furnishing": ({"points", "count"}, {"room", "outside"}),
     "token": ({"points"}, {"room", "outside", "award", "count"}),
     "helper": ({"count", "effect"}, set()),
     "tool": ({"count", "effect"}, set()),
     "bonus": ({"points", "when"}, set()),
-    "game": ({"players", "rounds", "deal"}, set()),
+    "game": ({"players", "rounds", "deal"}, {"discard"}),
     "roof_scoring": (set(ROOF_SCORING_FIELDS), set()),
 }
 KIND_WORDS = {
@@ -434,7 +437,12 @@ class _Compiler:
             self.error(f["rounds"].pos, "rounds must be at least 1")
         if dr < 0 or dres < 0:
             self.error(f["deal"].pos, "the deal cannot be negative")
-        game = GameSpec(game_decl.id or "game", game_decl.name or game_decl.id or "game", lo, hi, rounds, dr, dres)
+        discard = _pair(f["discard"]) if "discard" in f else None
+        if discard is not None and (discard[0] < 1 or discard[1] < discard[0]):
+            self.error(f["discard"].pos, f"discard players {discard[0]}..{discard[1]} is not a range of player counts")
+        game = GameSpec(
+            game_decl.id or "game", game_decl.name or game_decl.id or "game", lo, hi, rounds, dr, dres, discard_players=discard
+        )
         self.note("game", game_decl, provenance)
         return game
 
@@ -530,7 +538,10 @@ class _Compiler:
         windows = _int(f["windows"]) if "windows" in f else 0
         if windows < 0 or windows > count:
             self.error(f["windows"].pos, f"windows must be between 0 and the count ({count})")
-        cards.roofs.append(RoofType(ident, merged.name or ident, count, windows, len(cards.roofs)))
+        colour = cast(str, f["colour"].value) if "colour" in f else DEFAULT_ROOF_COLOUR
+        if not _COLOUR.fullmatch(colour):
+            self.error(f["colour"].pos, f'colour {colour!r} is not a colour; write it as "#rrggbb"')
+        cards.roofs.append(RoofType(ident, merged.name or ident, count, windows, len(cards.roofs), colour))
 
     def build_token(self, ident: str, merged: _Merged, scope: _Scope, cards: _Cards) -> None:
         """A furnishing (a resource card, RES-FURN) or a card-less token (VAR-CAR):

@@ -170,6 +170,14 @@ class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
         return self._field("windows", meta, ch, lambda c: int(c[0]))
 
     @v_args(meta=True)
+    def colour(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
+        return self._field("colour", meta, ch, lambda c: str(c[0]))
+
+    @v_args(meta=True)
+    def discard(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
+        return self._field("discard", meta, ch, lambda c: (int(c[0]), int(c[1])))
+
+    @v_args(meta=True)
     def room_ref(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         return self._field("room", meta, ch, lambda c: (str(c[0]), self._tpos(c[0])))
 
@@ -339,7 +347,9 @@ _FAST_TOKEN = re.compile(
 )
 _INT, _WORD, _STRING, _PROV, _PUNCT = 1, 2, 3, 4, 5
 _CARD_KINDS = frozenset({"room", "roof", "furnishing", "helper", "tool", "token"})
-_FIELD_WORDS = frozenset({"category", "points", "count", "bonus", "children", "windows", "room", "outside", "effect", "award"})
+_FIELD_WORDS = frozenset(
+    {"category", "points", "count", "bonus", "children", "windows", "room", "outside", "effect", "award", "colour"}
+)
 # Where an effect's flags may stand, these words are keywords (Lark's contextual
 # lexer prefers a keyword the parser accepts there over NAME); any other word is a flag.
 _FLAG_KEYWORDS = _FIELD_WORDS | {"at", "uses"}
@@ -520,6 +530,12 @@ class _FastReader:
             elif word == "rounds":
                 self.i += 1
                 value = self.integer()
+            elif word == "discard":
+                self.i += 1
+                self.keyword("players")
+                lo = self.integer()
+                self.punct("..")
+                value = (lo, self.integer())
             elif word == "deal":
                 self.i += 1
                 self.keyword("rooms")
@@ -603,6 +619,8 @@ class _FastReader:
             value = (amount, name, self.pos(at))
         elif word == "outside":
             value = True
+        elif word == "colour":
+            value = self.string()
         else:
             raise _FallBackError
         return Field(word, value, self.provenance(), self.pos(start))
