@@ -15,13 +15,22 @@ import json
 from html import escape
 
 from dreamhome.game.record import replay_record
+from dreamhome.game.roles import SCAFFOLD as SCAFFOLD_ROLE
+from dreamhome.game.roles import tools_with_role
 from dreamhome.game.state import GameState
-from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD
+from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_total
+
+
+def _scaffold_name(rules: Ruleset) -> str:
+    """TOOL-SCAFFOLDING: the name the rules file gives the scaffold tool."""
+    cards = tools_with_role(rules, SCAFFOLD_ROLE)
+    return cards[0].name if cards else "scaffold"
 
 
 def _snapshot(state: GameState) -> dict:
     rules = state.rules
+    scaffold = _scaffold_name(rules)
     houses = []
     for house in state.houses:
         cells = []
@@ -29,7 +38,7 @@ def _snapshot(state: GameState) -> dict:
             if code == EMPTY:
                 cells.append({"cell": rules.board.cells[i], "kind": "empty"})
             elif code == SCAFFOLD:
-                cells.append({"cell": rules.board.cells[i], "kind": "scaffolding", "name": "scaffolding"})
+                cells.append({"cell": rules.board.cells[i], "kind": "scaffold", "name": scaffold})
             elif code == FACE_DOWN:
                 cells.append({"cell": rules.board.cells[i], "kind": "down", "name": "empty room"})
             else:
@@ -47,13 +56,13 @@ def _snapshot(state: GameState) -> dict:
             }
         )
     track = []
-    for room, res in zip(state.track_rooms, state.track_res):
+    for slot, res in zip(state.track_rooms, state.track_res):
         track.append(
-            {"room": rules.room_of_code(room).name if room is not None else "", "resource": res.text() if res is not None else ""}
+            {"room": rules.room_of_code(slot).name if slot is not None else "", "resource": res.text() if res is not None else ""}
         )
     return {
         "round": state.round if state.round <= rules.game.rounds else rules.game.rounds,
-        "phase": state.phase,
+        "phase": state.phase.value,
         "player": state.current_player(),
         "first": state.first,
         "track": track,
@@ -78,7 +87,7 @@ body {{ font-family: sans-serif; margin: 16px; color: #222; }}
 .grid {{ display: grid; grid-template-columns: repeat({columns}, 92px); gap: 4px; }}
 .cell {{ height: 48px; border-radius: 5px; font-size: 11px; padding: 3px; box-sizing: border-box; }}
 .empty {{ border: 1px dashed #ccc; }} .normal {{ background: #d7ecd0; }} .annex {{ background: #eadcf3; }}
-.basement {{ background: #f6e6bd; }} .down {{ background: #d5d5d5; }} .scaffolding {{ background: #f9d2cf; }}
+.basement {{ background: #f6e6bd; }} .down {{ background: #d5d5d5; }} .scaffold {{ background: #f9d2cf; }}
 .token {{ color: #2b7bb9; display: block; }}
 #log {{ max-height: 260px; overflow: auto; font-size: 12px; border: 1px solid #ddd; padding: 6px; margin-top: 12px; }}
 #log .now {{ background: #ffe98a; }}

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import TakeColumn
-from dreamhome.game.bots import BOTS, Observation, SolverBot, make_bot
+from dreamhome.game.bots import BOTS, SolverBot, make_bot
 from dreamhome.game.record import load_record, play_game, replay_record
-from dreamhome.game.state import END, GameState, IllegalAction, Resource
+from dreamhome.game.state import GameState, IllegalAction, Phase, Resource
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import score_house
@@ -83,7 +83,7 @@ def check_invariants(state: GameState) -> None:
         assert n <= rules.furnishings[code - 1].count
     for house in state.houses:
         broken = [
-            v for v in house_violations(rules, house) if not (state.phase == END and v.rule == "FURN-ONE")
+            v for v in house_violations(rules, house) if not (state.phase == Phase.END and v.rule == "FURN-ONE")
         ]  # END-HANDYMAN: resolved at the end
         assert broken == []
 
@@ -96,7 +96,7 @@ def test_random_games_keep_every_invariant(seed, players, variants):
     bots = [make_bot("random", seed, i) for i in range(players)]
     check_invariants(state)
     while not state.is_terminal():
-        state.apply_action(bots[state.current_player()].choose(Observation(state), state.legal_actions()))
+        state.apply_action(bots[state.current_player()].choose(state.observation(), state.legal_actions()))
         check_invariants(state)
     for house in state.houses:
         assert house.is_finished() and SCAFFOLD not in house.cells  # ROUND-6
@@ -145,12 +145,12 @@ def test_clone_is_independent():
 
 def test_illegal_action_names_the_rule_and_changes_nothing():
     state = GameState(RULESETS[("kids",)], 4, 9)
-    while state.phase != "turn":
+    while state.phase != Phase.TURN:
         state.apply_action(state.legal_actions()[0])
     taken = next(a for a in state.legal_actions() if isinstance(a, TakeColumn))
     before = state.to_dict()
     state.apply_action(taken)
-    while state.phase != "turn":
+    while state.phase != Phase.TURN:
         state.apply_action(state.legal_actions()[0])
     after = state.to_dict()
     with pytest.raises(IllegalAction) as info:
@@ -159,16 +159,56 @@ def test_illegal_action_names_the_rule_and_changes_nothing():
     assert state.to_dict() == after != before
 
 
-@pytest.mark.parametrize("name", ["four_players", "two_players_kids", "three_players_car"])
+GOLDEN_NAMES = ["four_players", "two_players_kids", "three_players_car"]
+
+
+@pytest.mark.parametrize("name", GOLDEN_NAMES)
 def test_golden_records_replay(name):
-    path = GOLDEN / f"{name}.json"
+    """record/2, as OpenSpiel replays its playthroughs: every event verified."""
+    path = GOLDEN / f"{name}.v2.json"
     data = load_record(path)
+    assert data["format"] == "dreamhome.record/2"
     result = replay_record(data, str(path))
     assert result.scores() == data["scores"] and result.winners() == data["winners"]
 
 
+@pytest.mark.parametrize("name", GOLDEN_NAMES)
+def test_record1_golden_records_still_replay(name):
+    """dreamhome.record/1 (actions named after the base game's cards) replays unchanged."""
+    path = GOLDEN / f"{name}.json"
+    data = json.loads(path.read_text())
+    assert data["format"] == "dreamhome.record/1"
+    result = replay_record(data, str(path))
+    assert result.scores() == data["scores"] and result.winners() == data["winners"]
+
+
+@pytest.mark.parametrize("name", GOLDEN_NAMES)
+def test_record2_is_record1_renamed(name):
+    """The same seed, bots and players play the same game: record/2 differs from record/1 only in
+    action type names and the texts, which now print the cards' own names."""
+    old = json.loads((GOLDEN / f"{name}.json").read_text())
+    new = load_record(GOLDEN / f"{name}.v2.json")
+    renamed = {"UseJackhammer": "TakeRoomAtRoundStart", "UseDrill": "SwapWithTrack", "UseMixer": "SwapTrackRooms"}
+    renamed |= {"SupplierSwap": "SwapWithRoomDiscard", "HandymanSwap": "SwapInHouse", "RooferTake": "TakeFromRoofDiscard"}
+    renamed |= {"PlaceScaffolding": "PlaceScaffold", "DeferScaffolding": "DeferScaffold"}
+
+    def plain(event):
+        if "action" not in event:
+            return event
+        action = dict(event["action"], type=renamed.get(event["action"]["type"], event["action"]["type"]))
+        return {**{k: v for k, v in event.items() if k != "text"}, "action": action}
+
+    assert [plain(e) for e in old["events"]] == [plain(e) for e in new["events"]]
+    for key in ("seed", "players", "first_player", "bots", "scores", "winners", "houses"):
+        assert old[key] == new[key]
+    texts = [e["text"] for e in new["events"] if e.get("action", {}).get("type") in renamed.values()]
+    rules = compile_rules(text=new["rules"]["source"], variants=new["rules"]["variants"])
+    names = {c.name for c in rules.helpers + rules.tools}
+    assert texts and all(any(t.startswith(name) for name in names) for t in texts)
+
+
 def test_tampered_record_is_refused_at_its_first_bad_event(tmp_path):
-    data = load_record(GOLDEN / "four_players.json")
+    data = load_record(GOLDEN / "four_players.v2.json")
     index = next(
         i
         for i, e in enumerate(data["events"])
@@ -178,7 +218,7 @@ def test_tampered_record_is_refused_at_its_first_bad_event(tmp_path):
     data["events"][index]["action"]["column"] = (column + 1) % 5
     with pytest.raises(DreamhomeError, match=f"event {index}"):
         replay_record(data)
-    data = load_record(GOLDEN / "four_players.json")
+    data = load_record(GOLDEN / "four_players.v2.json")
     data["rules"]["source"] = data["rules"]["source"].replace("points 1 4 9", "points 1 4 10")
     with pytest.raises(DreamhomeError, match="content hash"):
         replay_record(data)

@@ -17,7 +17,7 @@ from test_cli import run
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = ROOT / "test-artifacts"
-GOLDEN = ROOT / "tests" / "golden" / "four_players.json"
+GOLDEN = ROOT / "tests" / "golden" / "four_players.v2.json"
 FLAGS = [
     "--headless",
     "--no-sandbox",
