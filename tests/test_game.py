@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -301,3 +302,235 @@ def test_solver_bot_with_sampled_futures_plays_a_legal_reproducible_game():
     assert first.record() == second.record()
     for house in first.state.houses:
         assert not house_violations(rules, house)
+
+
+# ---- the state's boundaries: phases, child, observation (SEE-1) ----------------------------
+
+
+def play_until(state: GameState, done) -> GameState:
+    chooser = random.Random(3)
+    while not state.is_terminal() and not done(state):
+        state.apply_action(chooser.choice(state.legal_actions()))
+    return state
+
+
+def test_phases_are_an_enum_and_every_action_type_has_one_handler():
+    from dreamhome.game.actions import ACTION_CLASSES
+    from dreamhome.game.state import _HANDLERS, _LEGAL
+
+    assert set(_HANDLERS) == set(ACTION_CLASSES)
+    assert set(_LEGAL) == set(Phase)
+    state = GameState(RULESETS[()], 3, 2)
+    assert isinstance(state.phase, Phase)
+
+
+def test_child_applies_on_a_copy_and_leaves_the_parent_unchanged():
+    state = GameState(RULESETS[("kids",)], 3, 8)
+    before = state.to_dict()
+    action = state.legal_actions()[-1]
+    child = state.child(action)
+    assert state.to_dict() == before
+    twin = state.clone()
+    twin.apply_action(action)
+    assert child.to_dict() == twin.to_dict() != before
+
+
+def test_observation_holds_only_what_the_player_may_see():
+    """SEE-1: houses, track, discard piles, round, scores, rules; not the decks, not the state."""
+    from dataclasses import FrozenInstanceError, fields
+
+    state = GameState(RULESETS[()], 4, 6)
+    obs = state.observation()
+    names = {f.name for f in fields(obs)}
+    assert not any("deck" in n for n in names)
+    for f in fields(obs):
+        value = getattr(obs, f.name)
+        assert not isinstance(value, GameState)
+        assert value is not state.room_deck and value is not state.res_deck
+    assert obs.me == state.current_player() and obs.houses == tuple(state.houses) and obs.scores == tuple(state.returns())
+    assert obs.track_rooms == tuple(state.track_rooms) and obs.round == state.round
+    with pytest.raises(FrozenInstanceError):
+        obs.round = 3
+    other = state.observation((obs.me + 1) % 4)
+    assert other.me != obs.me and other.after == {}  # look-ahead is for the actor's own actions
+
+
+def test_observation_after_is_the_house_the_action_leaves():
+    """The greedy bot's look-ahead: `after(action)` is the actor's house once the action's
+    handler ran, as `child` shows it (here for the end-game helpers, END-*)."""
+    state = play_until(GameState(RULESETS[()], 2, 4), lambda s: s.phase == Phase.END)
+    if state.is_terminal():
+        pytest.skip("no end-game helper in this game")
+    obs = state.observation()
+    assert obs.after
+    for action, house in obs.after.items():
+        assert house == state._house_after(action, obs.me)
+
+
+def test_bots_use_only_public_api():
+    """Bots read the observation: no private member of the state, no state at all."""
+    source = (ROOT / "dreamhome" / "game" / "bots.py").read_text()
+    assert "GameState" not in source and "_apply" not in source and "_house_with_piles" not in source
+    assert "room_deck" not in source and "res_deck" not in source
+
+
+# ---- trust: copies, pickling, saved states, wrong actions ---------------------------------
+
+
+def test_state_and_observation_pickle_and_deep_copy():
+    import copy
+    import pickle
+
+    state = play_until(GameState(RULESETS[("car",)], 3, 12), lambda s: s.round >= 4)
+    for twin in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert twin.to_dict() == state.to_dict()
+        picks_a, picks_b = random.Random(5), random.Random(5)
+        a, b = state.clone(), twin
+        while not a.is_terminal():
+            a.apply_action(picks_a.choice(a.legal_actions()))
+            b.apply_action(picks_b.choice(b.legal_actions()))
+        assert a.to_dict() == b.to_dict()
+    obs = state.observation()
+    for twin in (pickle.loads(pickle.dumps(obs)), copy.deepcopy(obs)):
+        assert twin.rules.content_hash == obs.rules.content_hash  # a pickle recompiles the rules
+        assert replace(twin, rules=obs.rules) == obs
+
+
+def test_copies_share_no_events_with_the_live_game():
+    """clone(), to_dict() and record() hand out data of their own: changing it changes nothing."""
+    result = play_game(RULESETS[()], 2, ["greedy", "greedy"], 3)
+    state = result.state
+    before = json.dumps(state.to_dict())
+    state.clone().events[0]["round"] = 99
+    state.to_dict()["events"][0]["rooms"].append("x")
+    result.record()["events"][1]["action"]["column"] = 42
+    assert json.dumps(state.to_dict()) == before
+
+
+def saved(**changes):
+    data = GameState(RULESETS[()], 4, 3).to_dict()
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("changes", "needle"),
+    [
+        ({"actor": 17}, "actor: 17 is out of range"),
+        ({"phase": "nap"}, "unknown phase 'nap'"),
+        ({"room_deck": ["kitchen", "ballroom"]}, "room_deck[1]: unknown room card 'ballroom'"),
+        ({"res_deck": [{"kind": "helper", "id": "butler", "window": False}]}, "unknown resource card 'helper' 'butler'"),
+        ({"seed": 7.0}, "seed: expected a whole number"),
+        ({"players": 9}, "players: 9 is out of range"),
+        ({"end_left": {"plumbing": []}}, "end_left"),
+        ({"track_rooms": "kitchen"}, "track_rooms: expected a list"),
+        ({"houses": None}, "houses: expected a list"),
+    ],
+)
+def test_from_dict_refuses_a_state_no_game_can_reach(changes, needle):
+    from dreamhome.game.state import GameStateError
+
+    with pytest.raises(GameStateError) as info:
+        GameState.from_dict(RULESETS[()], saved(**changes))
+    assert needle in str(info.value) and "\n" not in str(info.value)
+    data = saved()
+    del data["order"]
+    with pytest.raises(GameStateError, match="order: missing"):
+        GameState.from_dict(RULESETS[()], data)
+    with pytest.raises(GameStateError, match="expected an object"):
+        GameState.from_dict(RULESETS[()], [])
+
+
+@pytest.mark.parametrize("bad", ["x", None, 3, {"type": "TakeColumn", "column": 0}])
+def test_anything_but_an_action_is_illegal_and_changes_nothing(bad):
+    state = GameState(RULESETS[("kids",)], 4, 9)
+    before = state.to_dict()
+    with pytest.raises(IllegalAction) as info:
+        state.apply_action(bad)
+    assert info.value.rule == "ROUND-3" and state.to_dict() == before  # a turn: take a column
+
+
+def test_an_action_of_another_phase_names_its_rule():
+    from dreamhome.game.actions import EndTurn, PlaceRoom, SwapInHouse
+
+    state = GameState(RULESETS[("kids",)], 4, 9)
+    before = state.to_dict()
+    for action, rule in [
+        (EndTurn(), "END-ORDER"),
+        (SwapInHouse("x", "top/0", "top/1"), "END-HANDYMAN"),
+        (PlaceRoom("kitchen", "top/0"), "PLACE-A"),
+        (TakeColumn(7), "ROUND-COLUMN"),
+    ]:
+        with pytest.raises(IllegalAction) as info:
+            state.apply_action(action)
+        assert info.value.rule == rule
+    assert state.to_dict() == before
+    done = play_game(RULESETS[()], 2, ["random", "random"], 1).state
+    with pytest.raises(IllegalAction) as info:
+        done.apply_action(TakeColumn(0))
+    assert info.value.rule == "ROUND-COLUMN" and "phase done" in str(info.value)
+
+
+# ---- trust: every top-level field of a record ---------------------------------------------
+
+
+def golden_v2():
+    return load_record(GOLDEN / "two_players_kids.v2.json")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "needle"),
+    [
+        ("winners", [1], "winners"),
+        ("scores", [44, 40], "scores"),
+        ("bots", ["random", "greedy"], "digest"),
+        ("bots", ["greedy"], "one bot per player"),
+        ("players", 3, "one bot per player"),
+        ("first_player", 1, "event"),
+        ("seed", 4, "event"),
+        ("seed", 3.0, "seed must be a whole number"),
+        ("seed", True, "seed must be a whole number"),
+        ("events", {}, "events must be a list"),
+        ("houses", None, "houses must be a list"),
+        ("format", "dreamhome.record/9", "not a game record"),
+        ("rules", "base", "rules must be an object"),
+    ],
+)
+def test_a_record_with_an_edited_field_is_refused(field, value, needle):
+    data = golden_v2()
+    assert json.dumps(data[field]) != json.dumps(value)  # 3.0 == 3 in Python, not in a record
+    data[field] = value
+    with pytest.raises(DreamhomeError) as info:
+        replay_record(data)
+    assert needle in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_record_with_a_broken_event_is_one_clear_error():
+    for index, value in [(5, None), (5, 7), (0, [])]:
+        data = golden_v2()
+        data["events"][index] = value
+        with pytest.raises(DreamhomeError, match=rf"events\[{index}\] must be an object"):
+            replay_record(data)
+    data = golden_v2()
+    index = next(i for i, e in enumerate(data["events"]) if "action" in e and not e.get("forced"))
+    data["events"][index]["action"] = {"type": "TakeColumn", "column": "0"}
+    with pytest.raises(DreamhomeError, match=f"event {index}"):
+        replay_record(data)
+    data = golden_v2()
+    data["events"][index]["action"] = {"type": "Teleport"}
+    with pytest.raises(DreamhomeError, match="unknown action type"):
+        replay_record(data)
+    del data["seed"]
+    with pytest.raises(DreamhomeError, match="no seed"):
+        replay_record(data)
+    with pytest.raises(DreamhomeError, match="a record is a JSON object"):
+        replay_record([])
+
+
+def test_an_untouched_record_still_replays_after_a_round_trip(tmp_path):
+    from dreamhome.game.record import write_record
+
+    result = play_game(RULESETS[("car",)], 3, ["greedy", "random", "greedy"], 31)
+    path = tmp_path / "game.json"
+    write_record(result, path)
+    assert replay_record(load_record(path)).scores() == result.scores()
