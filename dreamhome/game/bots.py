@@ -41,8 +41,8 @@ from dreamhome.scoring import score_total
 class Bot:
     """A player: `choose` picks one of the legal actions from what the player sees.
 
-    `looks_ahead` asks the game for `Observation.after` (the house after each tool or
-    helper action); a bot that never reads it saves the game that work."""
+    `looks_ahead` asks the game for `Observation.lookahead` (the house after each tool or
+    helper action, read with `after(action)`); a bot that never reads it saves the game that work."""
 
     name = "bot"
     looks_ahead = True
@@ -99,7 +99,7 @@ class GreedyBot(Bot):
             return score_total(rules, apply_placement(rules, house, action.room, _placement(rules, action))) - base
         if isinstance(action, (PlaceToken, PassTool, EndTurn, DiscardColumn)):
             return 0.0
-        after = obs.house_after(action)
+        after = obs.after(action)
         if after is None:  # pragma: no cover - defensive: never crash a game on a heuristic
             return -1.0
         return score_total(rules, after) - base - 0.01

@@ -70,7 +70,7 @@ class Observation:
     room_discard: tuple[int, ...]
     roof_discard: tuple[tuple[int, bool], ...]
     scores: tuple[int, ...]
-    after: dict[Action, House] = field(default_factory=dict)
+    lookahead: dict[Action, House] = field(default_factory=dict)
 
     def house(self, player: int) -> House:
         return self.houses[player]
@@ -82,9 +82,9 @@ class Observation:
     def house_with_piles(self, player: int) -> House:
         return with_piles(self.rules, self.houses[player], self.room_discard, self.roof_discard)
 
-    def house_after(self, action: Action) -> House | None:
+    def after(self, action: Action) -> House | None:
         """The actor's house right after `action` (one of `LOOKAHEAD_ACTIONS`), if known."""
-        return self.after.get(action)
+        return self.lookahead.get(action)
 
     def __reduce__(self) -> tuple[Any, ...]:
         from dreamhome.game.state import rules_key
@@ -93,7 +93,7 @@ class Observation:
         return (_rebuild, (rules_key(self.rules), fields))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Observation:
-        return replace(self, after=copy.deepcopy(self.after, memo))  # rules and houses are immutable
+        return replace(self, lookahead=copy.deepcopy(self.lookahead, memo))  # rules and houses are immutable
 
 
 def _rebuild(key: tuple[str, tuple[str, ...], str], fields: dict[str, Any]) -> Observation:

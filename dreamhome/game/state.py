@@ -16,7 +16,6 @@ public (no deck order), as a frozen value.
 from __future__ import annotations
 
 import copy
-import enum
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -61,56 +60,13 @@ from dreamhome.game.actions import (
     TakeRoomAtRoundStart,
 )
 from dreamhome.game.observation import LOOKAHEAD_ACTIONS, Observation, with_piles
+from dreamhome.game.phases import RULE_OF_ACTION, RULE_OF_PHASE, Phase
 from dreamhome.game.roles import SCAFFOLD as SCAFFOLD_ROLE
 from dreamhome.game.roles import SWAP_TRACK_ROOMS, SWAP_WITH_TRACK, TAKE_ROOM_AT_ROUND_START, has_role, tables_of, tools_with_role
 from dreamhome.game.state_io import copy_events, read_state
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import rooms_of, score_total
-
-
-class Phase(enum.Enum):
-    """Who must decide what, now (ROUND-*, TOOL-*, END-*)."""
-
-    DISCARD = "discard"  # ROUND-1: the first player discards a column (2–3 players)
-    ROUND_START = "round_start"  # TOOL-JACKHAMMER: a round-start tool may take a room card
-    TURN = "turn"  # ROUND-3: tools before the take, then take a column
-    SCAFFOLD_BEFORE = "scaffold_before"  # TOOL-SCAFFOLDING: scaffold now, or after the room card
-    PLACE = "place"  # PLACE-*: the room card in hand goes into the house
-    SCAFFOLD_AFTER = "scaffold_after"  # TOOL-SCAFFOLDING: scaffold after the room card
-    TOKEN = "token"  # RES-FURN: the furnishing's token on a card
-    END = "end"  # END-ORDER: the end-game helpers, player by player
-    DONE = "done"  # SCORE-WIN: the game is over
-
-
-# The rule an action of no kind at all breaks, by phase (an action of the wrong kind: `_RULE_OF`).
-_RULE_OF_PHASE = {
-    Phase.DISCARD: "ROUND-1",
-    Phase.ROUND_START: "TOOL-JACKHAMMER",
-    Phase.TURN: "ROUND-3",
-    Phase.SCAFFOLD_BEFORE: "TOOL-SCAFFOLDING",
-    Phase.PLACE: "PLACE-A",
-    Phase.SCAFFOLD_AFTER: "TOOL-SCAFFOLDING",
-    Phase.TOKEN: "FURN-TYPE",
-    Phase.END: "END-ORDER",
-    Phase.DONE: "ROUND-6",
-}
-_RULE_OF: dict[type[Action], str] = {
-    DiscardColumn: "ROUND-1",
-    TakeRoomAtRoundStart: "TOOL-JACKHAMMER",
-    SwapWithTrack: "TOOL-DRILL",
-    SwapTrackRooms: "TOOL-MIXER",
-    TakeColumn: "ROUND-COLUMN",
-    PlaceRoom: "PLACE-A",
-    PlaceScaffold: "TOOL-SCAFFOLDING",
-    DeferScaffold: "TOOL-SCAFFOLDING",
-    PlaceToken: "FURN-TYPE",
-    SwapWithRoomDiscard: "END-SUPPLIER",
-    SwapInHouse: "END-HANDYMAN",
-    TakeFromRoofDiscard: "END-ROOFER",
-    EndTurn: "END-ORDER",
-    PassTool: "TOOL-JACKHAMMER",
-}
 
 
 class IllegalAction(DreamhomeError):  # noqa: N818 - OpenSpiel-style name
@@ -338,7 +294,7 @@ class GameState:
             room_discard=tuple(self.room_discard),
             roof_discard=tuple(self.roof_discard),
             scores=tuple(self.returns()),
-            after=after,
+            lookahead=after,
         )
 
     def _house_after(self, action: Action, player: int) -> House:
@@ -497,10 +453,10 @@ class GameState:
         `IllegalAction` naming the rule, and changes nothing."""
         if not isinstance(action, Action):
             raise IllegalAction(
-                _RULE_OF_PHASE[self.phase], f"{action!r} is not an action (phase {self.phase.value}, player {self.actor})"
+                RULE_OF_PHASE[self.phase], f"{action!r} is not an action (phase {self.phase.value}, player {self.actor})"
             )
         if action not in self.legal_actions():
-            rule = _RULE_OF.get(type(action), _RULE_OF_PHASE[self.phase])
+            rule = RULE_OF_ACTION.get(type(action), RULE_OF_PHASE[self.phase])
             raise IllegalAction(rule, f"{str(action)!r} is not legal now (phase {self.phase.value}, player {self.actor})")
         self._record(self.actor, action)
         self._apply(action)

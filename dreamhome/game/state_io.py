@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from dreamhome.engine.endgame import END_ROLES
 from dreamhome.errors import DreamhomeError
+from dreamhome.game.phases import Phase
 from dreamhome.house import House, house_from_json
 from dreamhome.ruleset import Ruleset
 
@@ -105,8 +106,6 @@ class _Reader:
 
 def read_state(rules: Ruleset, data: Any) -> dict[str, Any]:
     """The attributes of a `GameState` from its `to_dict` form, every field checked."""
-    from dreamhome.game.state import Phase
-
     if not isinstance(data, dict):
         raise _fail("state", f"expected an object, got {type(data).__name__}")
     if data.get("rules_hash") != rules.content_hash:
