@@ -42,8 +42,16 @@ def has_role(card: HeldCard, role: str) -> bool:
 
 
 def tools_with_role(rules: Ruleset, role: str) -> tuple[HeldCard, ...]:
-    """The tool cards of the rules in use that play `role`, found by effect (never by id)."""
-    return tuple(c for c in rules.cards_with_effect(_EFFECT_OF_ROLE[role], "tool") if has_role(c, role))
+    """The tool cards of the rules in use that play `role`, found by effect (never by id);
+    remembered per content hash, since the game asks on every decision."""
+    key = (rules.content_hash, role)
+    found = _TOOLS_BY_RULES.get(key)
+    if found is None:
+        found = _TOOLS_BY_RULES[key] = tuple(c for c in rules.cards_with_effect(_EFFECT_OF_ROLE[role], "tool") if has_role(c, role))
+    return found
+
+
+_TOOLS_BY_RULES: dict[tuple[str, str], tuple[HeldCard, ...]] = {}
 
 
 _EFFECT_OF_ROLE = {SWAP_WITH_TRACK: "swap", SWAP_TRACK_ROOMS: "swap", TAKE_ROOM_AT_ROUND_START: "take_room", SCAFFOLD: "scaffold"}

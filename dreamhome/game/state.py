@@ -168,6 +168,7 @@ class GameState:
         self.end_left: dict[str, list[str]] = {}
         self._mutations = 0
         self._legal: tuple[tuple[Any, ...], list[Action]] | None = None
+        self._scored: dict[int, tuple[House, int]] = {}
         self._start_round()
         self._settle()
 
@@ -179,7 +180,17 @@ class GameState:
         return self.phase == Phase.DONE
 
     def returns(self) -> list[int]:
-        return [score_total(self.rules, h) for h in self.houses]
+        """SCORE-*: every house's score now (final once the game is over)."""
+        known = self._scored  # id(house) → (house, its score); houses are immutable values
+        out = []
+        for house in self.houses:
+            hit = known.get(id(house))
+            if hit is None or hit[0] is not house:
+                hit = known[id(house)] = (house, score_total(self.rules, house))
+            out.append(hit[1])
+        if len(known) > 4 * self.n:
+            self._scored = {id(h): known[id(h)] for h in self.houses}
+        return out
 
     def winners(self) -> list[int]:
         """SCORE-WIN: most points; tie: most children on face-up room cards (option tiebreak)."""
@@ -228,6 +239,7 @@ class GameState:
         twin.tool_rounds = [list(x) for x in self.tool_rounds]
         twin.skip = set(self.skip)
         twin.end_left = {k: list(v) for k, v in self.end_left.items()}
+        twin._scored = dict(self._scored)
         return twin
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
@@ -237,6 +249,7 @@ class GameState:
         data = dict(self.__dict__)
         data["rules"] = rules_key(self.rules)
         data["_legal"] = None
+        data["_scored"] = {}
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
@@ -823,6 +836,7 @@ class GameState:
         state.rules = rules
         state._mutations = 0
         state._legal = None
+        state._scored = {}
         return state
 
     # ---- views ---------------------------------------------------------
