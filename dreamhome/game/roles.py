@@ -47,7 +47,8 @@ def tools_with_role(rules: Ruleset, role: str) -> tuple[HeldCard, ...]:
     key = (rules.content_hash, role)
     found = _TOOLS_BY_RULES.get(key)
     if found is None:
-        found = _TOOLS_BY_RULES[key] = tuple(c for c in rules.cards_with_effect(_EFFECT_OF_ROLE[role], "tool") if has_role(c, role))
+        cards = rules.cards_with_effect(_EFFECT_OF_ROLE[role], "tool")
+        found = _TOOLS_BY_RULES[key] = tuple(c for c in cards if has_role(c, role))
     return found
 
 
