@@ -351,6 +351,8 @@ def test_observation_holds_only_what_the_player_may_see():
     assert obs.track_rooms == tuple(state.track_rooms) and obs.round == state.round
     with pytest.raises(FrozenInstanceError):
         obs.round = 3
+    with pytest.raises(DreamhomeError, match="no player 4"):
+        state.observation(4)
     other = state.observation((obs.me + 1) % 4)
     assert other.me != obs.me and other.lookahead == {}  # look-ahead is for the actor's own actions
 
@@ -426,6 +428,9 @@ def saved(**changes):
         ({"end_left": {"plumbing": []}}, "end_left"),
         ({"track_rooms": "kitchen"}, "track_rooms: expected a list"),
         ({"houses": None}, "houses: expected a list"),
+        ({"phase": "place", "pending_room": None}, "phase place needs a room card"),
+        ({"phase": {"x": 1}}, "unknown phase"),
+        ({"res_deck": [{"kind": [], "id": "x"}]}, "unknown resource card"),
     ],
 )
 def test_from_dict_refuses_a_state_no_game_can_reach(changes, needle):
@@ -521,6 +526,9 @@ def test_a_record_with_a_broken_event_is_one_clear_error():
     data["events"][index]["action"] = {"type": "Teleport"}
     with pytest.raises(DreamhomeError, match="unknown action type"):
         replay_record(data)
+    data["events"][index]["action"] = {"type": {"not": "a name"}}
+    with pytest.raises(DreamhomeError, match="unknown action type"):
+        replay_record(data)
     del data["seed"]
     with pytest.raises(DreamhomeError, match="no seed"):
         replay_record(data)
@@ -535,3 +543,49 @@ def test_an_untouched_record_still_replays_after_a_round_trip(tmp_path):
     path = tmp_path / "game.json"
     write_record(result, path)
     assert replay_record(load_record(path)).scores() == result.scores()
+
+
+def mutations(doc, rng: random.Random, trials: int, skip: str):
+    """`doc` with one value replaced (or one key dropped) at a random place, `trials` times."""
+    import copy
+
+    values = [None, 0, -1, 17, 3.0, True, "x", "", [], {}, [None], {"type": "EndTurn"}, "top/9", "kitchen"]
+
+    def paths(v, p=()):
+        yield p
+        items = v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ()
+        for k, x in items:
+            if k != skip:
+                yield from paths(x, (*p, k))
+
+    every = [p for p in paths(doc) if p]
+    for _ in range(trials):
+        bad = copy.deepcopy(doc)
+        path = rng.choice(every)
+        parent = bad
+        for k in path[:-1]:
+            parent = parent[k]
+        if isinstance(parent, dict) and rng.random() < 0.2:
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = rng.choice(values)
+        yield path, bad
+
+
+def test_damaged_records_and_states_fail_with_one_line_only():
+    """Whatever part of a record or a saved state is damaged, the answer is a DreamhomeError of
+    one line (or, by chance, a record that still replays), never a Python error."""
+    rng = random.Random(4)
+    for record in (golden_v2(), json.loads((GOLDEN / "two_players_kids.json").read_text())):
+        for path, bad in mutations(record, rng, 120, skip="rules"):
+            try:
+                replay_record(bad)
+            except DreamhomeError as exc:
+                assert "\n" not in str(exc), path
+    rules = RULESETS[("car",)]
+    state = play_until(GameState(rules, 3, 5), lambda s: s.round >= 6)
+    for path, bad in mutations(state.to_dict(), rng, 300, skip="events"):
+        try:
+            GameState.from_dict(rules, bad)
+        except DreamhomeError as exc:
+            assert "\n" not in str(exc), path

@@ -233,7 +233,8 @@ def action_from_dict(data: Any) -> Action:
     if not isinstance(data, dict):
         raise ValueError(f"an action must be an object, got {type(data).__name__}")
     fields = dict(data)
-    cls = ACTION_TYPES.get(fields.pop("type", None))
+    name = fields.pop("type", None)
+    cls = ACTION_TYPES.get(name) if isinstance(name, str) else None
     if cls is None:
         raise ValueError(f"unknown action type in {data}")
     try:

@@ -197,9 +197,9 @@ def _readable_events(events: list[Any], v1: bool, source: str) -> list[dict[str,
         action = event.get("action")
         if "action" in event and not isinstance(action, dict):
             raise DreamhomeError(f"{source}: events[{i}].action must be an object")
-        if v1 and isinstance(action, dict) and action.get("type") in RECORD1_TYPES:
+        if v1 and isinstance(action, dict) and isinstance(action.get("type"), str) and action["type"] in RECORD1_TYPES:
             event = {**event, "action": {**action, "type": RECORD1_TYPES[action["type"]]}}
-        if v1 and event.get("event") in RECORD1_NOTES:
+        if v1 and isinstance(event.get("event"), str) and event["event"] in RECORD1_NOTES:
             event = {**event, "event": RECORD1_NOTES[event["event"]]}
         out.append(event)
     return out

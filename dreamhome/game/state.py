@@ -288,6 +288,8 @@ class GameState:
         With `lookahead`, the actor's house after each of its legal actions that a bot cannot
         work out from public data alone (tools, scaffold, end-game helpers) is included."""
         me = self.actor if player is None else player
+        if player is not None and not (isinstance(player, int) and 0 <= player < self.n):
+            raise DreamhomeError(f"SEE-1: no player {player!r} at this table (seats 0–{self.n - 1})")
         after: dict[Action, House] = {}
         if lookahead and me == self.actor and self.phase != Phase.DONE:
             for action in self.legal_actions():

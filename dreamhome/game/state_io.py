@@ -85,7 +85,7 @@ class _Reader:
             "helper": lambda i: self.rules.has_held(i, "helper"),
             "tool": lambda i: self.rules.has_held(i, "tool"),
         }
-        if kind not in known or not isinstance(ident, str) or not known[kind](ident):
+        if not isinstance(kind, str) or kind not in known or not isinstance(ident, str) or not known[kind](ident):
             raise _fail(field, f"unknown resource card {kind!r} {ident!r}")
         return Resource(kind, ident, _bool(field + ".window", value.get("window", False)))
 
@@ -115,10 +115,10 @@ def read_state(rules: Ruleset, data: Any) -> dict[str, Any]:
     n = r.n = _int("players", r.get("players"), g.min_players, g.max_players)
     phases = {p.value: p for p in Phase}
     phase = r.get("phase")
-    if phase not in phases:
+    if not isinstance(phase, str) or phase not in phases:
         raise _fail("phase", f"unknown phase {phase!r}; phases: {', '.join(phases)}")
     after = r.get("after_place")
-    if after not in (Phase.TURN.value, Phase.ROUND_START.value):
+    if not isinstance(after, str) or after not in (Phase.TURN.value, Phase.ROUND_START.value):
         raise _fail("after_place", f"unknown value {after!r}")
     actor = _int("actor", r.get("actor"), -1, n - 1)
     if (actor == -1) != (phases[phase] == Phase.DONE):
@@ -133,7 +133,7 @@ def read_state(rules: Ruleset, data: Any) -> dict[str, Any]:
     houses = _list("houses", r.get("houses"), r.house)
     if len(houses) != n or len(tool_rounds) != n:
         raise _fail("houses", f"expected one house and one tool list per player ({n})")
-    return {
+    fields = {
         "n": n,
         "seed": _int("seed", r.get("seed")),
         "first": r.seat("first", r.get("first")),
@@ -165,6 +165,26 @@ def read_state(rules: Ruleset, data: Any) -> dict[str, Any]:
         "end_left": {k: _list(f"end_left.{k}", v, r.held) for k, v in end_left.items()},
         "events": copy_events(events),
     }
+    _check_phase(fields, houses, tool_rounds)
+    return fields
+
+
+def _check_phase(fields: dict[str, Any], houses: list[House], tool_rounds: list[list[int]]) -> None:
+    """What the phase needs is there: a card in hand to place, a furnishing for its token,
+    the end-game uses of the player to act; one round per tool held (TOOL-LAST)."""
+    phase = fields["phase"]
+    if phase == Phase.PLACE and fields["pending_room"] is None:
+        raise _fail("pending_room", "phase place needs a room card in hand")
+    pending = fields["pending_res"]
+    if phase == Phase.TOKEN and (pending is None or pending.kind != "furnishing"):
+        raise _fail("pending_res", "phase token needs a furnishing card in hand")
+    if phase == Phase.END and set(fields["end_left"]) != set(END_ROLES):
+        raise _fail("end_left", f"phase end needs the uses of every role ({', '.join(END_ROLES)})")
+    if fields["track_rooms"] and len(fields["track_res"]) != len(fields["track_rooms"]):
+        raise _fail("track_res", "one resource slot per track column")
+    for p, (house, rounds) in enumerate(zip(houses, tool_rounds)):
+        if len(house.tools) != len(rounds):
+            raise _fail(f"tool_rounds[{p}]", f"one round per tool held ({len(house.tools)})")
 
 
 def copy_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
