@@ -3,7 +3,7 @@
 `GameState` owns the shuffled decks (a seeded RNG used once, at setup), the
 track, the houses, held cards, discard piles, the first-player marker and the
 phase (`Phase`). `legal_actions()` lists the real alternatives of the player
-to act, one generator per phase; `apply_action()` checks the action is one of
+to act, one generator per phase (`legal.py`); `apply_action()` checks the action is one of
 them (else `IllegalAction` naming the rule, the state unchanged), applies it
 with the one handler of its type (`_HANDLERS`), then runs the forced steps
 (dealing, discards, single-option decisions, the award token, scoring) by
@@ -30,16 +30,12 @@ from dreamhome.engine.endgame import (
     helper_uses,
     resolve_tokens,
     swap_in_house,
-    swap_keeps_b_and_c,
     swap_with_room_discard,
 )
 from dreamhome.engine.placement import (
     Placement,
     apply_placement,
-    designer_keeps_open,
-    face_up_ok,
     free_supported_cells,
-    legal_placements,
 )
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
@@ -59,6 +55,7 @@ from dreamhome.game.actions import (
     TakeFromRoofDiscard,
     TakeRoomAtRoundStart,
 )
+from dreamhome.game.legal import LEGAL_BY_PHASE
 from dreamhome.game.observation import LOOKAHEAD_ACTIONS, Observation, with_piles
 from dreamhome.game.phases import RULE_OF_ACTION, RULE_OF_PHASE, Phase
 from dreamhome.game.roles import SCAFFOLD as SCAFFOLD_ROLE
@@ -270,7 +267,7 @@ class GameState:
         if action.role == SCAFFOLD_ROLE:
             return self._scaffold_id()
         if action.role in (SWAP_WITH_TRACK, SWAP_TRACK_ROOMS, TAKE_ROOM_AT_ROUND_START) and 0 <= self.actor < self.n:
-            usable = self._usable_tools(self.actor, action.role)
+            usable = self.usable_tools(self.actor, action.role)
             return usable[0] if usable else next((c.id for c in tools_with_role(self.rules, action.role)), None)
         return None
 
@@ -323,79 +320,20 @@ class GameState:
         cached = self._legal
         if cached is not None and cached[0] == self._version():
             return list(cached[1])
-        actions = _LEGAL[self.phase](self, self.actor)
+        actions = LEGAL_BY_PHASE[self.phase](self, self.actor)
         self._legal = (self._version(), actions)
         return list(actions)
 
     def _version(self) -> tuple[Any, ...]:
         return (self._mutations, len(self.events), self.phase, self.actor)
 
-    def _discard_actions(self, p: int) -> list[Action]:
-        return [DiscardColumn(k) for k in range(1, len(self.track_rooms)) if self.track_rooms[k] is not None]
-
-    def _round_start_actions(self, p: int) -> list[Action]:
-        out: list[Action] = [TakeRoomAtRoundStart(k) for k, r in enumerate(self.track_rooms) if r is not None]
-        return out + [PassTool()]
-
-    def _scaffold_before_actions(self, p: int) -> list[Action]:
-        return [*self._scaffold_after_actions(p), DeferScaffold()]
-
-    def _scaffold_after_actions(self, p: int) -> list[Action]:
-        names = self.rules.board.cells
-        return [PlaceScaffold(names[c]) for c in free_supported_cells(self.rules, self.houses[p])]
-
-    def _place_actions(self, p: int) -> list[Action]:
-        assert self.pending_room is not None
-        room = self.rules.room_of_code(self.pending_room).id
-        return [
-            PlaceRoom(room, self.rules.board.cells[pl.cell], pl.face_down)
-            for pl in legal_placements(self.rules, self.houses[p], room)
-        ]
-
-    def _token_actions(self, p: int) -> list[Action]:
-        assert self.pending_res is not None
-        furn = self.pending_res.id
-        return [PlaceToken(furn, self.rules.board.cells[c]) for c in self._token_cells(p, furn)]
-
-    def _done_actions(self, p: int) -> list[Action]:
-        return []
-
-    def _usable_tools(self, p: int, role: str) -> list[str]:
+    def usable_tools(self, p: int, role: str) -> list[str]:
         """RES-TOOL, TOOL-LAST: the player's tools playing `role`, usable this round."""
         house = self.houses[p]
         ids = {c.id for c in tools_with_role(self.rules, role)}
         return [t for t, r in zip(house.tools, self.tool_rounds[p]) if t in ids and r < self.rules.game.rounds]
 
-    def _turn_actions(self, p: int) -> list[Action]:
-        out: list[Action] = [TakeColumn(k) for k, r in enumerate(self.track_rooms) if r is not None]
-        if self._usable_tools(p, SWAP_WITH_TRACK):
-            out += self._swap_with_track_actions(p)
-        if self._usable_tools(p, SWAP_TRACK_ROOMS):
-            cols = [k for k, r in enumerate(self.track_rooms) if r is not None]
-            pairs = [(a, b) for i, a in enumerate(cols) for b in cols[i + 1 :]]
-            out += [SwapTrackRooms(a, b) for a, b in pairs if self.track_rooms[a] != self.track_rooms[b]]
-        return out
-
-    def _swap_with_track_actions(self, p: int) -> list[Action]:
-        house = self.houses[p]
-        out: list[Action] = []
-        face_down_ok = self.rules.options["swap_face_down"] == "allowed"
-        for cell, code in enumerate(house.cells):
-            if code < ROOM0:
-                continue  # TOOL-DRILL: only face-up cards, never an empty room
-            emptied = house.place(cell, EMPTY)
-            for k, incoming in enumerate(self.track_rooms):
-                if incoming is None:
-                    continue
-                options = legal_placements(self.rules, emptied, incoming)
-                name = self.rules.board.cells[cell]
-                if Placement(cell, False) in options:
-                    out.append(SwapWithTrack(name, k, False))
-                if face_down_ok:
-                    out.append(SwapWithTrack(name, k, True))
-        return out
-
-    def _token_cells(self, p: int, furn_id: str) -> list[int]:
+    def token_cells(self, p: int, furn_id: str) -> list[int]:
         """FURN-TYPE, FURN-ONE: cards of rooms of the printed type that hold no token."""
         house = self.houses[p]
         printed = self.rules.furnishing(furn_id).room
@@ -407,60 +345,6 @@ class GameState:
             if room == code and not any(house.tokens[i] for i in cells)
             for c in cells
         ]
-
-    def _end_actions(self, p: int) -> list[Action]:
-        """END-ORDER: every use of the player's next helper of each role, or done."""
-        return [*self._room_discard_swaps(p), *self._house_swaps(p), *self._roof_discard_takes(p), EndTurn()]
-
-    def _room_discard_swaps(self, p: int) -> list[Action]:
-        """END-SUPPLIER: any space against each kind of card of the room discard pile."""
-        rules = self.rules
-        left = self.end_left[ROOM_DISCARD_SWAP]
-        if not left or not self.room_discard:
-            return []
-        helper = left[0]
-        house = self.houses[p]
-        keep_open = designer_keeps_open(rules, house)
-        face_down_ok = rules.options["swap_face_down"] == "allowed"
-        incoming = sorted(set(self.room_discard))
-        out: list[Action] = []
-        for cell in range(rules.board.size):
-            emptied = house.place(cell, EMPTY)
-            for code in incoming:
-                room_id = rules.room_of_code(code).id
-                name = rules.board.cells[cell]
-                if face_up_ok(rules, emptied, cell, code, keep_open):  # END-SUPPLIER: legal as during play
-                    out.append(SwapWithRoomDiscard(helper, name, room_id, False))
-                if face_down_ok:
-                    out.append(SwapWithRoomDiscard(helper, name, room_id, True))
-        return out
-
-    def _house_swaps(self, p: int) -> list[Action]:
-        """END-HANDYMAN: every pair of different spaces whose swap keeps PLACE-B and PLACE-C."""
-        left = self.end_left[HOUSE_SWAP]
-        if not left:
-            return []
-        rules = self.rules
-        helper = left[0]
-        house = self.houses[p]
-        n = rules.board.size
-        cells = house.cells
-        out: list[Action] = []
-        for a in range(n):
-            for b in range(a + 1, n):
-                if (cells[a], house.tokens[a], house.under[a]) == (cells[b], house.tokens[b], house.under[b]):
-                    continue
-                if swap_keeps_b_and_c(tables_of(rules), cells, a, b):
-                    out.append(SwapInHouse(helper, rules.board.cells[a], rules.board.cells[b]))
-        return out
-
-    def _roof_discard_takes(self, p: int) -> list[Action]:
-        """END-ROOFER: each kind of card of the roof discard pile."""
-        left = self.end_left[ROOF_DISCARD_TAKE]
-        if not left:
-            return []
-        helper = left[0]
-        return [TakeFromRoofDiscard(helper, self.rules.roofs[c].id, w) for c, w in sorted(set(self.roof_discard))]
 
     # ---- applying ------------------------------------------------------
     def apply_action(self, action: Action) -> None:
@@ -652,7 +536,7 @@ class GameState:
 
     def _round_start_window(self) -> None:
         """TOOL-JACKHAMMER: the holders of a round-start tool, in turn order, before any turn."""
-        self.jack_queue = [p for p in self.order if self._usable_tools(p, TAKE_ROOM_AT_ROUND_START)]
+        self.jack_queue = [p for p in self.order if self.usable_tools(p, TAKE_ROOM_AT_ROUND_START)]
         self._next_round_start_tool()
 
     def _next_round_start_tool(self) -> None:
@@ -743,7 +627,7 @@ class GameState:
                 self.houses[p] = replace(self.houses[p], outside=self.houses[p].outside + (furn.id,))
                 self.gone.append(res)
                 self.pending_res = None
-            elif self._token_cells(p, res.id):
+            elif self.token_cells(p, res.id):
                 self.phase = Phase.TOKEN
                 return
             else:
@@ -872,17 +756,6 @@ _HANDLERS: dict[type[Action], _Handler] = {
     SwapInHouse: GameState._on_swap_in_house,
     TakeFromRoofDiscard: GameState._on_take_from_roof_discard,
     EndTurn: GameState._on_end_turn,
-}
-_LEGAL: dict[Phase, Callable[[GameState, int], list[Action]]] = {
-    Phase.DISCARD: GameState._discard_actions,
-    Phase.ROUND_START: GameState._round_start_actions,
-    Phase.TURN: GameState._turn_actions,
-    Phase.SCAFFOLD_BEFORE: GameState._scaffold_before_actions,
-    Phase.PLACE: GameState._place_actions,
-    Phase.SCAFFOLD_AFTER: GameState._scaffold_after_actions,
-    Phase.TOKEN: GameState._token_actions,
-    Phase.END: GameState._end_actions,
-    Phase.DONE: GameState._done_actions,
 }
 
 __all__ = ["GameState", "GameStateError", "IllegalAction", "Phase", "Resource"]
