@@ -170,3 +170,13 @@ def test_hostile_names_show_as_text(tmp_path):
     dom = browse(hostile_page(tmp_path), "step=3", tmp_path)
     assert "alert(1)" in dom and "&lt;/script&gt;&lt;script&gt;alert(1)" in dom
     assert re.search(r'id="player-now"', dom)  # the script ran under the policy
+
+
+@needs_chromium
+def test_policy_blocks_any_other_inline_script(tmp_path):
+    """The policy is in force: a script slipped into the page does not run; the page's own does."""
+    page = hostile_page(tmp_path)
+    html = page.read_text(encoding="utf-8")
+    page.write_text(html.replace("</body>", '<script>document.body.dataset.pwned = "yes"</script></body>'), encoding="utf-8")
+    dom = browse(page, "step=1", tmp_path)
+    assert 'data-pwned="yes"' not in dom and 'id="player-now"' in dom
