@@ -24,7 +24,7 @@ from html import escape
 from dreamhome.game.record import replay_record
 from dreamhome.game.roles import SCAFFOLD as SCAFFOLD_ROLE
 from dreamhome.game.roles import tools_with_role
-from dreamhome.game.state import GameState
+from dreamhome.game.state import GameState, Resource
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_total
 
@@ -33,6 +33,17 @@ def _scaffold_name(rules: Ruleset) -> str:
     """TOOL-SCAFFOLDING: the name the rules file gives the scaffold tool."""
     cards = tools_with_role(rules, SCAFFOLD_ROLE)
     return cards[0].name if cards else "scaffold"
+
+
+def _resource_name(rules: Ruleset, res: Resource | None) -> str:
+    """A resource card as the rules file names it (the card's own name, never its id)."""
+    if res is None:
+        return ""
+    if res.kind == "roof":
+        return f"{rules.roof(res.id).name} roof" + (" with window" if res.window else "")
+    if res.kind == "furnishing":
+        return rules.furnishing(res.id).name
+    return rules.held(res.id).name
 
 
 def _snapshot(state: GameState) -> dict:
@@ -56,17 +67,15 @@ def _snapshot(state: GameState) -> dict:
             {
                 "cells": cells,
                 "score": score_total(rules, house),
-                "roofs": [rules.roofs[c].id + ("*" if w else "") for c, w in house.roofs],
-                "helpers": list(house.helpers),
-                "tools": list(house.tools),
-                "outside": list(house.outside),
+                "roofs": [rules.roofs[c].name + ("*" if w else "") for c, w in house.roofs],
+                "helpers": [rules.held(h).name for h in house.helpers],
+                "tools": [rules.held(t).name for t in house.tools],
+                "outside": [rules.furnishing(f).name for f in house.outside],
             }
         )
     track = []
     for slot, res in zip(state.track_rooms, state.track_res):
-        track.append(
-            {"room": rules.room_of_code(slot).name if slot is not None else "", "resource": res.text() if res is not None else ""}
-        )
+        track.append({"room": rules.room_of_code(slot).name if slot is not None else "", "resource": _resource_name(rules, res)})
     return {
         "round": state.round if state.round <= rules.game.rounds else rules.game.rounds,
         "phase": state.phase.value,
