@@ -7,21 +7,48 @@ whose turn it is, the first-player marker, the track, every house with its
 held cards and score so far, the discard piles and the event log with the
 current event highlighted. `#step=N` opens a step; `#clicks=next,next,prev`
 clicks the buttons after loading (used by the browser tests).
+
+Every string a record brings (bot names, card names, texts) is data: the game
+JSON is embedded with `<`, `>`, `&`, U+2028/9 escaped, the script escapes what
+it writes into the page, and a Content-Security-Policy allows only the page's
+own script (by its hash), so a hostile name can neither break nor run anything.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 from html import escape
 
 from dreamhome.game.record import replay_record
-from dreamhome.game.state import GameState
-from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD
+from dreamhome.game.roles import SCAFFOLD as SCAFFOLD_ROLE
+from dreamhome.game.roles import tools_with_role
+from dreamhome.game.state import GameState, Resource
+from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_total
+
+
+def _scaffold_name(rules: Ruleset) -> str:
+    """TOOL-SCAFFOLDING: the name the rules file gives the scaffold tool."""
+    cards = tools_with_role(rules, SCAFFOLD_ROLE)
+    return cards[0].name if cards else "scaffold"
+
+
+def _resource_name(rules: Ruleset, res: Resource | None) -> str:
+    """A resource card as the rules file names it (the card's own name, never its id)."""
+    if res is None:
+        return ""
+    if res.kind == "roof":
+        return f"{rules.roof(res.id).name} roof" + (" with window" if res.window else "")
+    if res.kind == "furnishing":
+        return rules.furnishing(res.id).name
+    return rules.held(res.id).name
 
 
 def _snapshot(state: GameState) -> dict:
     rules = state.rules
+    scaffold = _scaffold_name(rules)
     houses = []
     for house in state.houses:
         cells = []
@@ -29,7 +56,7 @@ def _snapshot(state: GameState) -> dict:
             if code == EMPTY:
                 cells.append({"cell": rules.board.cells[i], "kind": "empty"})
             elif code == SCAFFOLD:
-                cells.append({"cell": rules.board.cells[i], "kind": "scaffolding", "name": "scaffolding"})
+                cells.append({"cell": rules.board.cells[i], "kind": "scaffold", "name": scaffold})
             elif code == FACE_DOWN:
                 cells.append({"cell": rules.board.cells[i], "kind": "down", "name": "empty room"})
             else:
@@ -40,20 +67,18 @@ def _snapshot(state: GameState) -> dict:
             {
                 "cells": cells,
                 "score": score_total(rules, house),
-                "roofs": [rules.roofs[c].id + ("*" if w else "") for c, w in house.roofs],
-                "helpers": list(house.helpers),
-                "tools": list(house.tools),
-                "outside": list(house.outside),
+                "roofs": [rules.roofs[c].name + ("*" if w else "") for c, w in house.roofs],
+                "helpers": [rules.held(h).name for h in house.helpers],
+                "tools": [rules.held(t).name for t in house.tools],
+                "outside": [rules.furnishing(f).name for f in house.outside],
             }
         )
     track = []
-    for room, res in zip(state.track_rooms, state.track_res):
-        track.append(
-            {"room": rules.room_of_code(room).name if room is not None else "", "resource": res.text() if res is not None else ""}
-        )
+    for slot, res in zip(state.track_rooms, state.track_res):
+        track.append({"room": rules.room_of_code(slot).name if slot is not None else "", "resource": _resource_name(rules, res)})
     return {
         "round": state.round if state.round <= rules.game.rounds else rules.game.rounds,
-        "phase": state.phase,
+        "phase": state.phase.value,
         "player": state.current_player(),
         "first": state.first,
         "track": track,
@@ -64,8 +89,49 @@ def _snapshot(state: GameState) -> dict:
     }
 
 
+SCRIPT = """const G = JSON.parse(document.getElementById('game').textContent);
+let step = 0, timer = null;
+const el = id => document.getElementById(id);
+function esc(s) { return String(s).replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'})[c]); }
+function show(n) {
+  step = Math.max(0, Math.min(G.steps.length - 1, n));
+  const s = G.steps[step];
+  const who = s.player < 0 ? 'game over' : 'player ' + s.player + ' (' + G.bots[s.player] + ')';
+  el('status').innerHTML = '<span id="round-now" data-round="' + s.round + '">round ' + s.round + ' of ' + G.rounds +
+    '</span> · <span id="player-now" data-player="' + s.player + '">' + esc(who) + '</span> · first player: ' +
+    s.first + ' · room discard ' + s.room_discard + ', roof discard ' + s.roof_discard;
+  el('stepinfo').textContent = 'step ' + step + ' / ' + (G.steps.length - 1);
+  el('track').innerHTML = s.track.map((c, k) => '<div class="col"><b>column ' + k + '</b><br>' + esc(c.room || '—') +
+    '<br><i>' + esc(c.resource || (k === 0 ? 'first-player marker' : '—')) + '</i></div>').join('');
+  el('houses').innerHTML = s.houses.map((h, p) => '<div class="house' + (p === s.player ? ' current' : '') +
+    '" data-seat="' + p + '"><b>player ' + p + ' (' + esc(G.bots[p]) + ')</b> score <span class="score">' + h.score +
+    '</span><div class="grid">' + h.cells.map(c => '<div class="cell ' + esc(c.kind) + '" style="grid-column:' + (G.col[c.cell] + 1) +
+    ';grid-row:' + (G.row[c.cell] + 1) + '" title="' + esc(c.cell) + '">' + esc(c.name || '') +
+    (c.token ? '<span class="token">' + esc(c.token) + '</span>' : '') + '</div>').join('') + '</div>' +
+    '<div>roofs: ' + esc(h.roofs.join(', ') || 'none') + '<br>helpers: ' + esc(h.helpers.join(', ') || 'none') +
+    '<br>tools: ' + esc(h.tools.join(', ') || 'none') + (h.outside.length ? '<br>outside: ' + esc(h.outside.join(', ')) : '') +
+    '</div></div>').join('');
+  el('log').innerHTML = G.events.map((e, i) => '<div class="' + (i < s.events && i >= (step ? G.steps[step - 1].events : 0) ? 'now' : '') +
+    '">' + i + '. ' + esc(e) + '</div>').join('');
+  const now = el('log').querySelector('.now'); if (now) now.scrollIntoView({block: 'nearest'});
+  el('round').value = String(s.round);
+}
+el('prev').onclick = () => show(step - 1);
+el('next').onclick = () => show(step + 1);
+el('play').onclick = () => { if (timer) { clearInterval(timer); timer = null; el('play').textContent = 'play'; }
+  else { timer = setInterval(() => { if (step >= G.steps.length - 1) el('play').click(); else show(step + 1); }, 700);
+  el('play').textContent = 'pause'; } };
+for (let r = 1; r <= G.rounds; r++) { const o = document.createElement('option'); o.value = String(r); o.textContent = 'round ' + r; el('round').appendChild(o); }
+el('round').onchange = () => show(G.steps.findIndex(s => s.round === Number(el('round').value)));
+const params = new URLSearchParams(location.hash.slice(1));
+show(Number(params.get('step') || 0));
+for (const c of (params.get('clicks') || '').split(',').filter(Boolean)) el(c).click();
+"""
+
 PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{csp}">
+<title>{title}</title>
 <style>
 body {{ font-family: sans-serif; margin: 16px; color: #222; }}
 #bar button, #bar select {{ font-size: 14px; margin-right: 6px; }}
@@ -78,7 +144,7 @@ body {{ font-family: sans-serif; margin: 16px; color: #222; }}
 .grid {{ display: grid; grid-template-columns: repeat({columns}, 92px); gap: 4px; }}
 .cell {{ height: 48px; border-radius: 5px; font-size: 11px; padding: 3px; box-sizing: border-box; }}
 .empty {{ border: 1px dashed #ccc; }} .normal {{ background: #d7ecd0; }} .annex {{ background: #eadcf3; }}
-.basement {{ background: #f6e6bd; }} .down {{ background: #d5d5d5; }} .scaffolding {{ background: #f9d2cf; }}
+.basement {{ background: #f6e6bd; }} .down {{ background: #d5d5d5; }} .scaffold {{ background: #f9d2cf; }}
 .token {{ color: #2b7bb9; display: block; }}
 #log {{ max-height: 260px; overflow: auto; font-size: 12px; border: 1px solid #ddd; padding: 6px; margin-top: 12px; }}
 #log .now {{ background: #ffe98a; }}
@@ -89,45 +155,7 @@ body {{ font-family: sans-serif; margin: 16px; color: #222; }}
 <div id="status"></div><div class="track" id="track"></div><div class="houses" id="houses"></div>
 <div id="log"></div>
 <script id="game" type="application/json">{data}</script>
-<script>
-const G = JSON.parse(document.getElementById('game').textContent);
-let step = 0, timer = null;
-const el = id => document.getElementById(id);
-function esc(s) {{ return String(s).replace(/[&<>"]/g, c => ({{'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}})[c]); }}
-function show(n) {{
-  step = Math.max(0, Math.min(G.steps.length - 1, n));
-  const s = G.steps[step];
-  const who = s.player < 0 ? 'game over' : 'player ' + s.player + ' (' + G.bots[s.player] + ')';
-  el('status').innerHTML = '<span id="round-now" data-round="' + s.round + '">round ' + s.round + ' of ' + G.rounds +
-    '</span> · <span id="player-now" data-player="' + s.player + '">' + esc(who) + '</span> · first player: ' +
-    s.first + ' · room discard ' + s.room_discard + ', roof discard ' + s.roof_discard;
-  el('stepinfo').textContent = 'step ' + step + ' / ' + (G.steps.length - 1);
-  el('track').innerHTML = s.track.map((c, k) => '<div class="col"><b>column ' + k + '</b><br>' + esc(c.room || '—') +
-    '<br><i>' + esc(c.resource || (k === 0 ? 'first-player marker' : '—')) + '</i></div>').join('');
-  el('houses').innerHTML = s.houses.map((h, p) => '<div class="house' + (p === s.player ? ' current' : '') +
-    '" data-seat="' + p + '"><b>player ' + p + ' (' + esc(G.bots[p]) + ')</b> score <span class="score">' + h.score +
-    '</span><div class="grid">' + h.cells.map(c => '<div class="cell ' + c.kind + '" style="grid-column:' + (G.col[c.cell] + 1) +
-    ';grid-row:' + (G.row[c.cell] + 1) + '" title="' + c.cell + '">' + esc(c.name || '') +
-    (c.token ? '<span class="token">' + esc(c.token) + '</span>' : '') + '</div>').join('') + '</div>' +
-    '<div>roofs: ' + esc(h.roofs.join(', ') || 'none') + '<br>helpers: ' + esc(h.helpers.join(', ') || 'none') +
-    '<br>tools: ' + esc(h.tools.join(', ') || 'none') + (h.outside.length ? '<br>outside: ' + esc(h.outside.join(', ')) : '') +
-    '</div></div>').join('');
-  el('log').innerHTML = G.events.map((e, i) => '<div class="' + (i < s.events && i >= (step ? G.steps[step - 1].events : 0) ? 'now' : '') +
-    '">' + i + '. ' + esc(e) + '</div>').join('');
-  const now = el('log').querySelector('.now'); if (now) now.scrollIntoView({{block: 'nearest'}});
-  el('round').value = String(s.round);
-}}
-el('prev').onclick = () => show(step - 1);
-el('next').onclick = () => show(step + 1);
-el('play').onclick = () => {{ if (timer) {{ clearInterval(timer); timer = null; el('play').textContent = 'play'; }}
-  else {{ timer = setInterval(() => {{ if (step >= G.steps.length - 1) el('play').click(); else show(step + 1); }}, 700);
-  el('play').textContent = 'pause'; }} }};
-for (let r = 1; r <= G.rounds; r++) {{ const o = document.createElement('option'); o.value = String(r); o.textContent = 'round ' + r; el('round').appendChild(o); }}
-el('round').onchange = () => show(G.steps.findIndex(s => s.round === Number(el('round').value)));
-const params = new URLSearchParams(location.hash.slice(1));
-show(Number(params.get('step') || 0));
-for (const c of (params.get('clicks') || '').split(',').filter(Boolean)) el(c).click();
-</script></body></html>
+<script>{script}</script></body></html>
 """
 
 
@@ -158,6 +186,26 @@ def replay_html(data: dict, source: str = "record") -> str:
         "col": {name: columns.index(rules.board.cell_column[i]) for i, name in enumerate(rules.board.cells)},
         "row": {name: rules.board.cell_floor[i] for i, name in enumerate(rules.board.cells)},
     }
-    text = json.dumps(game, ensure_ascii=False).replace("</", "<\\/")
     title = f"Dream Home — seed {state.seed}, {state.n} players, scores {result.scores()}"
-    return PAGE.format(title=escape(title), columns=len(columns), data=text)
+    return PAGE.format(title=escape(title), csp=escape(CSP), columns=len(columns), data=script_json(game), script=SCRIPT)
+
+
+# Characters that could end the script element, start an HTML comment or a character
+# reference, or end a JavaScript line, written as JSON escapes (the value is unchanged).
+_JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def script_json(value: object) -> str:
+    """JSON safe to embed in a <script> element: no string in it (a bot named `<!--<script>`,
+    a card named `</script>`) can end the element or change how the page parses."""
+    text = json.dumps(value, ensure_ascii=False)
+    return "".join(_JSON_ESCAPES.get(c, c) for c in text)
+
+
+def script_hash(script: str) -> str:
+    """The CSP source that allows exactly this inline script (sha256 of its text, base64)."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+# Nothing from the network; inline styles (the grid positions) but no script except the page's own.
+CSP = f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src {script_hash(SCRIPT)}"

@@ -2,9 +2,10 @@
 
 The board as it looks: the two upper floors, the ground row with the roof pile
 on the left and the basement on the right; each card a tile coloured by its
-category with its name, tokens on their cards, empty rooms face down, the
-scaffolding, each room outlined as one shape with its score, the roof cards
-chosen, and the score breakdown beside the house.
+category with its name, tokens on their cards, empty rooms face down, spaces
+held by a scaffold tool (labelled with the card's name), each room outlined as
+one shape with its score, the roof cards chosen, and the score breakdown beside
+the house.
 """
 
 from __future__ import annotations
@@ -18,7 +19,12 @@ from dreamhome.scoring import Score, rooms_of, score_house
 CELL_W, CELL_H, GAP = 128, 84, 6
 LEFT, TOP = 90, 56
 FILL = {"normal": "#d7ecd0", "annex": "#eadcf3", "basement": "#f6e6bd"}
-ROOF_COLOURS = {"red": "#d9534f", "blue": "#4a7bd0", "green": "#4caf50", "yellow": "#e6c229"}
+
+
+def _scaffold_name(rules: Ruleset) -> str:
+    """TOOL-SCAFFOLDING: the name the rules file gives its scaffold tool."""
+    cards = rules.cards_with_effect("scaffold", "tool")
+    return cards[0].name if cards else "scaffold"
 
 
 def _text(
@@ -49,7 +55,7 @@ def house_svg_parts(
         if pile_cols:
             fi = len(board.floors) - 1
             x, y = col_x[pile_cols[0]], row_y[fi]
-            w = len(pile_cols) * (CELL_W + GAP) - GAP
+            w: float = len(pile_cols) * (CELL_W + GAP) - GAP
             out.append(
                 f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{CELL_H}" rx="6" fill="#f3f3f3" '
                 f'stroke="#bbb" stroke-dasharray="4 3"/>'
@@ -65,7 +71,7 @@ def house_svg_parts(
                     chosen.remove((colour, window))
                 out.append(
                     f'<polygon points="{rx:.0f},{ry + 20:.0f} {rx + 16:.0f},{ry:.0f} {rx + 32:.0f},{ry + 20:.0f}" '
-                    f'fill="{ROOF_COLOURS.get(name, "#999")}" stroke="{"#000" if picked else "#fff"}" '
+                    f'fill="{rules.roofs[colour].colour}" stroke="{"#000" if picked else "#fff"}" '
                     f'stroke-width="{2 if picked else 1}" class="roof"><title>{escape(name)}'
                     f"{' with window' if window else ''}{' (chosen)' if picked else ''}</title></polygon>"
                 )
@@ -85,9 +91,9 @@ def house_svg_parts(
         if code == SCAFFOLD:
             out.append(
                 f'<rect x="{x:.0f}" y="{y:.0f}" width="{CELL_W}" height="{CELL_H}" rx="6" fill="#f9d2cf" '
-                f'stroke="#c0392b" class="cell scaffolding" data-cell="{name}"/>'
+                f'stroke="#c0392b" class="cell scaffold" data-cell="{name}"/>'
             )
-            out.append(_text(x + CELL_W / 2, y + CELL_H / 2 + 5, "scaffolding", 13, "bold", fill="#c0392b"))
+            out.append(_text(x + CELL_W / 2, y + CELL_H / 2 + 5, _scaffold_name(rules), 13, "bold", fill="#c0392b"))
             continue
         if code == FACE_DOWN:
             out.append(

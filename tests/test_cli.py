@@ -270,6 +270,6 @@ def test_replay_bad_records(tmp_path):
     assert proc.returncode == 2 and "malformed JSON" in proc.stderr
     bad.write_text('{"format": "dreamhome.house/1"}')
     proc = run("replay", bad)
-    assert proc.returncode == 2 and "not a dreamhome.record/1" in proc.stderr
+    assert proc.returncode == 2 and "not a game record (dreamhome.record/1 or dreamhome.record/2)" in proc.stderr
     proc = run("replay", tmp_path / "missing.json")
     assert proc.returncode == 2 and "cannot read record" in proc.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -13,9 +14,9 @@ from hypothesis import strategies as st
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import TakeColumn
-from dreamhome.game.bots import BOTS, Observation, SolverBot, make_bot
+from dreamhome.game.bots import BOTS, SolverBot, make_bot
 from dreamhome.game.record import load_record, play_game, replay_record
-from dreamhome.game.state import END, GameState, IllegalAction, Resource
+from dreamhome.game.state import GameState, IllegalAction, Phase, Resource
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import score_house
@@ -83,7 +84,7 @@ def check_invariants(state: GameState) -> None:
         assert n <= rules.furnishings[code - 1].count
     for house in state.houses:
         broken = [
-            v for v in house_violations(rules, house) if not (state.phase == END and v.rule == "FURN-ONE")
+            v for v in house_violations(rules, house) if not (state.phase == Phase.END and v.rule == "FURN-ONE")
         ]  # END-HANDYMAN: resolved at the end
         assert broken == []
 
@@ -96,7 +97,7 @@ def test_random_games_keep_every_invariant(seed, players, variants):
     bots = [make_bot("random", seed, i) for i in range(players)]
     check_invariants(state)
     while not state.is_terminal():
-        state.apply_action(bots[state.current_player()].choose(Observation(state), state.legal_actions()))
+        state.apply_action(bots[state.current_player()].choose(state.observation(), state.legal_actions()))
         check_invariants(state)
     for house in state.houses:
         assert house.is_finished() and SCAFFOLD not in house.cells  # ROUND-6
@@ -145,12 +146,12 @@ def test_clone_is_independent():
 
 def test_illegal_action_names_the_rule_and_changes_nothing():
     state = GameState(RULESETS[("kids",)], 4, 9)
-    while state.phase != "turn":
+    while state.phase != Phase.TURN:
         state.apply_action(state.legal_actions()[0])
     taken = next(a for a in state.legal_actions() if isinstance(a, TakeColumn))
     before = state.to_dict()
     state.apply_action(taken)
-    while state.phase != "turn":
+    while state.phase != Phase.TURN:
         state.apply_action(state.legal_actions()[0])
     after = state.to_dict()
     with pytest.raises(IllegalAction) as info:
@@ -159,16 +160,56 @@ def test_illegal_action_names_the_rule_and_changes_nothing():
     assert state.to_dict() == after != before
 
 
-@pytest.mark.parametrize("name", ["four_players", "two_players_kids", "three_players_car"])
+GOLDEN_NAMES = ["four_players", "two_players_kids", "three_players_car"]
+
+
+@pytest.mark.parametrize("name", GOLDEN_NAMES)
 def test_golden_records_replay(name):
-    path = GOLDEN / f"{name}.json"
+    """record/2, as OpenSpiel replays its playthroughs: every event verified."""
+    path = GOLDEN / f"{name}.v2.json"
     data = load_record(path)
+    assert data["format"] == "dreamhome.record/2"
     result = replay_record(data, str(path))
     assert result.scores() == data["scores"] and result.winners() == data["winners"]
 
 
+@pytest.mark.parametrize("name", GOLDEN_NAMES)
+def test_record1_golden_records_still_replay(name):
+    """dreamhome.record/1 (actions named after the base game's cards) replays unchanged."""
+    path = GOLDEN / f"{name}.json"
+    data = json.loads(path.read_text())
+    assert data["format"] == "dreamhome.record/1"
+    result = replay_record(data, str(path))
+    assert result.scores() == data["scores"] and result.winners() == data["winners"]
+
+
+@pytest.mark.parametrize("name", GOLDEN_NAMES)
+def test_record2_is_record1_renamed(name):
+    """The same seed, bots and players play the same game: record/2 differs from record/1 only in
+    action type names and the texts, which now print the cards' own names."""
+    old = json.loads((GOLDEN / f"{name}.json").read_text())
+    new = load_record(GOLDEN / f"{name}.v2.json")
+    renamed = {"UseJackhammer": "TakeRoomAtRoundStart", "UseDrill": "SwapWithTrack", "UseMixer": "SwapTrackRooms"}
+    renamed |= {"SupplierSwap": "SwapWithRoomDiscard", "HandymanSwap": "SwapInHouse", "RooferTake": "TakeFromRoofDiscard"}
+    renamed |= {"PlaceScaffolding": "PlaceScaffold", "DeferScaffolding": "DeferScaffold"}
+
+    def plain(event):
+        if "action" not in event:
+            return event
+        action = dict(event["action"], type=renamed.get(event["action"]["type"], event["action"]["type"]))
+        return {**{k: v for k, v in event.items() if k != "text"}, "action": action}
+
+    assert [plain(e) for e in old["events"]] == [plain(e) for e in new["events"]]
+    for key in ("seed", "players", "first_player", "bots", "scores", "winners", "houses"):
+        assert old[key] == new[key]
+    texts = [e["text"] for e in new["events"] if e.get("action", {}).get("type") in renamed.values()]
+    rules = compile_rules(text=new["rules"]["source"], variants=new["rules"]["variants"])
+    names = {c.name for c in rules.helpers + rules.tools}
+    assert texts and all(any(t.startswith(name) for name in names) for t in texts)
+
+
 def test_tampered_record_is_refused_at_its_first_bad_event(tmp_path):
-    data = load_record(GOLDEN / "four_players.json")
+    data = load_record(GOLDEN / "four_players.v2.json")
     index = next(
         i
         for i, e in enumerate(data["events"])
@@ -178,7 +219,7 @@ def test_tampered_record_is_refused_at_its_first_bad_event(tmp_path):
     data["events"][index]["action"]["column"] = (column + 1) % 5
     with pytest.raises(DreamhomeError, match=f"event {index}"):
         replay_record(data)
-    data = load_record(GOLDEN / "four_players.json")
+    data = load_record(GOLDEN / "four_players.v2.json")
     data["rules"]["source"] = data["rules"]["source"].replace("points 1 4 9", "points 1 4 10")
     with pytest.raises(DreamhomeError, match="content hash"):
         replay_record(data)
@@ -261,3 +302,291 @@ def test_solver_bot_with_sampled_futures_plays_a_legal_reproducible_game():
     assert first.record() == second.record()
     for house in first.state.houses:
         assert not house_violations(rules, house)
+
+
+# ---- the state's boundaries: phases, child, observation (SEE-1) ----------------------------
+
+
+def play_until(state: GameState, done) -> GameState:
+    chooser = random.Random(3)
+    while not state.is_terminal() and not done(state):
+        state.apply_action(chooser.choice(state.legal_actions()))
+    return state
+
+
+def test_phases_are_an_enum_and_every_action_type_has_one_handler():
+    from dreamhome.game.actions import ACTION_CLASSES
+    from dreamhome.game.legal import LEGAL_BY_PHASE
+    from dreamhome.game.state import _HANDLERS
+
+    assert set(_HANDLERS) == set(ACTION_CLASSES)
+    assert set(LEGAL_BY_PHASE) == set(Phase)
+    state = GameState(RULESETS[()], 3, 2)
+    assert isinstance(state.phase, Phase)
+
+
+def test_child_applies_on_a_copy_and_leaves_the_parent_unchanged():
+    state = GameState(RULESETS[("kids",)], 3, 8)
+    before = state.to_dict()
+    action = state.legal_actions()[-1]
+    child = state.child(action)
+    assert state.to_dict() == before
+    twin = state.clone()
+    twin.apply_action(action)
+    assert child.to_dict() == twin.to_dict() != before
+
+
+def test_observation_holds_only_what_the_player_may_see():
+    """SEE-1: houses, track, discard piles, round, scores, rules; not the decks, not the state."""
+    from dataclasses import FrozenInstanceError, fields
+
+    state = GameState(RULESETS[()], 4, 6)
+    obs = state.observation()
+    names = {f.name for f in fields(obs)}
+    assert not any("deck" in n for n in names)
+    for f in fields(obs):
+        value = getattr(obs, f.name)
+        assert not isinstance(value, GameState)
+        assert value is not state.room_deck and value is not state.res_deck
+    assert obs.me == state.current_player() and obs.houses == tuple(state.houses) and obs.scores == tuple(state.returns())
+    assert obs.track_rooms == tuple(state.track_rooms) and obs.round == state.round
+    with pytest.raises(FrozenInstanceError):
+        obs.round = 3
+    with pytest.raises(DreamhomeError, match="no player 4"):
+        state.observation(4)
+    other = state.observation((obs.me + 1) % 4)
+    assert other.me != obs.me and other.lookahead == {}  # look-ahead is for the actor's own actions
+
+
+def test_observation_after_is_the_house_the_action_leaves():
+    """The greedy bot's look-ahead: `after(action)` is the actor's house once the action's
+    handler ran, as `child` shows it (here for the end-game helpers, END-*)."""
+    state = play_until(GameState(RULESETS[()], 2, 4), lambda s: s.phase == Phase.END)
+    if state.is_terminal():
+        pytest.skip("no end-game helper in this game")
+    obs = state.observation()
+    assert obs.lookahead
+    for action in state.legal_actions():
+        house = obs.after(action)
+        assert house is None or house == state._house_after(action, obs.me)
+
+
+def test_bots_use_only_public_api():
+    """Bots read the observation: no private member of the state, no state at all."""
+    source = (ROOT / "dreamhome" / "game" / "bots.py").read_text()
+    assert "GameState" not in source and "_apply" not in source and "_house_with_piles" not in source
+    assert "room_deck" not in source and "res_deck" not in source
+
+
+# ---- trust: copies, pickling, saved states, wrong actions ---------------------------------
+
+
+def test_state_and_observation_pickle_and_deep_copy():
+    import copy
+    import pickle
+
+    state = play_until(GameState(RULESETS[("car",)], 3, 12), lambda s: s.round >= 4)
+    for twin in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert twin.to_dict() == state.to_dict()
+        picks_a, picks_b = random.Random(5), random.Random(5)
+        a, b = state.clone(), twin
+        while not a.is_terminal():
+            a.apply_action(picks_a.choice(a.legal_actions()))
+            b.apply_action(picks_b.choice(b.legal_actions()))
+        assert a.to_dict() == b.to_dict()
+    obs = state.observation()
+    for twin in (pickle.loads(pickle.dumps(obs)), copy.deepcopy(obs)):
+        assert twin.rules.content_hash == obs.rules.content_hash  # a pickle recompiles the rules
+        assert replace(twin, rules=obs.rules) == obs
+
+
+def test_copies_share_no_events_with_the_live_game():
+    """clone(), to_dict() and record() hand out data of their own: changing it changes nothing."""
+    result = play_game(RULESETS[()], 2, ["greedy", "greedy"], 3)
+    state = result.state
+    before = json.dumps(state.to_dict())
+    state.clone().events[0]["round"] = 99
+    state.to_dict()["events"][0]["rooms"].append("x")
+    result.record()["events"][1]["action"]["column"] = 42
+    assert json.dumps(state.to_dict()) == before
+
+
+def saved(**changes):
+    data = GameState(RULESETS[()], 4, 3).to_dict()
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("changes", "needle"),
+    [
+        ({"actor": 17}, "actor: 17 is out of range"),
+        ({"phase": "nap"}, "unknown phase 'nap'"),
+        ({"room_deck": ["kitchen", "ballroom"]}, "room_deck[1]: unknown room card 'ballroom'"),
+        ({"res_deck": [{"kind": "helper", "id": "butler", "window": False}]}, "unknown resource card 'helper' 'butler'"),
+        ({"seed": 7.0}, "seed: expected a whole number"),
+        ({"players": 9}, "players: 9 is out of range"),
+        ({"end_left": {"plumbing": []}}, "end_left"),
+        ({"track_rooms": "kitchen"}, "track_rooms: expected a list"),
+        ({"houses": None}, "houses: expected a list"),
+        ({"phase": "place", "pending_room": None}, "phase place needs a room card"),
+        ({"phase": {"x": 1}}, "unknown phase"),
+        ({"res_deck": [{"kind": [], "id": "x"}]}, "unknown resource card"),
+    ],
+)
+def test_from_dict_refuses_a_state_no_game_can_reach(changes, needle):
+    from dreamhome.game.state import GameStateError
+
+    with pytest.raises(GameStateError) as info:
+        GameState.from_dict(RULESETS[()], saved(**changes))
+    assert needle in str(info.value) and "\n" not in str(info.value)
+    data = saved()
+    del data["order"]
+    with pytest.raises(GameStateError, match="order: missing"):
+        GameState.from_dict(RULESETS[()], data)
+    with pytest.raises(GameStateError, match="expected an object"):
+        GameState.from_dict(RULESETS[()], [])
+
+
+@pytest.mark.parametrize("bad", ["x", None, 3, {"type": "TakeColumn", "column": 0}])
+def test_anything_but_an_action_is_illegal_and_changes_nothing(bad):
+    state = GameState(RULESETS[("kids",)], 4, 9)
+    before = state.to_dict()
+    with pytest.raises(IllegalAction) as info:
+        state.apply_action(bad)
+    assert info.value.rule == "ROUND-3" and state.to_dict() == before  # a turn: take a column
+
+
+def test_an_action_of_another_phase_names_its_rule():
+    from dreamhome.game.actions import EndTurn, PlaceRoom, SwapInHouse
+
+    state = GameState(RULESETS[("kids",)], 4, 9)
+    before = state.to_dict()
+    for action, rule in [
+        (EndTurn(), "END-ORDER"),
+        (SwapInHouse("x", "top/0", "top/1"), "END-HANDYMAN"),
+        (PlaceRoom("kitchen", "top/0"), "PLACE-A"),
+        (TakeColumn(7), "ROUND-COLUMN"),
+    ]:
+        with pytest.raises(IllegalAction) as info:
+            state.apply_action(action)
+        assert info.value.rule == rule
+    assert state.to_dict() == before
+    done = play_game(RULESETS[()], 2, ["random", "random"], 1).state
+    with pytest.raises(IllegalAction) as info:
+        done.apply_action(TakeColumn(0))
+    assert info.value.rule == "ROUND-COLUMN" and "phase done" in str(info.value)
+
+
+# ---- trust: every top-level field of a record ---------------------------------------------
+
+
+def golden_v2():
+    return load_record(GOLDEN / "two_players_kids.v2.json")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "needle"),
+    [
+        ("winners", [1], "winners"),
+        ("scores", [44, 40], "scores"),
+        ("bots", ["random", "greedy"], "digest"),
+        ("bots", ["greedy"], "one bot per player"),
+        ("players", 3, "one bot per player"),
+        ("first_player", 1, "event"),
+        ("seed", 4, "event"),
+        ("seed", 3.0, "seed must be a whole number"),
+        ("seed", True, "seed must be a whole number"),
+        ("events", {}, "events must be a list"),
+        ("houses", None, "houses must be a list"),
+        ("format", "dreamhome.record/9", "not a game record"),
+        ("rules", "base", "rules must be an object"),
+    ],
+)
+def test_a_record_with_an_edited_field_is_refused(field, value, needle):
+    data = golden_v2()
+    assert json.dumps(data[field]) != json.dumps(value)  # 3.0 == 3 in Python, not in a record
+    data[field] = value
+    with pytest.raises(DreamhomeError) as info:
+        replay_record(data)
+    assert needle in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_record_with_a_broken_event_is_one_clear_error():
+    for index, value in [(5, None), (5, 7), (0, [])]:
+        data = golden_v2()
+        data["events"][index] = value
+        with pytest.raises(DreamhomeError, match=rf"events\[{index}\] must be an object"):
+            replay_record(data)
+    data = golden_v2()
+    index = next(i for i, e in enumerate(data["events"]) if "action" in e and not e.get("forced"))
+    data["events"][index]["action"] = {"type": "TakeColumn", "column": "0"}
+    with pytest.raises(DreamhomeError, match=f"event {index}"):
+        replay_record(data)
+    data = golden_v2()
+    data["events"][index]["action"] = {"type": "Teleport"}
+    with pytest.raises(DreamhomeError, match="unknown action type"):
+        replay_record(data)
+    data["events"][index]["action"] = {"type": {"not": "a name"}}
+    with pytest.raises(DreamhomeError, match="unknown action type"):
+        replay_record(data)
+    del data["seed"]
+    with pytest.raises(DreamhomeError, match="no seed"):
+        replay_record(data)
+    with pytest.raises(DreamhomeError, match="a record is a JSON object"):
+        replay_record([])
+
+
+def test_an_untouched_record_still_replays_after_a_round_trip(tmp_path):
+    from dreamhome.game.record import write_record
+
+    result = play_game(RULESETS[("car",)], 3, ["greedy", "random", "greedy"], 31)
+    path = tmp_path / "game.json"
+    write_record(result, path)
+    assert replay_record(load_record(path)).scores() == result.scores()
+
+
+def mutations(doc, rng: random.Random, trials: int, skip: str):
+    """`doc` with one value replaced (or one key dropped) at a random place, `trials` times."""
+    import copy
+
+    values = [None, 0, -1, 17, 3.0, True, "x", "", [], {}, [None], {"type": "EndTurn"}, "top/9", "kitchen"]
+
+    def paths(v, p=()):
+        yield p
+        items = v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ()
+        for k, x in items:
+            if k != skip:
+                yield from paths(x, (*p, k))
+
+    every = [p for p in paths(doc) if p]
+    for _ in range(trials):
+        bad = copy.deepcopy(doc)
+        path = rng.choice(every)
+        parent = bad
+        for k in path[:-1]:
+            parent = parent[k]
+        if isinstance(parent, dict) and rng.random() < 0.2:
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = rng.choice(values)
+        yield path, bad
+
+
+def test_damaged_records_and_states_fail_with_one_line_only():
+    """Whatever part of a record or a saved state is damaged, the answer is a DreamhomeError of
+    one line (or, by chance, a record that still replays), never a Python error."""
+    rng = random.Random(4)
+    for record in (golden_v2(), json.loads((GOLDEN / "two_players_kids.json").read_text())):
+        for path, bad in mutations(record, rng, 120, skip="rules"):
+            try:
+                replay_record(bad)
+            except DreamhomeError as exc:
+                assert "\n" not in str(exc), path
+    rules = RULESETS[("car",)]
+    state = play_until(GameState(rules, 3, 5), lambda s: s.round >= 6)
+    for path, bad in mutations(state.to_dict(), rng, 300, skip="events"):
+        try:
+            GameState.from_dict(rules, bad)
+        except DreamhomeError as exc:
+            assert "\n" not in str(exc), path

@@ -154,7 +154,7 @@ def test_record_through_a_symlink_updates_its_target(tmp_path):
     link.symlink_to(target.name)
     assert dh("play", "--players", "2", "--record", link, "--json").returncode == 0
     assert link.is_symlink() and os.readlink(link) == target.name
-    assert json.loads(target.read_text())["format"] == "dreamhome.record/1"
+    assert json.loads(target.read_text())["format"] == "dreamhome.record/2"
 
 
 def test_an_existing_file_keeps_its_mode(tmp_path):
@@ -163,7 +163,7 @@ def test_an_existing_file_keeps_its_mode(tmp_path):
     out.chmod(0o600)
     assert dh("play", "--players", "2", "--record", out, "--json").returncode == 0
     assert stat.S_IMODE(out.stat().st_mode) == 0o600
-    assert json.loads(out.read_text())["format"] == "dreamhome.record/1"
+    assert json.loads(out.read_text())["format"] == "dreamhome.record/2"
 
 
 def test_render_to_stdout(house):

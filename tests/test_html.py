@@ -17,7 +17,7 @@ from test_cli import run
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = ROOT / "test-artifacts"
-GOLDEN = ROOT / "tests" / "golden" / "four_players.json"
+GOLDEN = ROOT / "tests" / "golden" / "four_players.v2.json"
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -123,3 +123,60 @@ def test_replay_html_bad_record_leaves_no_file(tmp_path):
     out = tmp_path / "game.html"
     proc = run("replay", bad, "--html", out)
     assert proc.returncode == 2 and not out.exists()
+
+
+HOSTILE = ("<!--<script>", "</script><script>alert(1)</script>\u2028&amp;")
+
+
+def hostile_page(tmp_path: Path) -> Path:
+    """A real game whose bots bear names meant to break out of the page."""
+    from dreamhome.dsl.compiler import compile_rules
+    from dreamhome.game.record import GameResult, play_game
+    from dreamhome.render_html import replay_html
+
+    result = play_game(compile_rules(variants=["kids"]), 2, ["greedy", "random"], 3)
+    record = GameResult(result.state, HOSTILE).record()
+    out = tmp_path / "hostile.html"
+    out.write_text(replay_html(record), encoding="utf-8")
+    return out
+
+
+def test_strings_of_the_record_cannot_break_the_page(tmp_path):
+    html = hostile_page(tmp_path).read_text(encoding="utf-8")
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S)
+    assert [attrs for attrs, _ in scripts] == [' id="game" type="application/json"', ""]
+    data = scripts[0][1]
+    assert not set("<>&\u2028\u2029") & set(data)  # every such character is a JSON escape
+    import json
+
+    assert json.loads(data)["bots"] == list(HOSTILE)
+
+
+def test_content_security_policy_allows_only_the_page_script(tmp_path):
+    import base64
+    import hashlib
+
+    html = hostile_page(tmp_path).read_text(encoding="utf-8")
+    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html).group(1)
+    script = re.findall(r"<script>(.*?)</script>", html, re.S)
+    assert len(script) == 1
+    digest = base64.b64encode(hashlib.sha256(script[0].encode("utf-8")).digest()).decode()
+    assert f"script-src 'sha256-{digest}'" in csp.replace("&#x27;", "'")
+    assert "default-src 'none'" in csp.replace("&#x27;", "'") and "unsafe-inline" not in csp.split("script-src")[1]
+
+
+@needs_chromium
+def test_hostile_names_show_as_text(tmp_path):
+    dom = browse(hostile_page(tmp_path), "step=3", tmp_path)
+    assert "alert(1)" in dom and "&lt;/script&gt;&lt;script&gt;alert(1)" in dom
+    assert re.search(r'id="player-now"', dom)  # the script ran under the policy
+
+
+@needs_chromium
+def test_policy_blocks_any_other_inline_script(tmp_path):
+    """The policy is in force: a script slipped into the page does not run; the page's own does."""
+    page = hostile_page(tmp_path)
+    html = page.read_text(encoding="utf-8")
+    page.write_text(html.replace("</body>", '<script>document.body.dataset.pwned = "yes"</script></body>'), encoding="utf-8")
+    dom = browse(page, "step=1", tmp_path)
+    assert 'data-pwned="yes"' not in dom and 'id="player-now"' in dom

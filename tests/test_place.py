@@ -12,12 +12,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dreamhome.dsl.compiler import compile_rules
+from dreamhome.engine.deck import rooms_left
 from dreamhome.engine.endgame import best_roof_discard_picks, helper_uses
 from dreamhome.engine.placement import apply_placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.generate import random_house
 from dreamhome.house import House, load_house
-from dreamhome.solver.place import best_placement_now, default_pool, placement_bounds
+from dreamhome.solver.place import best_placement_now, placement_bounds
 
 from conftest import EXAMPLES
 from reference_endgame import reference_best_final
@@ -72,7 +73,7 @@ def small_pool(rules, house, rng_seed, size=3):
     """A few types only, so that the exhaustive reference stays small; enough cards to fill
     every free cell (a smaller pool is bad input, tested in test_bad_input)."""
     rng = random.Random(rng_seed)
-    pool = default_pool(rules, house)
+    pool = rooms_left(rules, house)
     kinds = sorted(pool)
     keep = rng.sample(kinds, min(size, len(kinds)))
     small = {k: min(pool[k], 2) for k in keep}
@@ -174,9 +175,9 @@ def test_bad_input(base):
         placement_bounds(base, illegal, "kitchen")
 
 
-def test_default_pool(base):
+def test_rooms_left(base):
     house = load_house(base, EXAMPLES / "midgame.json")
-    pool = default_pool(base, house)
+    pool = rooms_left(base, house)
     assert pool[base.room("kitchen").code] == base.room("kitchen").count - 1
     assert pool[base.room("living_room").code] == base.room("living_room").count - 1  # one in the discard pile
     assert sum(pool.values()) == 60 - 6 - 2  # six cards in the house, two in the discard pile

@@ -1,25 +1,42 @@
-"""Game actions: small frozen values with a readable str() (OpenSpiel-style).
+"""Game actions: small frozen values with a readable text (OpenSpiel-style).
 
 Cells are named as in FORMATS.md (`top/2`), columns are track columns (0–4),
-cards are ids of the rules in use; actions never carry objects of the engine,
-so `str(action)` reads as a player would say it.
+cards are ids of the rules in use; actions never carry objects of the engine.
+Each action is named by what it does, not by the card of the base game that
+does it: `text(card)` takes the name of the card used (from the rules file,
+`Ruleset.held(id).name`), so a rules file that calls its swap helper "Plumber"
+reads "Plumber: top/1 takes …" in records and logs. `str(action)` names the
+role instead, for messages where no card is known.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
+
+from dreamhome.engine.endgame import HOUSE_SWAP, ROOF_DISCARD_TAKE, ROOM_DISCARD_SWAP
+from dreamhome.game.roles import SCAFFOLD, SWAP_TRACK_ROOMS, SWAP_WITH_TRACK, TAKE_ROOM_AT_ROUND_START
 
 
 @dataclass(frozen=True)
 class Action:
-    def to_dict(self) -> dict:
+    """A decision of the player to act. `role` is the helper or tool role it uses, if any."""
+
+    role: ClassVar[str | None] = None
+
+    def to_dict(self) -> dict[str, Any]:
         return {"type": type(self).__name__, **asdict(self)}
 
-    def text(self) -> str:  # overridden
+    def text(self, card: str = "") -> str:
+        """The action as a player says it; `card` is the name of the card used (if any)."""
         return repr(self)
 
     def __str__(self) -> str:
-        return self.text()
+        return self.text((self.role or "").replace("_", " "))
+
+
+def _down(face_down: bool) -> str:
+    return " face down" if face_down else ""
 
 
 @dataclass(frozen=True)
@@ -28,54 +45,61 @@ class DiscardColumn(Action):
 
     column: int
 
-    def text(self):
+    def text(self, card: str = "") -> str:
         return f"discard column {self.column}"
 
 
 @dataclass(frozen=True)
-class UseJackhammer(Action):
-    """TOOL-JACKHAMMER: take the room card of a column at the round's start."""
+class TakeRoomAtRoundStart(Action):
+    """TOOL-JACKHAMMER: a tool takes the room card of a column at the round's start."""
 
+    role: ClassVar[str | None] = TAKE_ROOM_AT_ROUND_START
     column: int
 
-    def text(self):
-        return f"jackhammer: take track {self.column}"
+    def text(self, card: str = "") -> str:
+        return f"{card}: take track {self.column}"
 
 
 @dataclass(frozen=True)
 class PassTool(Action):
-    def text(self):
+    """TOOL-JACKHAMMER: keep the round-start tool for a later round."""
+
+    def text(self, card: str = "") -> str:
         return "pass tool"
 
 
 @dataclass(frozen=True)
-class UseDrill(Action):
-    """TOOL-DRILL: swap a face-up card of the house with the track's room card."""
+class SwapWithTrack(Action):
+    """TOOL-DRILL: swap a face-up card of the house with a room card of the track."""
 
+    role: ClassVar[str | None] = SWAP_WITH_TRACK
     cell: str
     column: int
     face_down: bool = False
 
-    def text(self):
-        return f"drill: swap {self.cell} with track {self.column}" + (" face down" if self.face_down else "")
+    def text(self, card: str = "") -> str:
+        return f"{card}: swap {self.cell} with track {self.column}{_down(self.face_down)}"
 
 
 @dataclass(frozen=True)
-class UseMixer(Action):
+class SwapTrackRooms(Action):
     """TOOL-MIXER: swap two room cards on the track."""
 
+    role: ClassVar[str | None] = SWAP_TRACK_ROOMS
     a: int
     b: int
 
-    def text(self):
-        return f"mixer: swap track {self.a} and {self.b}"
+    def text(self, card: str = "") -> str:
+        return f"{card}: swap track {self.a} and {self.b}"
 
 
 @dataclass(frozen=True)
 class TakeColumn(Action):
+    """ROUND-3: take both cards of a column."""
+
     column: int
 
-    def text(self):
+    def text(self, card: str = "") -> str:
         return f"take column {self.column}"
 
 
@@ -87,22 +111,29 @@ class PlaceRoom(Action):
     cell: str
     face_down: bool = False
 
-    def text(self):
-        return f"place {self.room} at {self.cell}" + (" face down" if self.face_down else "")
+    def text(self, card: str = "") -> str:
+        return f"place {self.room} at {self.cell}{_down(self.face_down)}"
 
 
 @dataclass(frozen=True)
-class PlaceScaffolding(Action):
+class PlaceScaffold(Action):
+    """TOOL-SCAFFOLDING: the scaffold tool on a free supported space."""
+
+    role: ClassVar[str | None] = SCAFFOLD
     cell: str
 
-    def text(self):
-        return f"scaffolding at {self.cell}"
+    def text(self, card: str = "") -> str:
+        return f"{card} at {self.cell}"
 
 
 @dataclass(frozen=True)
-class DeferScaffolding(Action):
-    def text(self):
-        return "scaffolding after the room card"
+class DeferScaffold(Action):
+    """TOOL-SCAFFOLDING: place the room card first, the scaffold tool after it."""
+
+    role: ClassVar[str | None] = SCAFFOLD
+
+    def text(self, card: str = "") -> str:
+        return f"{card} after the room card"
 
 
 @dataclass(frozen=True)
@@ -112,73 +143,101 @@ class PlaceToken(Action):
     token: str
     cell: str
 
-    def text(self):
+    def text(self, card: str = "") -> str:
         return f"token {self.token} on {self.cell}"
 
 
 @dataclass(frozen=True)
-class SupplierSwap(Action):
+class SwapWithRoomDiscard(Action):
+    """END-SUPPLIER: a house card swapped with a card of the room discard pile."""
+
+    role: ClassVar[str | None] = ROOM_DISCARD_SWAP
     helper: str
     cell: str
     room: str
     face_down: bool = False
 
-    def text(self):
-        return f"supplier: {self.cell} takes {self.room} from the discard pile" + (" face down" if self.face_down else "")
+    def text(self, card: str = "") -> str:
+        return f"{card}: {self.cell} takes {self.room} from the discard pile{_down(self.face_down)}"
 
 
 @dataclass(frozen=True)
-class HandymanSwap(Action):
+class SwapInHouse(Action):
+    """END-HANDYMAN: two cards of the house swapped, with their tokens."""
+
+    role: ClassVar[str | None] = HOUSE_SWAP
     helper: str
     a: str
     b: str
 
-    def text(self):
-        return f"handyman: swap {self.a} {self.b}"
+    def text(self, card: str = "") -> str:
+        return f"{card}: swap {self.a} {self.b}"
 
 
 @dataclass(frozen=True)
-class RooferTake(Action):
+class TakeFromRoofDiscard(Action):
+    """END-ROOFER: a roof card taken from the roof discard pile."""
+
+    role: ClassVar[str | None] = ROOF_DISCARD_TAKE
     helper: str
     color: str
     window: bool
 
-    def text(self):
-        return f"roofer: take {self.color} roof" + (" with window" if self.window else "")
+    def text(self, card: str = "") -> str:
+        return f"{card}: take {self.color} roof" + (" with window" if self.window else "")
 
 
 @dataclass(frozen=True)
 class EndTurn(Action):
     """END-ORDER: this player is done with the end-game helpers."""
 
-    def text(self):
+    def text(self, card: str = "") -> str:
         return "done"
 
 
-ACTION_TYPES = {
-    cls.__name__: cls
-    for cls in (
-        DiscardColumn,
-        UseJackhammer,
-        PassTool,
-        UseDrill,
-        UseMixer,
-        TakeColumn,
-        PlaceRoom,
-        PlaceScaffolding,
-        DeferScaffolding,
-        PlaceToken,
-        SupplierSwap,
-        HandymanSwap,
-        RooferTake,
-        EndTurn,
-    )
+ACTION_CLASSES: tuple[type[Action], ...] = (
+    DiscardColumn,
+    TakeRoomAtRoundStart,
+    PassTool,
+    SwapWithTrack,
+    SwapTrackRooms,
+    TakeColumn,
+    PlaceRoom,
+    PlaceScaffold,
+    DeferScaffold,
+    PlaceToken,
+    SwapWithRoomDiscard,
+    SwapInHouse,
+    TakeFromRoofDiscard,
+    EndTurn,
+)
+ACTION_TYPES: dict[str, type[Action]] = {cls.__name__: cls for cls in ACTION_CLASSES}
+END_ACTIONS: tuple[type[Action], ...] = (SwapWithRoomDiscard, SwapInHouse, TakeFromRoofDiscard)
+
+# dreamhome.record/1 named the actions by the base game's cards; record/2 by what they do.
+RECORD1_TYPES: dict[str, str] = {
+    "UseJackhammer": TakeRoomAtRoundStart.__name__,
+    "UseDrill": SwapWithTrack.__name__,
+    "UseMixer": SwapTrackRooms.__name__,
+    "SupplierSwap": SwapWithRoomDiscard.__name__,
+    "HandymanSwap": SwapInHouse.__name__,
+    "RooferTake": TakeFromRoofDiscard.__name__,
+    "PlaceScaffolding": PlaceScaffold.__name__,
+    "DeferScaffolding": DeferScaffold.__name__,
 }
+RECORD1_NOTES: dict[str, str] = {"scaffolding_discarded": "scaffold_discarded"}
 
 
-def action_from_dict(data: dict) -> Action:
-    data = dict(data)
-    cls = ACTION_TYPES.get(data.pop("type", None))
+def action_from_dict(data: Any) -> Action:
+    """An action from its record form; ValueError (one line) for anything else."""
+    if not isinstance(data, dict):
+        raise ValueError(f"an action must be an object, got {type(data).__name__}")
+    fields = dict(data)
+    name = fields.pop("type", None)
+    cls = ACTION_TYPES.get(name) if isinstance(name, str) else None
     if cls is None:
         raise ValueError(f"unknown action type in {data}")
-    return cls(**data)
+    try:
+        return cls(**fields)
+    except TypeError as exc:
+        raise ValueError(f"bad fields for {cls.__name__}: {exc}") from None

@@ -1,63 +1,51 @@
 """Bots: functions of what a player at the table sees, never the deck order.
 
-A bot gets the state (for the houses, the track, discard piles and held cards
-it reads through `Observation`) and the legal actions, and returns one action.
-Each bot has its own RNG, seeded from the game seed and its seat, so the same
-seed gives the same game.
+A bot gets an `Observation` (SEE-1: the houses, the track, the discard piles,
+the round, the rules; no deck, no game state) and the legal actions, and
+returns one action. Each bot has its own RNG, seeded from the game seed and its
+seat, so the same seed gives the same game.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import replace
+from typing import Any
 
+from dreamhome.engine.deck import rooms_left
 from dreamhome.engine.endgame import HOUSE_SWAP, ROOM_DISCARD_SWAP
-from dreamhome.engine.placement import apply_placement, legal_placements
+from dreamhome.engine.placement import Placement, apply_placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
+    END_ACTIONS,
     Action,
     DiscardColumn,
     EndTurn,
     PassTool,
     PlaceRoom,
     PlaceToken,
+    SwapInHouse,
+    SwapWithRoomDiscard,
     TakeColumn,
-    UseJackhammer,
+    TakeFromRoofDiscard,
+    TakeRoomAtRoundStart,
 )
-from dreamhome.game.state import GameState
-from dreamhome.ruleset import EMPTY, SCAFFOLD
+from dreamhome.game.observation import Observation
+from dreamhome.game.state import Resource
+from dreamhome.house import House
+from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_total
 
 
-@dataclass(frozen=True)
-class Observation:
-    """What a player at the table sees (DESIGN.md): no deck order."""
-
-    state: GameState
-
-    @property
-    def me(self) -> int:
-        return self.state.actor
-
-    def house(self, player: int):
-        return self.state.houses[player]
-
-    @property
-    def track(self):
-        return list(zip(self.state.track_rooms, self.state.track_res))
-
-    @property
-    def round(self) -> int:
-        return self.state.round
-
-    @property
-    def rules(self):
-        return self.state.rules
-
-
 class Bot:
+    """A player: `choose` picks one of the legal actions from what the player sees.
+
+    `looks_ahead` asks the game for `Observation.lookahead` (the house after each tool or
+    helper action, read with `after(action)`); a bot that never reads it saves the game that work."""
+
     name = "bot"
+    looks_ahead = True
 
     def __init__(self, seed: int, seat: int):
         self.rng = random.Random(f"{seed}/{seat}/{self.name}")
@@ -70,15 +58,16 @@ class RandomBot(Bot):
     """Uniform over the legal actions."""
 
     name = "random"
+    looks_ahead = False
 
-    def choose(self, obs, legal):
+    def choose(self, obs: Observation, legal: list[Action]) -> Action:
         return self.rng.choice(legal)
 
 
 # How much a resource card is worth to the greedy bot before it scores (documented heuristic):
 # a roof card is worth 1.5 while the roof has fewer than its size, else 0.5; a furnishing is worth
-# its points if the house has (or is taking) a room to put it in, else 0; an architect 2, an
-# interior designer 1 + 1 per token held; other helpers 1; tools 0.5.
+# its points if the house has (or is taking) a room to put it in, else 0; a helper that adds to the
+# bonuses 2, one that adds to each token 1 + 1 per token held; other helpers 1; tools 0.5.
 ROOF_OPEN, ROOF_FULL, HELPER, TOOL = 1.5, 0.5, 1.0, 0.5
 
 
@@ -87,52 +76,46 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def choose(self, obs, legal):
-        state = obs.state
-        me = obs.me
-        scored = [(self._value(state, me, a), i) for i, a in enumerate(legal)]
+    def choose(self, obs: Observation, legal: list[Action]) -> Action:
+        scored = [(self._value(obs, a), i) for i, a in enumerate(legal)]
         best = max(v for v, _ in scored)
         choices = [legal[i] for v, i in scored if v == best]
         return choices[0] if len(choices) == 1 else self.rng.choice(choices)
 
-    def _value(self, state: GameState, me: int, action: Action) -> float:
-        rules = state.rules
-        house = state.houses[me]
+    def _value(self, obs: Observation, action: Action) -> float:
+        rules = obs.rules
+        house = obs.houses[obs.me]
         base = score_total(rules, house)
         if isinstance(action, TakeColumn):
-            room = state.track_rooms[action.column]
+            room = obs.track_rooms[action.column]
+            assert room is not None
             gain = max(
                 score_total(rules, apply_placement(rules, house, room, p)) - base for p in legal_placements(rules, house, room)
             )
-            return gain + self._resource_value(state, me, state.track_res[action.column], room)
-        if isinstance(action, UseJackhammer):
+            return gain + self._resource_value(obs, obs.track_res[action.column], room)
+        if isinstance(action, TakeRoomAtRoundStart):
             return -0.5  # keeps it simple: tools are rarely worth a turn to this bot
         if isinstance(action, PlaceRoom):
             return score_total(rules, apply_placement(rules, house, action.room, _placement(rules, action))) - base
-        if isinstance(action, PlaceToken):
+        if isinstance(action, (PlaceToken, PassTool, EndTurn, DiscardColumn)):
             return 0.0
-        if isinstance(action, (PassTool, EndTurn)):
-            return 0.0
-        if isinstance(action, DiscardColumn):
-            return 0.0
-        clone = state.clone()
-        try:
-            clone._apply(action)
-        except Exception:  # pragma: no cover - defensive: never crash a game on a heuristic
+        after = obs.after(action)
+        if after is None:  # pragma: no cover - defensive: never crash a game on a heuristic
             return -1.0
-        return score_total(rules, clone.houses[me]) - base - 0.01
+        return score_total(rules, after) - base - 0.01
 
-    def _resource_value(self, state, me, res, room) -> float:
+    def _resource_value(self, obs: Observation, res: Resource | None, room: int) -> float:
         if res is None:
             return 0.0
-        rules = state.rules
-        house = state.houses[me]
+        rules = obs.rules
+        house = obs.houses[obs.me]
         if res.kind == "roof":
             return ROOF_OPEN if len(house.roofs) < rules.roof_scoring.size else ROOF_FULL
         if res.kind == "furnishing":
             furn = rules.furnishing(res.id)
             if furn.outside:
                 return float(furn.points)
+            assert furn.room is not None  # not outside: it names its room (FURN-TYPE)
             code = rules.room(furn.room).code
             has_room = code in house.cells or room == code
             return float(furn.points) if has_room else 0.0
@@ -154,21 +137,17 @@ def _without(pool: dict[int, int], room: int) -> dict[int, int]:
     return rest
 
 
-def _placement(rules, action: PlaceRoom):
-    from dreamhome.engine.placement import Placement
-
+def _placement(rules: Ruleset, action: PlaceRoom) -> Placement:
     return Placement(rules.board.index[action.cell], action.face_down)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def make_bot(name: str, seed: int, seat: int) -> Bot:
     try:
         return BOTS[name](seed, seat)
     except KeyError:
-        from dreamhome.errors import DreamhomeError
-
         raise DreamhomeError(f"unknown bot '{name}'; known bots: {', '.join(BOTS)}") from None
 
 
@@ -177,7 +156,7 @@ class SolverBot(GreedyBot):
 
     - placing a room card: the placement used by the best completion of the house (one CP-SAT
       solve, solver.place.best_placement_now: the best final score the house could still reach
-      with the cards still to come, its architect and designer counted, swap helpers left out
+      with the cards still to come, its score helpers counted, swap helpers left out
       for speed); ties go face up first, then to board order;
     - choosing a column: the greedy value ranks the columns, then the three best are compared by
       the best completion with their room card placed now, plus the value of the resource card
@@ -201,51 +180,47 @@ class SolverBot(GreedyBot):
 
     def __init__(self, seed: int, seat: int):
         super().__init__(seed, seat)
-        self.plan: list = []
+        self.plan: list[Action] = []
 
-    def choose(self, obs, legal):
-        from dreamhome.game.actions import HandymanSwap, RooferTake, SupplierSwap
-
-        state = obs.state
-        me = obs.me
-        if any(isinstance(a, (SupplierSwap, HandymanSwap, RooferTake)) for a in legal):
-            return self._end_game(state, me, legal)
+    def choose(self, obs: Observation, legal: list[Action]) -> Action:
+        if any(isinstance(a, END_ACTIONS) for a in legal):
+            return self._end_game(obs, legal)
         if legal and all(isinstance(a, PlaceRoom) for a in legal):
-            return self._best_placement(state, me, legal)
+            return self._best_placement(obs, legal)
         if any(isinstance(a, TakeColumn) for a in legal):
-            return self._best_column(state, me, legal)
+            return self._best_column(obs, legal)
         if len(legal) > 1 and all(isinstance(a, PlaceToken) for a in legal):
-            return self._best_token(state, me, legal)
+            return self._best_token(obs, legal)
         return super().choose(obs, legal)
 
-    def _best_token(self, state, me, legal):
+    def _best_token(self, obs: Observation, legal: list[Action]) -> Action:
         """The token on the card whose room leaves the best completion (a token closes its room,
         PLACE-CLOSED); ties to the first in board order."""
         from dreamhome.solver.place import completion_bound
 
-        rules = state.rules
-        house = state.houses[me]
-        pool = self._pool(state, me)
+        rules = obs.rules
+        house = obs.houses[obs.me]
+        pool = self._pool(obs)
         best, choice = None, legal[0]
         for action in legal:
+            assert isinstance(action, PlaceToken)
             after = house.with_token(rules.board.index[action.cell], rules.furnishing(action.token).code)
             try:
-                value, _ = completion_bound(rules, self._light(state, after), pool, deterministic_time=self.work_per_decision)
+                value, _ = completion_bound(rules, self._light(obs, after), pool, deterministic_time=self.work_per_decision)
             except DreamhomeError:
                 continue
             if best is None or value > best:
                 best, choice = value, action
         return choice
 
-    def _pool(self, state, me):
-        from dreamhome.solver.place import default_pool
-
-        house = state.houses[me]
-        pool = default_pool(state.rules, house)
-        for code in state.room_discard:  # seen cards that will not come again
+    def _pool(self, obs: Observation) -> dict[int, int]:
+        me = obs.me
+        house = obs.houses[me]
+        pool: dict[int, int] = rooms_left(obs.rules, house)
+        for code in obs.room_discard:  # seen cards that will not come again
             if pool.get(code):
                 pool[code] -= 1
-        for other, h in enumerate(state.houses):  # nor will the cards in the other houses
+        for other, h in enumerate(obs.houses):  # nor will the cards in the other houses
             if other != me:
                 for c in h.cells:
                     if pool.get(c):
@@ -253,35 +228,35 @@ class SolverBot(GreedyBot):
         return pool
 
     @staticmethod
-    def _light(state, house):
+    def _light(obs: Observation, house: House) -> House:
         """The house without its swap helpers: the bot's look-ahead leaves them out, for speed."""
-        from dataclasses import replace
+        return replace(house, helpers=tuple(h for h in house.helpers if obs.rules.held(h).effect("swap") is None))
 
-        return replace(house, helpers=tuple(h for h in house.helpers if state.rules.held(h).effect("swap") is None))
-
-    def _offers(self, state, house, pool):
+    def _offers(self, obs: Observation, house: House, pool: dict[int, int]) -> list[dict[int, int]]:
         """One sampled future (a determinisation): the unseen room cards, less those on the track
         now, dealt `offer_size` a round for the rounds still to come."""
         deck = dict(pool)
-        for code in state.track_rooms:
+        for code in obs.track_rooms:
             if code is not None and deck.get(code):
                 deck[code] -= 1
         cards = [code for code, n in sorted(deck.items()) for _ in range(n)]
         self.rng.shuffle(cards)
         free = sum(1 for c in house.cells if c in (EMPTY, SCAFFOLD))
-        rounds = max(state.rules.game.rounds - state.round, free - 1)
+        rounds = max(obs.rules.game.rounds - obs.round, free - 1)
         k = self.offer_size
         return [Counter(cards[r * k : (r + 1) * k]) for r in range(rounds) if cards[r * k : (r + 1) * k]]
 
-    def _lookahead(self, state, house, pool, room, placements):
+    def _lookahead(
+        self, obs: Observation, house: House, pool: dict[int, int], room: int, placements: list[Placement]
+    ) -> tuple[Any, Any]:
         """(best completion score, its placement) with the card in hand on one of `placements`."""
         from dreamhome.solver.place import best_placement_now
 
-        scenarios = [self._offers(state, house, pool) for _ in range(self.samples)] or None
+        scenarios = [self._offers(obs, house, pool) for _ in range(self.samples)] or None
         try:
             return best_placement_now(
-                state.rules,
-                self._light(state, house),
+                obs.rules,
+                self._light(obs, house),
                 pool,
                 room,
                 placements,
@@ -291,44 +266,46 @@ class SolverBot(GreedyBot):
         except DreamhomeError:  # nothing found within the work limit: no look-ahead this time
             return None, None
 
-    def _best_placement(self, state, me, legal):
-        rules = state.rules
-        house = state.houses[me]
-        room = rules.room(legal[0].room).code
-        placements = [_placement(rules, a) for a in legal]
-        _value, chosen = self._lookahead(state, house, _without(self._pool(state, me), room), room, placements)
+    def _best_placement(self, obs: Observation, legal: list[Action]) -> Action:
+        rules = obs.rules
+        house = obs.houses[obs.me]
+        places = [a for a in legal if isinstance(a, PlaceRoom)]
+        room = rules.room(places[0].room).code
+        placements = [_placement(rules, a) for a in places]
+        _value, chosen = self._lookahead(obs, house, _without(self._pool(obs), room), room, placements)
         if chosen is None:
-            return super().choose(Observation(state), legal)
-        return next(a for a, p in zip(legal, placements) if p == chosen)
+            return super().choose(obs, legal)
+        return next(a for a, p in zip(places, placements) if p == chosen)
 
-    def _best_column(self, state, me, legal):
-        rules = state.rules
-        house = state.houses[me]
+    def _best_column(self, obs: Observation, legal: list[Action]) -> Action:
+        rules = obs.rules
+        house = obs.houses[obs.me]
         takes = [a for a in legal if isinstance(a, TakeColumn)]
-        ranked = sorted(takes, key=lambda a: (-self._value(state, me, a), a.column))[: self.columns_compared]
-        pool = self._pool(state, me)
+        ranked = sorted(takes, key=lambda a: (-self._value(obs, a), a.column))[: self.columns_compared]
+        pool = self._pool(obs)
         best, choice = None, ranked[0]
         for action in ranked:
-            room = state.track_rooms[action.column]
-            value, _ = self._lookahead(state, house, _without(pool, room), room, legal_placements(rules, house, room))
+            room = obs.track_rooms[action.column]
+            assert room is not None
+            value, _ = self._lookahead(obs, house, _without(pool, room), room, legal_placements(rules, house, room))
             if value is None:
                 continue
-            value += self._resource_value(state, me, state.track_res[action.column], room)
+            value += self._resource_value(obs, obs.track_res[action.column], room)
             if best is None or value > best:
                 best, choice = value, action
         return choice
 
-    def _resource_value(self, state, me, res, room) -> float:
+    def _resource_value(self, obs: Observation, res: Resource | None, room: int) -> float:
         """Roofs by their outlook (below); everything else as the greedy bot."""
         if res is None or res.kind != "roof":
-            return super()._resource_value(state, me, res, room)
-        rules = state.rules
-        roofs = list(state.houses[me].roofs)
+            return super()._resource_value(obs, res, room)
+        rules = obs.rules
+        roofs = list(obs.houses[obs.me].roofs)
         card = (rules.roof(res.id).index, res.window)
-        rounds_left = rules.game.rounds - state.round
+        rounds_left = rules.game.rounds - obs.round
         return self._roof_outlook(rules, roofs + [card], rounds_left) - self._roof_outlook(rules, roofs, rounds_left)
 
-    def _roof_outlook(self, rules, roofs, rounds_left: int) -> float:
+    def _roof_outlook(self, rules: Ruleset, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
         """SCORE-ROOF as it may still end: for each way to finish the roof (all one colour, or
         mixed), its points with the windows held, discounted by `roof_odds` for every card still
         missing (none if more are missing than rounds are left); the best of them."""
@@ -349,29 +326,30 @@ class SolverBot(GreedyBot):
             best = max(best, (t.roof_mixed + t.roof_window * min(size, sum(wins))) * self.roof_odds**need)
         return best
 
-    def _end_game(self, state, me, legal):
-        from dreamhome.game.actions import EndTurn, HandymanSwap, RooferTake, SupplierSwap
+    def _end_game(self, obs: Observation, legal: list[Action]) -> Action:
+        """END-ORDER: the plan of `best_final_score`, as the game's actions, in order."""
         from dreamhome.solver.optimize import best_final_score
 
         if not self.plan:
-            house = state._house_with_piles(me)
-            result = best_final_score(state.rules, house, deterministic_time=2.0)
-            self.plan = []
-            for step in result.steps:
-                a = step.action
-                names = state.rules.board.cells
-                if a.kind == ROOM_DISCARD_SWAP:
-                    self.plan.append(SupplierSwap(a.helper, names[a.cells[0]], a.incoming, a.face_down))
-                elif a.kind == HOUSE_SWAP:
-                    self.plan.append(HandymanSwap(a.helper, names[a.cells[0]], names[a.cells[1]]))
-                else:
-                    self.plan.append(RooferTake(a.helper, state.rules.roofs[a.roof[0]].id, a.roof[1]))
+            house = obs.house_with_piles(obs.me)
+            result = best_final_score(obs.rules, house, deterministic_time=2.0)
+            self.plan = [_end_action(obs.rules, step.action) for step in result.steps]
             self.plan.append(EndTurn())
         while self.plan:
             action = self.plan.pop(0)
             if action in legal:
                 return action
         return EndTurn()
+
+
+def _end_action(rules: Ruleset, a: Any) -> Action:
+    """A step of the end-game plan (its role, helper, cells or roof) as the game's action."""
+    names = rules.board.cells
+    if a.kind == ROOM_DISCARD_SWAP:
+        return SwapWithRoomDiscard(a.helper, names[a.cells[0]], a.incoming, a.face_down)
+    if a.kind == HOUSE_SWAP:
+        return SwapInHouse(a.helper, names[a.cells[0]], names[a.cells[1]])
+    return TakeFromRoofDiscard(a.helper, rules.roofs[a.roof[0]].id, a.roof[1])
 
 
 BOTS["solver"] = SolverBot

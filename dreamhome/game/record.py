@@ -1,25 +1,37 @@
-"""Game records (`dreamhome.record/1`): play a game between bots, write it, replay it exactly.
+"""Game records (`dreamhome.record/2`): play a game between bots, write it, replay it exactly.
 
 A record holds the rules in use (their full source with includes inlined, the
 variants switched on and the content hash), the seed, the players and bots,
-and every event in order. Replaying recompiles the rules from the record
-alone, re-applies each decision, checks every event (decisions, forced steps,
-deals, scores) and the final houses; the first event that differs is named.
+every event in order, the result, and a digest of all of it. Replaying
+recompiles the rules from the record alone, checks every top-level field,
+re-applies each decision, checks every event (decisions, forced steps, deals,
+scores) and the final houses; the first event that differs is named.
+
+`dreamhome.record/1` named the actions after the base game's cards
+(`SupplierSwap`, `UseDrill`, …); such records still replay: their action types
+are read as the record/2 names, and their texts (which named base-game cards)
+are not compared.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.actions import action_from_dict
-from dreamhome.game.bots import Observation, make_bot
-from dreamhome.game.state import GameState, IllegalAction
+from dreamhome.game.actions import RECORD1_NOTES, RECORD1_TYPES, action_from_dict
+from dreamhome.game.bots import make_bot
+from dreamhome.game.state import GameState, IllegalAction, copy_events
 from dreamhome.ruleset import Ruleset
 
-FORMAT = "dreamhome.record/1"
+FORMAT = "dreamhome.record/2"
+FORMAT_V1 = "dreamhome.record/1"
+READABLE_FORMATS = (FORMAT_V1, FORMAT)
+RECORD1_DISCARD_PLAYERS = (2, 3)  # ROUND-1 as record/1's engine read it (see `_start`)
 
 
 @dataclass(frozen=True)
@@ -33,7 +45,7 @@ class GameResult:
     def winners(self) -> list[int]:
         return self.state.winners()
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         s = self.state
         return {
             "seed": s.seed,
@@ -44,19 +56,30 @@ class GameResult:
             "houses": [s.house_json(p) for p in range(s.n)],
         }
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
+        """The record as new data: changing it changes nothing of the game."""
         s = self.state
         rules = s.rules
-        return {
+        data = {
             "format": FORMAT,
             "rules": {"source": rules.source, "variants": list(rules.variants_on), "hash": rules.content_hash},
             "seed": s.seed,
             "players": s.n,
             "first_player": _first_player(s),
             "bots": list(self.bots),
-            "events": s.events,
+            "events": copy_events(s.events),
             **{k: v for k, v in self.summary().items() if k in ("scores", "winners", "houses")},
         }
+        data["digest"] = record_digest(data)
+        return data
+
+
+def record_digest(data: dict[str, Any]) -> str:
+    """sha256 of every field but the digest (canonical JSON): an edit of any field, the bots
+    included (nothing else in a record could reveal them), makes the record refused."""
+    body = {k: v for k, v in data.items() if k != "digest"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _first_player(state: GameState) -> int:
@@ -69,8 +92,8 @@ def play_game(rules: Ruleset, players: int, bots: list[str], seed: int, first_pl
     seats = [make_bot(name, seed, i) for i, name in enumerate(bots)]
     state = GameState(rules, players, seed, first_player)
     while not state.is_terminal():
-        p = state.current_player()
-        state.apply_action(seats[p].choose(Observation(state), state.legal_actions()))
+        bot = seats[state.current_player()]
+        state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
     return GameResult(state, tuple(bots))
 
 
@@ -85,26 +108,17 @@ def load_record(path: str | Path) -> dict:
     from dreamhome.fileio import display_name, read_json
 
     data = read_json(path, "record")
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise DreamhomeError(f"{display_name(path)}: not a {FORMAT} game record")
+    if not isinstance(data, dict) or data.get("format") not in READABLE_FORMATS:
+        raise DreamhomeError(f"{display_name(path)}: not a game record ({' or '.join(READABLE_FORMATS)})")
     return data
 
 
-def replay_record(data: dict, source: str = "record", on_step=None) -> GameResult:
+def replay_record(data: Any, source: str = "record", on_step: Callable[[GameState], None] | None = None) -> GameResult:
     """Replay and verify a record; `on_step(state)` is called after the setup and after every
-    decision (the viewer takes its snapshots there)."""
-    from dreamhome.dsl.compiler import compile_rules
-
-    try:
-        spec = data["rules"]
-        rules = compile_rules(text=spec["source"], name=f"{source}#rules", variants=spec.get("variants", []))
-        if rules.content_hash != spec.get("hash"):
-            raise DreamhomeError(f"{source}: the rules in the record do not match their content hash (tampered?)")
-        state = GameState(rules, data["players"], data["seed"], data.get("first_player"))
-        events = data["events"]
-        bots = tuple(data.get("bots", []))
-    except (KeyError, TypeError) as exc:
-        raise DreamhomeError(f"{source}: incomplete record ({exc})") from None
+    decision (the viewer takes its snapshots there). Any flaw is one `DreamhomeError` line."""
+    header = _check_header(data, source)
+    events = _readable_events(data["events"], header.v1, source)
+    state = _start(data, source, header.v1)
     if on_step is not None:
         on_step(state)
     for index, event in enumerate(events):
@@ -113,28 +127,116 @@ def replay_record(data: dict, source: str = "record", on_step=None) -> GameResul
         if len(state.events) > index:
             continue  # already produced by the engine; compared below
         try:
-            action = action_from_dict(event["action"])
-            state.apply_action(action)
+            state.apply_action(action_from_dict(event["action"]))
         except (IllegalAction, ValueError, TypeError) as exc:
             raise DreamhomeError(f"{source}: event {index} ({event.get('text', '?')}) is refused: {exc}") from None
-        _compare(state.events, events, source, upto=len(state.events))
+        _compare(state.events, events, source, len(state.events), header.v1)
         if on_step is not None:
             on_step(state)
-    _compare(state.events, events, source, upto=max(len(events), len(state.events)))
+    _compare(state.events, events, source, max(len(events), len(state.events)), header.v1)
     if not state.is_terminal():
         raise DreamhomeError(f"{source}: the record ends before the game does")
-    result = GameResult(state, bots)
-    if data.get("scores") is not None and data["scores"] != result.scores():
-        raise DreamhomeError(f"{source}: recorded scores {data['scores']} differ from the replay's {result.scores()}")
-    if data.get("houses") is not None and data["houses"] != result.summary()["houses"]:
-        raise DreamhomeError(f"{source}: the recorded final houses differ from the replay's")
+    result = GameResult(state, header.bots)
+    _check_result(data, result, source)
+    if not header.v1 and data.get("digest") != record_digest(data):  # last: the replay names what differs first
+        raise DreamhomeError(f"{source}: the record's digest does not match its contents (edited?)")
     return result
 
 
-def _compare(produced: list, recorded: list, source: str, upto: int) -> None:
+@dataclass(frozen=True)
+class _Header:
+    v1: bool
+    bots: tuple[str, ...]
+
+
+_REQUIRED = ("rules", "seed", "players", "first_player", "bots", "events", "scores", "winners", "houses")
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_header(data: Any, source: str) -> _Header:
+    """Every top-level field has its type (a seed of 7.0 is not 7); the digest matches."""
+    if not isinstance(data, dict):
+        raise DreamhomeError(f"{source}: a record is a JSON object, got {type(data).__name__}")
+    if data.get("format") not in READABLE_FORMATS:
+        raise DreamhomeError(f"{source}: not a game record ({' or '.join(READABLE_FORMATS)})")
+    missing = [k for k in _REQUIRED if k not in data]
+    if missing:
+        raise DreamhomeError(f"{source}: incomplete record (no {', '.join(missing)})")
+    spec = data["rules"]
+    if not isinstance(spec, dict) or not isinstance(spec.get("source"), str) or not isinstance(spec.get("hash"), str):
+        raise DreamhomeError(f"{source}: rules must be an object with a source and a hash")
+    if not isinstance(spec.get("variants", []), list) or not all(isinstance(v, str) for v in spec.get("variants", [])):
+        raise DreamhomeError(f"{source}: rules.variants must be a list of names")
+    for key in ("seed", "players", "first_player"):
+        if not _whole(data[key]):
+            raise DreamhomeError(f"{source}: {key} must be a whole number, got {json.dumps(data[key])}")
+    bots = data["bots"]
+    if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots) or len(bots) != data["players"]:
+        raise DreamhomeError(f"{source}: bots must name one bot per player ({data['players']})")
+    if not isinstance(data["events"], list):
+        raise DreamhomeError(f"{source}: events must be a list, got {type(data['events']).__name__}")
+    for key in ("scores", "winners", "houses"):
+        if not isinstance(data[key], list):
+            raise DreamhomeError(f"{source}: {key} must be a list")
+    return _Header(data["format"] == FORMAT_V1, tuple(bots))
+
+
+def _readable_events(events: list[Any], v1: bool, source: str) -> list[dict[str, Any]]:
+    """The events, each checked to be an object; a record/1 action type or note read as its
+    record/2 name."""
+    out = []
+    for i, event in enumerate(events):
+        if not isinstance(event, dict):
+            raise DreamhomeError(f"{source}: events[{i}] must be an object, got {json.dumps(event)}")
+        action = event.get("action")
+        if "action" in event and not isinstance(action, dict):
+            raise DreamhomeError(f"{source}: events[{i}].action must be an object")
+        if v1 and isinstance(action, dict) and isinstance(action.get("type"), str) and action["type"] in RECORD1_TYPES:
+            event = {**event, "action": {**action, "type": RECORD1_TYPES[action["type"]]}}
+        if v1 and isinstance(event.get("event"), str) and event["event"] in RECORD1_NOTES:
+            event = {**event, "event": RECORD1_NOTES[event["event"]]}
+        out.append(event)
+    return out
+
+
+def _start(data: dict[str, Any], source: str, v1: bool) -> GameState:
+    from dreamhome.dsl.compiler import compile_rules
+
+    spec = data["rules"]
+    rules = compile_rules(text=spec["source"], name=f"{source}#rules", variants=spec.get("variants", []))
+    if rules.content_hash != spec["hash"]:
+        raise DreamhomeError(f"{source}: the rules in the record do not match their content hash (tampered?)")
+    if v1 and rules.game.discard_players is None:
+        # record/1's engine applied ROUND-1's discard at these player counts whatever the rules
+        # said; its rules files had no `discard` field to say it.
+        rules = replace(rules, game=replace(rules.game, discard_players=RECORD1_DISCARD_PLAYERS))
+    return GameState(rules, data["players"], data["seed"], data["first_player"])
+
+
+def _check_result(data: dict[str, Any], result: GameResult, source: str) -> None:
+    """The recorded result is the replay's: scores, winners and final houses."""
+    if data["scores"] != result.scores():
+        raise DreamhomeError(f"{source}: recorded scores {data['scores']} differ from the replay's {result.scores()}")
+    if data["winners"] != result.winners():
+        raise DreamhomeError(f"{source}: recorded winners {data['winners']} differ from the replay's {result.winners()}")
+    if data["houses"] != result.summary()["houses"]:
+        raise DreamhomeError(f"{source}: the recorded final houses differ from the replay's")
+
+
+def _comparable(event: dict[str, Any] | None, v1: bool) -> dict[str, Any] | None:
+    """record/1 decision texts named the base game's cards: they are not compared."""
+    if v1 and event is not None and "action" in event:
+        return {k: v for k, v in event.items() if k != "text"}
+    return event
+
+
+def _compare(produced: list[dict[str, Any]], recorded: list[dict[str, Any]], source: str, upto: int, v1: bool) -> None:
     for i in range(upto):
         mine = produced[i] if i < len(produced) else None
         theirs = recorded[i] if i < len(recorded) else None
-        if mine != theirs:
+        if _comparable(mine, v1) != _comparable(theirs, v1):
             what = (theirs or {}).get("text") or (theirs or {}).get("event") or "missing"
             raise DreamhomeError(f"{source}: event {i} ({what}) does not match the replay")

@@ -2,67 +2,80 @@
 
 `GameState` owns the shuffled decks (a seeded RNG used once, at setup), the
 track, the houses, held cards, discard piles, the first-player marker and the
-phase. `legal_actions()` lists the real alternatives of the player to act;
-`apply_action()` checks the action is one of them (else `IllegalAction` naming
-the rule, the state unchanged), applies it, then runs the forced steps
-(dealing, discards, single-option decisions, the car, scoring) by itself,
-recording each in `events`.
+phase (`Phase`). `legal_actions()` lists the real alternatives of the player
+to act, one generator per phase (`legal.py`); `apply_action()` checks the action is one of
+them (else `IllegalAction` naming the rule, the state unchanged), applies it
+with the one handler of its type (`_HANDLERS`), then runs the forced steps
+(dealing, discards, single-option decisions, the award token, scoring) by
+itself, recording each in `events`. `child(action)` is the same on a copy.
+
+Bots never see this object: `observation(player)` hands them what SEE-1 makes
+public (no deck order), as a frozen value.
 """
 
 from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
 
-from dreamhome.engine.endgame import helper_uses, resolve_tokens, swap_in_house, swap_keeps_b_and_c, swap_with_room_discard
-from dreamhome.engine.helpers import keeps_rooms_open
+from dreamhome.engine.endgame import (
+    END_ROLES,
+    HOUSE_SWAP,
+    ROOF_DISCARD_TAKE,
+    ROOM_DISCARD_SWAP,
+    helper_uses,
+    resolve_tokens,
+    swap_in_house,
+    swap_with_room_discard,
+)
 from dreamhome.engine.placement import (
     Placement,
     apply_placement,
-    face_up_ok,
     free_supported_cells,
-    legal_placements,
 )
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
     Action,
-    DeferScaffolding,
+    DeferScaffold,
     DiscardColumn,
     EndTurn,
-    HandymanSwap,
     PassTool,
     PlaceRoom,
-    PlaceScaffolding,
+    PlaceScaffold,
     PlaceToken,
-    RooferTake,
-    SupplierSwap,
+    SwapInHouse,
+    SwapTrackRooms,
+    SwapWithRoomDiscard,
+    SwapWithTrack,
     TakeColumn,
-    UseDrill,
-    UseJackhammer,
-    UseMixer,
+    TakeFromRoofDiscard,
+    TakeRoomAtRoundStart,
 )
+from dreamhome.game.legal import LEGAL_BY_PHASE
+from dreamhome.game.observation import LOOKAHEAD_ACTIONS, Observation, with_piles
+from dreamhome.game.phases import RULE_OF_ACTION, RULE_OF_PHASE, Phase
+from dreamhome.game.roles import SCAFFOLD as SCAFFOLD_ROLE
+from dreamhome.game.roles import SWAP_TRACK_ROOMS, SWAP_WITH_TRACK, TAKE_ROOM_AT_ROUND_START, has_role, tools_with_role
+from dreamhome.game.state_io import copy_events, read_state
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import rooms_of, score_total
 
-DISCARD, JACKHAMMER, TURN, SCAFFOLD_BEFORE, PLACE, SCAFFOLD_AFTER, TOKEN, END, DONE = (
-    "discard",
-    "jackhammer",
-    "turn",
-    "scaffold_before",
-    "place",
-    "scaffold_after",
-    "token",
-    "end",
-    "done",
-)
-
 
 class IllegalAction(DreamhomeError):  # noqa: N818 - OpenSpiel-style name
+    """An action that is not one of `legal_actions()` now; `rule` is the rule it breaks."""
+
     def __init__(self, rule: str, message: str):
         self.rule = rule
         super().__init__(f"{rule}: {message}")
+
+
+class GameStateError(DreamhomeError):
+    """A saved game state that is not one this engine could have produced (one line)."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +86,7 @@ class Resource:
     id: str
     window: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "id": self.id, "window": self.window}
 
     def text(self) -> str:
@@ -82,11 +95,25 @@ class Resource:
         return f"{self.kind} {self.id}"
 
 
-def _tool_with(rules: Ruleset, effect: str) -> set[str]:
-    return {c.id for c in rules.tools if c.effect(effect) is not None}
+def rules_key(rules: Ruleset) -> tuple[str, tuple[str, ...], str]:
+    """What rebuilds a ruleset after pickling (a Ruleset itself holds unpicklable views)."""
+    return (rules.source, tuple(rules.variants_on), rules.content_hash)
+
+
+@lru_cache(maxsize=8)
+def rules_from_key(key: tuple[str, tuple[str, ...], str]) -> Ruleset:
+    from dreamhome.dsl.compiler import compile_rules
+
+    source, variants, digest = key
+    rules = compile_rules(text=source, name="pickled game", variants=list(variants))
+    if rules.content_hash != digest:
+        raise GameStateError("the pickled rules do not match their content hash")
+    return rules
 
 
 class GameState:
+    """One game: its data, the phase, and the handlers of `_HANDLERS` that change them."""
+
     def __init__(self, rules: Ruleset, players: int, seed: int, first_player: int | None = None):
         g = rules.game
         if not g.min_players <= players <= g.max_players:
@@ -118,9 +145,9 @@ class GameState:
         self.gone: list[Resource] = []  # resource cards that left the game (RES-TOOL, RES-FURN, ROUND-5)
         self.car_awarded = False
         self.round = 0
-        self.phase = DONE
+        self.phase = Phase.DONE
         self.actor = -1
-        self.events: list[dict] = []
+        self.events: list[dict[str, Any]] = []
         self.track_rooms: list[int | None] = []
         self.track_res: list[Resource | None] = []
         # within a round / a turn
@@ -133,21 +160,34 @@ class GameState:
         self.pending_res: Resource | None = None
         self.scaffold_pending = False
         self.scaffold_card: Resource | None = None
-        self.after_place = TURN  # where a placement returns to: the turn, or the jackhammer window
+        self.after_place = Phase.TURN  # where a placement returns to: the turn, or the round-start window
         self.end_queue: list[int] = []
         self.end_left: dict[str, list[str]] = {}
+        self._mutations = 0
+        self._legal: tuple[tuple[Any, ...], list[Action]] | None = None
+        self._scored: dict[int, tuple[House, int]] = {}
         self._start_round()
         self._settle()
 
     # ---- OpenSpiel-style API -----------------------------------------
     def current_player(self) -> int:
-        return -1 if self.phase == DONE else self.actor
+        return -1 if self.phase == Phase.DONE else self.actor
 
     def is_terminal(self) -> bool:
-        return self.phase == DONE
+        return self.phase == Phase.DONE
 
     def returns(self) -> list[int]:
-        return [score_total(self.rules, h) for h in self.houses]
+        """SCORE-*: every house's score now (final once the game is over)."""
+        known = self._scored  # id(house) → (house, its score); houses are immutable values
+        out = []
+        for house in self.houses:
+            hit = known.get(id(house))
+            if hit is None or hit[0] is not house:
+                hit = known[id(house)] = (house, score_total(self.rules, house))
+            out.append(hit[1])
+        if len(known) > 4 * self.n:
+            self._scored = {id(h): known[id(h)] for h in self.houses}
+        return out
 
     def winners(self) -> list[int]:
         """SCORE-WIN: most points; tie: most children on face-up room cards (option tiebreak)."""
@@ -164,6 +204,19 @@ class GameState:
         return sum(self.rules.room_of_code(c).children for c in self.houses[player].cells if c >= ROOM0)
 
     def clone(self) -> GameState:
+        """An independent copy: nothing of it, events included, is shared with this game."""
+        twin = self._fork()
+        twin.events = copy_events(self.events)
+        return twin
+
+    def child(self, action: Action) -> GameState:
+        """A copy with `action` applied (and the forced steps after it); this state is unchanged."""
+        twin = self.clone()
+        twin.apply_action(action)
+        return twin
+
+    def _fork(self) -> GameState:
+        """A copy whose lists are its own; event dicts are shared (the engine never changes one)."""
         twin = copy.copy(self)
         for name in (
             "room_deck",
@@ -183,97 +236,109 @@ class GameState:
         twin.tool_rounds = [list(x) for x in self.tool_rounds]
         twin.skip = set(self.skip)
         twin.end_left = {k: list(v) for k, v in self.end_left.items()}
+        twin._scored = dict(self._scored)
         return twin
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        return self.clone()  # the rules are immutable and shared
+
+    def __getstate__(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        data["rules"] = rules_key(self.rules)
+        data["_legal"] = None
+        data["_scored"] = {}
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        data = dict(data)
+        data["rules"] = rules_from_key(data["rules"])
+        self.__dict__.update(data)
+
     def action_text(self, action: Action) -> str:
-        return action.text()
+        """The action as a player says it, with the name of the card it uses (if any)."""
+        card = self._card_for(action)
+        return action.text(self.rules.held(card).name) if card is not None else str(action)
+
+    def _card_for(self, action: Action) -> str | None:
+        """The id of the helper or tool card the actor uses for `action`, if it holds one."""
+        helper = getattr(action, "helper", None)
+        if isinstance(helper, str) and self.rules.has_held(helper):
+            return helper
+        if action.role == SCAFFOLD_ROLE:
+            return self._scaffold_id()
+        if action.role in (SWAP_WITH_TRACK, SWAP_TRACK_ROOMS, TAKE_ROOM_AT_ROUND_START) and 0 <= self.actor < self.n:
+            usable = self.usable_tools(self.actor, action.role)
+            return usable[0] if usable else next((c.id for c in tools_with_role(self.rules, action.role)), None)
+        return None
 
     def _ix(self, name: str) -> int:
         return self.rules.board.index[name]
 
+    # ---- what bots may see (SEE-1) ---------------------------------------
+    def house_with_piles(self, player: int) -> House:
+        """A player's house with both discard piles, as the end-game helpers see it (END-*)."""
+        return with_piles(self.rules, self.houses[player], self.room_discard, self.roof_discard)
+
+    def observation(self, player: int | None = None, lookahead: bool = True) -> Observation:
+        """What `player` (the actor by default) may see (SEE-1): no deck order, no state object.
+
+        With `lookahead`, the actor's house after each of its legal actions that a bot cannot
+        work out from public data alone (tools, scaffold, end-game helpers) is included."""
+        me = self.actor if player is None else player
+        if player is not None and not (isinstance(player, int) and 0 <= player < self.n):
+            raise DreamhomeError(f"SEE-1: no player {player!r} at this table (seats 0–{self.n - 1})")
+        after: dict[Action, House] = {}
+        if lookahead and me == self.actor and self.phase != Phase.DONE:
+            for action in self.legal_actions():
+                if isinstance(action, LOOKAHEAD_ACTIONS):
+                    after[action] = self._house_after(action, me)
+        return Observation(
+            rules=self.rules,
+            me=me,
+            actor=self.current_player(),
+            phase=self.phase.value,
+            round=self.round,
+            first=self.first,
+            houses=tuple(self.houses),
+            tool_rounds=tuple(tuple(x) for x in self.tool_rounds),
+            track_rooms=tuple(self.track_rooms),
+            track_res=tuple(self.track_res),
+            room_discard=tuple(self.room_discard),
+            roof_discard=tuple(self.roof_discard),
+            scores=tuple(self.returns()),
+            lookahead=after,
+        )
+
+    def _house_after(self, action: Action, player: int) -> House:
+        """The player's house right after the handler of `action` (no forced steps after it)."""
+        twin = self._fork()
+        twin._apply(action)
+        return twin.houses[player]
+
     # ---- legal actions -------------------------------------------------
     def legal_actions(self) -> list[Action]:
-        cached = getattr(self, "_legal", None)
+        cached = self._legal
         if cached is not None and cached[0] == self._version():
             return list(cached[1])
-        actions = self._legal_actions()
+        actions = LEGAL_BY_PHASE[self.phase](self, self.actor)
         self._legal = (self._version(), actions)
         return list(actions)
 
-    def _version(self) -> tuple:
-        return (getattr(self, "_mutations", 0), len(self.events), self.phase, self.actor)
+    def _version(self) -> tuple[Any, ...]:
+        return (self._mutations, len(self.events), self.phase, self.actor)
 
-    def _legal_actions(self) -> list[Action]:
-        p = self.actor
-        if self.phase == DONE:
-            return []
-        if self.phase == DISCARD:
-            return [DiscardColumn(k) for k in range(1, len(self.track_rooms)) if self.track_rooms[k] is not None]
-        if self.phase == JACKHAMMER:
-            return [UseJackhammer(k) for k, r in enumerate(self.track_rooms) if r is not None] + [PassTool()]
-        if self.phase == TURN:
-            return self._turn_actions(p)
-        if self.phase == SCAFFOLD_BEFORE:
-            names = self.rules.board.cells
-            return [PlaceScaffolding(names[c]) for c in free_supported_cells(self.rules, self.houses[p])] + [DeferScaffolding()]
-        if self.phase == SCAFFOLD_AFTER:
-            return [PlaceScaffolding(self.rules.board.cells[c]) for c in free_supported_cells(self.rules, self.houses[p])]
-        if self.phase == PLACE:
-            room = self.rules.room_of_code(self.pending_room).id
-            return [
-                PlaceRoom(room, self.rules.board.cells[pl.cell], pl.face_down)
-                for pl in legal_placements(self.rules, self.houses[p], room)
-            ]
-        if self.phase == TOKEN:
-            return [PlaceToken(self.pending_res.id, self.rules.board.cells[c]) for c in self._token_cells(p, self.pending_res.id)]
-        if self.phase == END:
-            return self._end_actions(p)
-        raise AssertionError(self.phase)
-
-    def _usable_tools(self, p: int, effect: str) -> list[str]:
+    def usable_tools(self, p: int, role: str) -> list[str]:
+        """RES-TOOL, TOOL-LAST: the player's tools playing `role`, usable this round."""
         house = self.houses[p]
-        ids = _tool_with(self.rules, effect)
+        ids = {c.id for c in tools_with_role(self.rules, role)}
         return [t for t, r in zip(house.tools, self.tool_rounds[p]) if t in ids and r < self.rules.game.rounds]
 
-    def _turn_actions(self, p: int) -> list[Action]:
-        out: list[Action] = [TakeColumn(k) for k, r in enumerate(self.track_rooms) if r is not None]
-        if self._usable_tools(p, "swap"):
-            tools = {t: self.rules.held(t).effect("swap").places() for t in self._usable_tools(p, "swap")}
-            if ("house", "track") in tools.values():
-                out += self._drill_actions(p)
-            if ("track", "track") in tools.values():
-                cols = [k for k, r in enumerate(self.track_rooms) if r is not None]
-                out += [
-                    UseMixer(a, b)
-                    for i, a in enumerate(cols)
-                    for b in cols[i + 1 :]
-                    if self.track_rooms[a] != self.track_rooms[b]
-                ]
-        return out
-
-    def _drill_actions(self, p: int) -> list[Action]:
-        house = self.houses[p]
-        out = []
-        face_down_ok = self.rules.options["swap_face_down"] == "allowed"
-        for cell, code in enumerate(house.cells):
-            if code < ROOM0:
-                continue  # TOOL-DRILL: only face-up cards, never an empty room
-            emptied = house.place(cell, EMPTY)
-            for k, incoming in enumerate(self.track_rooms):
-                if incoming is None:
-                    continue
-                options = legal_placements(self.rules, emptied, incoming)
-                name = self.rules.board.cells[cell]
-                if Placement(cell, False) in options:
-                    out.append(UseDrill(name, k, False))
-                if face_down_ok:
-                    out.append(UseDrill(name, k, True))
-        return out
-
-    def _token_cells(self, p: int, furn_id: str) -> list[int]:
+    def token_cells(self, p: int, furn_id: str) -> list[int]:
         """FURN-TYPE, FURN-ONE: cards of rooms of the printed type that hold no token."""
         house = self.houses[p]
-        code = self.rules.room(self.rules.furnishing(furn_id).room).code
+        printed = self.rules.furnishing(furn_id).room
+        assert printed is not None  # FURN-TYPE: a furnishing placed as a token names its room
+        code = self.rules.room(printed).code
         return [
             c
             for room, cells in rooms_of(self.rules, house)
@@ -281,79 +346,20 @@ class GameState:
             for c in cells
         ]
 
-    def _end_actions(self, p: int) -> list[Action]:
-        rules = self.rules
-        t = rules.tables
-        house = self.houses[p]
-        left = self.end_left
-        out: list[Action] = []
-        if left["supplier"] and self.room_discard:
-            helper = left["supplier"][0]
-            keep_open = keeps_rooms_open(rules, house)
-            face_down_ok = rules.options["swap_face_down"] == "allowed"
-            incoming = sorted(set(self.room_discard))
-            for cell in range(rules.board.size):
-                emptied = house.place(cell, EMPTY)
-                for code in incoming:
-                    room_id = rules.room_of_code(code).id
-                    name = rules.board.cells[cell]
-                    if face_up_ok(rules, emptied, cell, code, keep_open):  # END-SUPPLIER: legal as during play
-                        out.append(SupplierSwap(helper, name, room_id, False))
-                    if face_down_ok:
-                        out.append(SupplierSwap(helper, name, room_id, True))
-        if left["handyman"]:
-            helper = left["handyman"][0]
-            n = rules.board.size
-            cells = house.cells
-            for a in range(n):
-                for b in range(a + 1, n):
-                    if (cells[a], house.tokens[a], house.under[a]) == (cells[b], house.tokens[b], house.under[b]):
-                        continue
-                    if swap_keeps_b_and_c(t, cells, a, b):  # END-HANDYMAN: PLACE-B and PLACE-C hold
-                        out.append(HandymanSwap(helper, rules.board.cells[a], rules.board.cells[b]))
-        if left["roofer"]:
-            helper = left["roofer"][0]
-            for colour, window in sorted(set(self.roof_discard)):
-                out.append(RooferTake(helper, rules.roofs[colour].id, window))
-        out.append(EndTurn())
-        return out
-
-    def _house_with_piles(self, p: int) -> House:
-        rules = self.rules
-        return replace(
-            self.houses[p],
-            discard_rooms=tuple(rules.room_of_code(c).id for c in self.room_discard),
-            discard_roofs=tuple(self.roof_discard),
-        )
-
     # ---- applying ------------------------------------------------------
     def apply_action(self, action: Action) -> None:
-        legal = self.legal_actions()
-        if action not in legal:
+        """Apply a legal action and the forced steps after it; anything else raises
+        `IllegalAction` naming the rule, and changes nothing."""
+        if not isinstance(action, Action):
             raise IllegalAction(
-                self._rule_for(action), f"{self.action_text(action)!r} is not legal now (phase {self.phase}, player {self.actor})"
+                RULE_OF_PHASE[self.phase], f"{action!r} is not an action (phase {self.phase.value}, player {self.actor})"
             )
+        if action not in self.legal_actions():
+            rule = RULE_OF_ACTION.get(type(action), RULE_OF_PHASE[self.phase])
+            raise IllegalAction(rule, f"{str(action)!r} is not legal now (phase {self.phase.value}, player {self.actor})")
         self._record(self.actor, action)
         self._apply(action)
         self._settle()
-
-    def _rule_for(self, action: Action) -> str:
-        return {
-            DiscardColumn: "ROUND-1",
-            UseJackhammer: "TOOL-JACKHAMMER",
-            UseDrill: "TOOL-DRILL",
-            UseMixer: "TOOL-MIXER",
-            TakeColumn: "ROUND-COLUMN",
-            PlaceRoom: "PLACE-A",
-            PlaceScaffolding: "TOOL-SCAFFOLDING",
-            DeferScaffolding: "TOOL-SCAFFOLDING",
-            PlaceToken: "FURN-TYPE",
-            SupplierSwap: "END-SUPPLIER",
-            HandymanSwap: "END-HANDYMAN",
-            RooferTake: "END-ROOFER",
-            EndTurn: "END-ORDER",
-            PassTool: "TOOL-JACKHAMMER",
-        }.get(type(action), "ROUND-3")
 
     def _record(self, player: int, action: Action, forced: bool = False) -> None:
         self.events.append(
@@ -366,12 +372,12 @@ class GameState:
             }
         )
 
-    def _note(self, kind: str, **data) -> None:
+    def _note(self, kind: str, **data: Any) -> None:
         self.events.append({"round": self.round, "event": kind, **data})
 
     def _settle(self) -> None:
         """Apply single-option decisions by themselves (forced steps), recorded as such."""
-        while self.phase != DONE:
+        while self.phase != Phase.DONE:
             legal = self.legal_actions()
             if len(legal) != 1:
                 return
@@ -379,87 +385,116 @@ class GameState:
             self._apply(legal[0])
 
     def _apply(self, action: Action) -> None:
-        self._mutations = getattr(self, "_mutations", 0) + 1  # invalidates the legal-action cache
-        rules = self.rules
-        p = self.actor
-        if isinstance(action, DiscardColumn):
-            self._discard_column(action.column)
-            self._jackhammer_window()
-        elif isinstance(action, UseJackhammer):
-            self._use_tool(p, "take_room")
-            room = self.track_rooms[action.column]
-            self.track_rooms[action.column] = None
-            res = self.track_res[action.column]
-            self.track_res[action.column] = None
-            if res is not None:
-                self._discard_resource(res)
-            self.skip.add(p)
-            self.pending_room, self.pending_res = room, None
-            self.after_place = JACKHAMMER
-            self.phase = PLACE
-        elif isinstance(action, PassTool):
-            self._next_jackhammer()
-        elif isinstance(action, UseDrill):
-            self._use_tool(p, "swap", ("house", "track"))
-            house = self.houses[p]
-            cell = self._ix(action.cell)
-            outgoing = house.cells[cell]
-            incoming = self.track_rooms[action.column]
-            emptied = house.place(cell, EMPTY)
-            self.houses[p] = apply_placement(rules, emptied, incoming, Placement(cell, action.face_down))
-            self.track_rooms[action.column] = outgoing  # its token is lost (TOOL-DRILL)
-            self._check_car(p)
-        elif isinstance(action, UseMixer):
-            self._use_tool(p, "swap", ("track", "track"))
-            t = self.track_rooms
-            t[action.a], t[action.b] = t[action.b], t[action.a]
-        elif isinstance(action, TakeColumn):
-            k = action.column
-            self.pending_room, self.pending_res = self.track_rooms[k], self.track_res[k]
-            self.track_rooms[k] = None
-            self.track_res[k] = None
-            if k == 0:
-                self.took_zero = p  # ROUND-4 / ROUND-ORDER: leads the next round
-            self.after_place = TURN
-            self._take_resource(p)
-        elif isinstance(action, PlaceScaffolding):
-            self.houses[p] = self.houses[p].place(self._ix(action.cell), SCAFFOLD)
-            self.scaffold_pending = False
-            self.phase = PLACE if self.pending_room is not None else self.phase
-            if self.pending_room is None:
-                self._after_placement(p)
-        elif isinstance(action, DeferScaffolding):
-            self.phase = PLACE
-        elif isinstance(action, PlaceRoom):
-            cell = self._ix(action.cell)
-            if self.houses[p].cells[cell] == SCAFFOLD:  # PLACE-SCAFFOLD: the scaffolding is discarded
-                self.gone.append(Resource("tool", self._scaffold_id()))
-            self.houses[p] = apply_placement(rules, self.houses[p], action.room, Placement(cell, action.face_down))
-            self.pending_room = None
-            self._check_car(p)
+        self._mutations += 1  # invalidates the legal-action cache
+        _HANDLERS[type(action)](self, action, self.actor)
+
+    # ---- one handler per action type -----------------------------------
+    def _on_discard_column(self, action: DiscardColumn, p: int) -> None:
+        """ROUND-1: both cards of the column go to the discard piles."""
+        self._discard_column(action.column)
+        self._round_start_window()
+
+    def _on_take_room_at_round_start(self, action: TakeRoomAtRoundStart, p: int) -> None:
+        """TOOL-JACKHAMMER: the room card now, its resource discarded, no turn this round."""
+        self._use_tool(p, TAKE_ROOM_AT_ROUND_START)
+        room = self.track_rooms[action.column]
+        self.track_rooms[action.column] = None
+        res = self.track_res[action.column]
+        self.track_res[action.column] = None
+        if res is not None:
+            self._discard_resource(res)
+        self.skip.add(p)
+        self.pending_room, self.pending_res = room, None
+        self.after_place = Phase.ROUND_START
+        self.phase = Phase.PLACE
+
+    def _on_pass_tool(self, action: PassTool, p: int) -> None:
+        self._next_round_start_tool()
+
+    def _on_swap_with_track(self, action: SwapWithTrack, p: int) -> None:
+        """TOOL-DRILL: the track's card takes the house card's space; the house card goes to the track."""
+        self._use_tool(p, SWAP_WITH_TRACK)
+        house = self.houses[p]
+        cell = self._ix(action.cell)
+        outgoing = house.cells[cell]
+        incoming = self.track_rooms[action.column]
+        assert incoming is not None
+        emptied = house.place(cell, EMPTY)
+        self.houses[p] = apply_placement(self.rules, emptied, incoming, Placement(cell, action.face_down))
+        self.track_rooms[action.column] = outgoing  # its token is lost (TOOL-DRILL)
+        self._check_award(p)
+
+    def _on_swap_track_rooms(self, action: SwapTrackRooms, p: int) -> None:
+        """TOOL-MIXER: two room cards of the track change places."""
+        self._use_tool(p, SWAP_TRACK_ROOMS)
+        t = self.track_rooms
+        t[action.a], t[action.b] = t[action.b], t[action.a]
+
+    def _on_take_column(self, action: TakeColumn, p: int) -> None:
+        """ROUND-3, ROUND-4: both cards of the column; column 0 carries the first-player marker."""
+        k = action.column
+        self.pending_room, self.pending_res = self.track_rooms[k], self.track_res[k]
+        self.track_rooms[k] = None
+        self.track_res[k] = None
+        if k == 0:
+            self.took_zero = p  # ROUND-4 / ROUND-ORDER: leads the next round
+        self.after_place = Phase.TURN
+        self._take_resource(p)
+
+    def _on_place_scaffold(self, action: PlaceScaffold, p: int) -> None:
+        """TOOL-SCAFFOLDING: the scaffold on a free supported space."""
+        self.houses[p] = self.houses[p].place(self._ix(action.cell), SCAFFOLD)
+        self.scaffold_pending = False
+        if self.pending_room is not None:
+            self.phase = Phase.PLACE
+        else:
             self._after_placement(p)
-        elif isinstance(action, PlaceToken):
-            self.houses[p] = self.houses[p].with_token(self._ix(action.cell), rules.furnishing(action.token).code)
-            self.gone.append(self.pending_res)  # the card leaves the game; its token stays (RES-FURN)
-            self.pending_res = None
-            self._next_turn()
-        elif isinstance(action, SupplierSwap):
-            house = swap_with_room_discard(rules, self._house_with_piles(p), self._ix(action.cell), action.room, action.face_down)
-            self.room_discard = [rules.room(r).code for r in house.discard_rooms]
-            self.houses[p] = replace(house, discard_rooms=(), discard_roofs=())
-            self.end_left["supplier"].pop(0)
-        elif isinstance(action, HandymanSwap):
-            self.houses[p] = swap_in_house(rules, self.houses[p], self._ix(action.a), self._ix(action.b))
-            self.end_left["handyman"].pop(0)
-        elif isinstance(action, RooferTake):
-            roof = (rules.roof(action.color).index, action.window)
-            self.roof_discard.remove(roof)
-            self.houses[p] = replace(self.houses[p], roofs=self.houses[p].roofs + (roof,))
-            self.end_left["roofer"].pop(0)
-        elif isinstance(action, EndTurn):
-            self._finish_end(p)
-        else:  # pragma: no cover
-            raise AssertionError(action)
+
+    def _on_defer_scaffold(self, action: DeferScaffold, p: int) -> None:
+        self.phase = Phase.PLACE
+
+    def _on_place_room(self, action: PlaceRoom, p: int) -> None:
+        """PLACE-*: the card in hand into the house."""
+        cell = self._ix(action.cell)
+        if self.houses[p].cells[cell] == SCAFFOLD:  # PLACE-SCAFFOLD: the scaffold is discarded
+            self.gone.append(Resource("tool", self._scaffold_id()))
+        self.houses[p] = apply_placement(self.rules, self.houses[p], action.room, Placement(cell, action.face_down))
+        self.pending_room = None
+        self._check_award(p)
+        self._after_placement(p)
+
+    def _on_place_token(self, action: PlaceToken, p: int) -> None:
+        """RES-FURN: the token stays, the card leaves the game."""
+        self.houses[p] = self.houses[p].with_token(self._ix(action.cell), self.rules.furnishing(action.token).code)
+        assert self.pending_res is not None
+        self.gone.append(self.pending_res)
+        self.pending_res = None
+        self._next_turn()
+
+    def _on_swap_with_room_discard(self, action: SwapWithRoomDiscard, p: int) -> None:
+        """END-SUPPLIER: a card of the room discard pile for a card of the house."""
+        rules = self.rules
+        house = swap_with_room_discard(rules, self.house_with_piles(p), self._ix(action.cell), action.room, action.face_down)
+        self.room_discard = [rules.room(r).code for r in house.discard_rooms]
+        self.houses[p] = replace(house, discard_rooms=(), discard_roofs=())
+        self.end_left[ROOM_DISCARD_SWAP].pop(0)
+
+    def _on_swap_in_house(self, action: SwapInHouse, p: int) -> None:
+        """END-HANDYMAN: two cards of the house change places, with their tokens."""
+        self.houses[p] = swap_in_house(self.rules, self.houses[p], self._ix(action.a), self._ix(action.b))
+        self.end_left[HOUSE_SWAP].pop(0)
+
+    def _on_take_from_roof_discard(self, action: TakeFromRoofDiscard, p: int) -> None:
+        """END-ROOFER: a roof card of the roof discard pile to the player's roof pile."""
+        roof = (self.rules.roof(action.color).index, action.window)
+        self.roof_discard.remove(roof)
+        self.houses[p] = replace(self.houses[p], roofs=self.houses[p].roofs + (roof,))
+        self.end_left[ROOF_DISCARD_TAKE].pop(0)
+
+    def _on_end_turn(self, action: EndTurn, p: int) -> None:
+        """END-ORDER, END-HANDYMAN: the player is done; a room keeps its best token."""
+        self.houses[p] = resolve_tokens(self.rules, self.houses[p])
+        self._next_end_player()
 
     # ---- steps ---------------------------------------------------------
     def _start_round(self) -> None:
@@ -473,16 +508,16 @@ class GameState:
         self.track_res += [None] * (len(self.track_rooms) - len(self.track_res))
         self._note(
             "deal",
-            rooms=[self.rules.room_of_code(r).id for r in self.track_rooms],
+            rooms=[_room_id(self.rules, r) for r in self.track_rooms],
             resources=[r.to_dict() if r else None for r in self.track_res],
         )
         self.order = [(self.first + i) % self.n for i in range(self.n)]
         self.skip = set()
         self.took_zero = None
-        if self.n in (2, 3) and self.rules.options["round_discard"] == "on":
-            self.phase, self.actor = DISCARD, self.first  # ROUND-1, ROUND-ORDER
+        if self.rules.game.discards_at_round_start(self.n) and self.rules.options["round_discard"] == "on":  # ROUND-1
+            self.phase, self.actor = Phase.DISCARD, self.first  # ROUND-1, ROUND-ORDER
         else:
-            self._jackhammer_window()
+            self._round_start_window()
 
     def _discard_column(self, k: int) -> None:
         room, res = self.track_rooms[k], self.track_res[k]
@@ -499,22 +534,23 @@ class GameState:
         else:
             self.gone.append(res)  # other resource cards leave the game
 
-    def _jackhammer_window(self) -> None:
-        self.jack_queue = [p for p in self.order if self._usable_tools(p, "take_room")]
-        self._next_jackhammer()
+    def _round_start_window(self) -> None:
+        """TOOL-JACKHAMMER: the holders of a round-start tool, in turn order, before any turn."""
+        self.jack_queue = [p for p in self.order if self.usable_tools(p, TAKE_ROOM_AT_ROUND_START)]
+        self._next_round_start_tool()
 
-    def _next_jackhammer(self) -> None:
+    def _next_round_start_tool(self) -> None:
         if self.jack_queue:
             self.actor = self.jack_queue.pop(0)
-            self.phase = JACKHAMMER
+            self.phase = Phase.ROUND_START
             return
         self.turn_index = -1
         self._next_turn()
 
     def _next_turn(self) -> None:
-        if self.after_place == JACKHAMMER and self.phase != TURN and self.pending_room is None:
-            self.after_place = TURN
-            self._next_jackhammer()
+        if self.after_place == Phase.ROUND_START and self.phase != Phase.TURN and self.pending_room is None:
+            self.after_place = Phase.TURN
+            self._next_round_start_tool()
             return
         self.turn_index += 1
         while self.turn_index < len(self.order) and self.order[self.turn_index] in self.skip:
@@ -523,7 +559,7 @@ class GameState:
             self._end_round()
             return
         self.actor = self.order[self.turn_index]
-        self.phase = TURN
+        self.phase = Phase.TURN
         self.pending_room = self.pending_res = None
 
     def _end_round(self) -> None:
@@ -533,19 +569,19 @@ class GameState:
             self.first = self.took_zero
         self._start_round()
 
-    def _use_tool(self, p: int, effect: str, places: tuple[str, ...] | None = None) -> None:
+    def _use_tool(self, p: int, role: str) -> None:
+        """RES-TOOL: the first usable tool of the role is used once, then discarded."""
         house = self.houses[p]
         for i, (tool, taken) in enumerate(zip(house.tools, self.tool_rounds[p])):
-            eff = self.rules.held(tool).effect(effect)
-            if eff is not None and (places is None or eff.places() == places) and taken < self.rules.game.rounds:
-                self.gone.append(Resource("tool", tool))  # RES-TOOL: used once, then discarded
+            if has_role(self.rules.held(tool), role) and taken < self.rules.game.rounds:
+                self.gone.append(Resource("tool", tool))
                 self.houses[p] = replace(house, tools=house.tools[:i] + house.tools[i + 1 :])
                 self.tool_rounds[p] = self.tool_rounds[p][:i] + self.tool_rounds[p][i + 1 :]
                 return
         raise AssertionError("tool not held")
 
     def _scaffold_id(self) -> str:
-        return next(c.id for c in self.rules.tools if c.effect("scaffold") is not None)
+        return tools_with_role(self.rules, SCAFFOLD_ROLE)[0].id
 
     def _take_resource(self, p: int) -> None:
         res = self.pending_res
@@ -564,25 +600,26 @@ class GameState:
             last = self.round >= self.rules.game.rounds  # TOOL-LAST
             if last:
                 self.gone.append(res)
-            elif self.rules.held(res.id).effect("scaffold") is not None:
+            elif has_role(self.rules.held(res.id), SCAFFOLD_ROLE):
                 self.scaffold_pending = True
                 self.scaffold_card = res
             else:
                 self.houses[p] = replace(house, tools=house.tools + (res.id,))
                 self.tool_rounds[p] = self.tool_rounds[p] + [self.round]
         if self.scaffold_pending and free_supported_cells(self.rules, self.houses[p]):
-            self.phase = SCAFFOLD_BEFORE
+            self.phase = Phase.SCAFFOLD_BEFORE
         else:
-            self.phase = PLACE
+            self.phase = Phase.PLACE
 
     def _after_placement(self, p: int) -> None:
         if self.scaffold_pending:
             if free_supported_cells(self.rules, self.houses[p]):
-                self.phase = SCAFFOLD_AFTER
+                self.phase = Phase.SCAFFOLD_AFTER
                 return
             self.scaffold_pending = False
+            assert self.scaffold_card is not None
             self.gone.append(self.scaffold_card)
-            self._note("scaffolding_discarded", player=p)
+            self._note("scaffold_discarded", player=p)
         res = self.pending_res
         if res is not None and res.kind == "furnishing":
             furn = self.rules.furnishing(res.id)
@@ -590,8 +627,8 @@ class GameState:
                 self.houses[p] = replace(self.houses[p], outside=self.houses[p].outside + (furn.id,))
                 self.gone.append(res)
                 self.pending_res = None
-            elif self._token_cells(p, res.id):
-                self.phase = TOKEN
+            elif self.token_cells(p, res.id):
+                self.phase = Phase.TOKEN
                 return
             else:
                 self._note("furnishing_discarded", player=p, furnishing=res.id)
@@ -599,7 +636,7 @@ class GameState:
                 self.pending_res = None
         self._next_turn()
 
-    def _check_car(self, p: int) -> None:
+    def _check_award(self, p: int) -> None:
         """VAR-CAR: the first complete room of an award token's type gets it, automatically."""
         if self.car_awarded:
             return
@@ -617,7 +654,7 @@ class GameState:
                     return
 
     def _start_end(self) -> None:
-        self.phase = END
+        self.phase = Phase.END
         self.end_queue = [(self.first + i) % self.n for i in range(self.n)]  # END-ORDER
         self._next_end_player()
 
@@ -625,32 +662,23 @@ class GameState:
         while self.end_queue:
             p = self.end_queue.pop(0)
             uses = helper_uses(self.rules, self.houses[p])
-            self.end_left = {
-                "supplier": list(uses.room_discard_swap),
-                "handyman": list(uses.house_swap),
-                "roofer": list(uses.roof_discard_take),
-            }
+            self.end_left = {role: list(uses.of(role)) for role in END_ROLES}
             if any(self.end_left.values()):
                 self.actor = p
-                self.phase = END
+                self.phase = Phase.END
                 return
             self.houses[p] = resolve_tokens(self.rules, self.houses[p])
-        self.phase = DONE
+        self.phase = Phase.DONE
         self.actor = -1
         self._note("scores", scores=self.returns(), winners=self.winners())
 
-    def _finish_end(self, p: int) -> None:
-        self.houses[p] = resolve_tokens(self.rules, self.houses[p])
-        self._next_end_player()
-
     # ---- serialisation ---------------------------------------------------
-    def to_dict(self) -> dict:
-        """Everything needed to continue the game exactly (the rules are referenced by hash)."""
+    def to_dict(self) -> dict[str, Any]:
+        """Everything needed to continue the game exactly (the rules are referenced by hash);
+        the dict is the caller's own (nothing in it is shared with the game)."""
         from dreamhome.house import house_to_json
 
         rules = self.rules
-        rid = lambda code: rules.room_of_code(code).id if code is not None else None  # noqa: E731
-        res = lambda r: r.to_dict() if r is not None else None  # noqa: E731
         return {
             "rules_hash": rules.content_hash,
             "players": self.n,
@@ -658,71 +686,76 @@ class GameState:
             "first": self.first,
             "initial_first": self.initial_first,
             "round": self.round,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "actor": self.actor,
             "houses": [house_to_json(rules, h) for h in self.houses],
             "tool_rounds": [list(x) for x in self.tool_rounds],
-            "room_deck": [rid(c) for c in self.room_deck],
-            "res_deck": [res(r) for r in self.res_deck],
-            "track_rooms": [rid(c) for c in self.track_rooms],
-            "track_res": [res(r) for r in self.track_res],
-            "room_discard": [rid(c) for c in self.room_discard],
+            "room_deck": [_room_id(rules, c) for c in self.room_deck],
+            "res_deck": [_res_dict(r) for r in self.res_deck],
+            "track_rooms": [_room_id(rules, c) for c in self.track_rooms],
+            "track_res": [_res_dict(r) for r in self.track_res],
+            "room_discard": [_room_id(rules, c) for c in self.room_discard],
             "roof_discard": [{"color": rules.roofs[c].id, "window": w} for c, w in self.roof_discard],
-            "gone": [res(r) for r in self.gone],
+            "gone": [_res_dict(r) for r in self.gone],
             "car_awarded": self.car_awarded,
             "order": list(self.order),
             "turn_index": self.turn_index,
             "skip": sorted(self.skip),
             "took_zero": self.took_zero,
             "jack_queue": list(self.jack_queue),
-            "pending_room": rid(self.pending_room),
-            "pending_res": res(self.pending_res),
+            "pending_room": _room_id(rules, self.pending_room),
+            "pending_res": _res_dict(self.pending_res),
             "scaffold_pending": self.scaffold_pending,
-            "scaffold_card": res(self.scaffold_card),
-            "after_place": self.after_place,
+            "scaffold_card": _res_dict(self.scaffold_card),
+            "after_place": self.after_place.value,
             "end_queue": list(self.end_queue),
             "end_left": {k: list(v) for k, v in self.end_left.items()},
-            "events": list(self.events),
+            "events": copy_events(self.events),
         }
 
     @classmethod
-    def from_dict(cls, rules: Ruleset, data: dict) -> GameState:
-        from dreamhome.house import house_from_json
+    def from_dict(cls, rules: Ruleset, data: Any) -> GameState:
+        """The game saved by `to_dict`, every field checked (`GameStateError`, one line)."""
 
-        if data.get("rules_hash") != rules.content_hash:
-            raise DreamhomeError("this game state was saved under other rules (content hash differs)")
-        code = lambda rid: rules.room(rid).code if rid is not None else None  # noqa: E731
-        res = lambda d: Resource(d["kind"], d["id"], d.get("window", False)) if d is not None else None  # noqa: E731
         state = cls.__new__(cls)
+        state.__dict__.update(read_state(rules, data))
         state.rules = rules
-        state.n, state.seed, state.first, state.round = data["players"], data["seed"], data["first"], data["round"]
-        state.initial_first = data["initial_first"]
-        state.phase, state.actor = data["phase"], data["actor"]
-        state.houses = [house_from_json(rules, h, "state") for h in data["houses"]]
-        state.tool_rounds = [list(x) for x in data["tool_rounds"]]
-        state.room_deck = [code(r) for r in data["room_deck"]]
-        state.res_deck = [res(r) for r in data["res_deck"]]
-        state.track_rooms = [code(r) for r in data["track_rooms"]]
-        state.track_res = [res(r) for r in data["track_res"]]
-        state.room_discard = [code(r) for r in data["room_discard"]]
-        state.roof_discard = [(rules.roof(r["color"]).index, r["window"]) for r in data["roof_discard"]]
-        state.gone = [res(r) for r in data["gone"]]
-        state.car_awarded = data["car_awarded"]
-        state.order, state.turn_index = list(data["order"]), data["turn_index"]
-        state.skip, state.took_zero = set(data["skip"]), data["took_zero"]
-        state.jack_queue = list(data["jack_queue"])
-        state.pending_room, state.pending_res = code(data["pending_room"]), res(data["pending_res"])
-        state.scaffold_pending, state.scaffold_card = data["scaffold_pending"], res(data["scaffold_card"])
-        state.after_place, state.end_queue = data["after_place"], list(data["end_queue"])
-        state.end_left = {k: list(v) for k, v in data["end_left"].items()}
-        state.events = list(data["events"])
+        state._mutations = 0
+        state._legal = None
+        state._scored = {}
         return state
 
     # ---- views ---------------------------------------------------------
-    def house_json(self, p: int) -> dict:
+    def house_json(self, p: int) -> dict[str, Any]:
         from dreamhome.house import house_to_json
 
-        return house_to_json(self.rules, self._house_with_piles(p))
+        return house_to_json(self.rules, self.house_with_piles(p))
 
 
-__all__ = ["GameState", "IllegalAction", "Resource"]
+def _room_id(rules: Ruleset, code: int | None) -> str | None:
+    return rules.room_of_code(code).id if code is not None else None
+
+
+def _res_dict(res: Resource | None) -> dict[str, Any] | None:
+    return res.to_dict() if res is not None else None
+
+
+_Handler = Callable[[GameState, Any, int], None]
+_HANDLERS: dict[type[Action], _Handler] = {
+    DiscardColumn: GameState._on_discard_column,
+    TakeRoomAtRoundStart: GameState._on_take_room_at_round_start,
+    PassTool: GameState._on_pass_tool,
+    SwapWithTrack: GameState._on_swap_with_track,
+    SwapTrackRooms: GameState._on_swap_track_rooms,
+    TakeColumn: GameState._on_take_column,
+    PlaceScaffold: GameState._on_place_scaffold,
+    DeferScaffold: GameState._on_defer_scaffold,
+    PlaceRoom: GameState._on_place_room,
+    PlaceToken: GameState._on_place_token,
+    SwapWithRoomDiscard: GameState._on_swap_with_room_discard,
+    SwapInHouse: GameState._on_swap_in_house,
+    TakeFromRoofDiscard: GameState._on_take_from_roof_discard,
+    EndTurn: GameState._on_end_turn,
+}
+
+__all__ = ["GameState", "GameStateError", "IllegalAction", "Phase", "Resource"]

@@ -53,10 +53,6 @@ class PlacementBound:
         }
 
 
-# `place`'s default pool: the deck minus the house (engine/deck.py).
-default_pool = rooms_left
-
-
 def read_pool(rules: Ruleset, data: object, source: str) -> dict[int, int]:
     """A pool file: {"rooms": {"kitchen": 3, …}} or a list of room ids.
 
@@ -223,7 +219,7 @@ def placement_bounds(
     if violations:
         raise DreamhomeError(f"the house is illegal ({summarize_violations(violations)}); see `dreamhome check`")
     code = rules.room(card).code
-    pool = dict(default_pool(rules, house) if pool is None else pool)
+    pool = dict(rooms_left(rules, house) if pool is None else pool)
     if pool.get(code, 0) > 0:
         pool[code] -= 1  # the card in hand comes out of the pool
     free = sum(1 for c in house.cells if c in (EMPTY, SCAFFOLD))

@@ -1,0 +1,187 @@
+"""The legal actions of each phase: one generator per `Phase`, each reading the game's data.
+
+`GameState.legal_actions` calls the generator of its phase (`LEGAL_BY_PHASE`) and caches the
+answer; every generator lists the real alternatives of the player to act, in a fixed order
+(records and bots depend on it), each checked against the rules it cites.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from dreamhome.engine.endgame import HOUSE_SWAP, ROOF_DISCARD_TAKE, ROOM_DISCARD_SWAP, swap_keeps_b_and_c
+from dreamhome.engine.helpers import keeps_rooms_open
+from dreamhome.engine.placement import Placement, face_up_ok, free_supported_cells, legal_placements
+from dreamhome.game.actions import (
+    Action,
+    DeferScaffold,
+    DiscardColumn,
+    EndTurn,
+    PassTool,
+    PlaceRoom,
+    PlaceScaffold,
+    PlaceToken,
+    SwapInHouse,
+    SwapTrackRooms,
+    SwapWithRoomDiscard,
+    SwapWithTrack,
+    TakeColumn,
+    TakeFromRoofDiscard,
+    TakeRoomAtRoundStart,
+)
+from dreamhome.game.phases import Phase
+from dreamhome.game.roles import SWAP_TRACK_ROOMS, SWAP_WITH_TRACK
+from dreamhome.ruleset import EMPTY, ROOM0
+
+if TYPE_CHECKING:
+    from dreamhome.game.state import GameState
+
+
+def discard_actions(state: GameState, p: int) -> list[Action]:
+    """ROUND-1: any column but the first-player column that still holds its cards."""
+    return [DiscardColumn(k) for k in range(1, len(state.track_rooms)) if state.track_rooms[k] is not None]
+
+
+def round_start_actions(state: GameState, p: int) -> list[Action]:
+    """TOOL-JACKHAMMER: take any room card of the track now, or keep the tool."""
+    out: list[Action] = [TakeRoomAtRoundStart(k) for k, r in enumerate(state.track_rooms) if r is not None]
+    return out + [PassTool()]
+
+
+def scaffold_before_actions(state: GameState, p: int) -> list[Action]:
+    """TOOL-SCAFFOLDING: the scaffold on a free supported space now, or after the room card."""
+    return [*scaffold_after_actions(state, p), DeferScaffold()]
+
+
+def scaffold_after_actions(state: GameState, p: int) -> list[Action]:
+    """TOOL-SCAFFOLDING: the scaffold on a free supported space."""
+    names = state.rules.board.cells
+    return [PlaceScaffold(names[c]) for c in free_supported_cells(state.rules, state.houses[p])]
+
+
+def place_actions(state: GameState, p: int) -> list[Action]:
+    """PLACE-*: every legal placement of the room card in hand, face up or face down."""
+    assert state.pending_room is not None
+    room = state.rules.room_of_code(state.pending_room).id
+    return [
+        PlaceRoom(room, state.rules.board.cells[pl.cell], pl.face_down)
+        for pl in legal_placements(state.rules, state.houses[p], room)
+    ]
+
+
+def token_actions(state: GameState, p: int) -> list[Action]:
+    """RES-FURN, FURN-TYPE: the token on any card of a room of its type without a token."""
+    assert state.pending_res is not None
+    furn = state.pending_res.id
+    return [PlaceToken(furn, state.rules.board.cells[c]) for c in state.token_cells(p, furn)]
+
+
+def done_actions(state: GameState, p: int) -> list[Action]:
+    """SCORE-WIN: the game is over."""
+    return []
+
+
+def turn_actions(state: GameState, p: int) -> list[Action]:
+    """ROUND-3, ROUND-COLUMN: take a column that holds its room card, or first use a tool
+    (TOOL-DRILL, TOOL-MIXER)."""
+    out: list[Action] = [TakeColumn(k) for k, r in enumerate(state.track_rooms) if r is not None]
+    if state.usable_tools(p, SWAP_WITH_TRACK):
+        out += swap_with_track_actions(state, p)
+    if state.usable_tools(p, SWAP_TRACK_ROOMS):
+        cols = [k for k, r in enumerate(state.track_rooms) if r is not None]
+        pairs = [(a, b) for i, a in enumerate(cols) for b in cols[i + 1 :]]
+        out += [SwapTrackRooms(a, b) for a, b in pairs if state.track_rooms[a] != state.track_rooms[b]]
+    return out
+
+
+def swap_with_track_actions(state: GameState, p: int) -> list[Action]:
+    """TOOL-DRILL: a face-up house card against a track card that may take its space."""
+    house = state.houses[p]
+    out: list[Action] = []
+    face_down_ok = state.rules.options["swap_face_down"] == "allowed"
+    for cell, code in enumerate(house.cells):
+        if code < ROOM0:
+            continue  # TOOL-DRILL: only face-up cards, never an empty room
+        emptied = house.place(cell, EMPTY)
+        for k, incoming in enumerate(state.track_rooms):
+            if incoming is None:
+                continue
+            options = legal_placements(state.rules, emptied, incoming)
+            name = state.rules.board.cells[cell]
+            if Placement(cell, False) in options:
+                out.append(SwapWithTrack(name, k, False))
+            if face_down_ok:
+                out.append(SwapWithTrack(name, k, True))
+    return out
+
+
+def end_actions(state: GameState, p: int) -> list[Action]:
+    """END-ORDER: every use of the player's next helper of each role, or done."""
+    return [*room_discard_swaps(state, p), *house_swaps(state, p), *roof_discard_takes(state, p), EndTurn()]
+
+
+def room_discard_swaps(state: GameState, p: int) -> list[Action]:
+    """END-SUPPLIER: any space against each kind of card of the room discard pile."""
+    rules = state.rules
+    left = state.end_left[ROOM_DISCARD_SWAP]
+    if not left or not state.room_discard:
+        return []
+    helper = left[0]
+    house = state.houses[p]
+    keep_open = keeps_rooms_open(rules, house)
+    face_down_ok = rules.options["swap_face_down"] == "allowed"
+    incoming = sorted(set(state.room_discard))
+    out: list[Action] = []
+    for cell in range(rules.board.size):
+        emptied = house.place(cell, EMPTY)
+        for code in incoming:
+            room_id = rules.room_of_code(code).id
+            name = rules.board.cells[cell]
+            if face_up_ok(rules, emptied, cell, code, keep_open):  # END-SUPPLIER: legal as during play
+                out.append(SwapWithRoomDiscard(helper, name, room_id, False))
+            if face_down_ok:
+                out.append(SwapWithRoomDiscard(helper, name, room_id, True))
+    return out
+
+
+def house_swaps(state: GameState, p: int) -> list[Action]:
+    """END-HANDYMAN: every pair of different spaces whose swap keeps PLACE-B and PLACE-C."""
+    left = state.end_left[HOUSE_SWAP]
+    if not left:
+        return []
+    rules = state.rules
+    helper = left[0]
+    house = state.houses[p]
+    n = rules.board.size
+    cells = house.cells
+    out: list[Action] = []
+    for a in range(n):
+        for b in range(a + 1, n):
+            if (cells[a], house.tokens[a], house.under[a]) == (cells[b], house.tokens[b], house.under[b]):
+                continue
+            if swap_keeps_b_and_c(rules.tables, cells, a, b):
+                out.append(SwapInHouse(helper, rules.board.cells[a], rules.board.cells[b]))
+    return out
+
+
+def roof_discard_takes(state: GameState, p: int) -> list[Action]:
+    """END-ROOFER: each kind of card of the roof discard pile."""
+    left = state.end_left[ROOF_DISCARD_TAKE]
+    if not left:
+        return []
+    helper = left[0]
+    return [TakeFromRoofDiscard(helper, state.rules.roofs[c].id, w) for c, w in sorted(set(state.roof_discard))]
+
+
+LEGAL_BY_PHASE: dict[Phase, Callable[[GameState, int], list[Action]]] = {
+    Phase.DISCARD: discard_actions,
+    Phase.ROUND_START: round_start_actions,
+    Phase.TURN: turn_actions,
+    Phase.SCAFFOLD_BEFORE: scaffold_before_actions,
+    Phase.PLACE: place_actions,
+    Phase.SCAFFOLD_AFTER: scaffold_after_actions,
+    Phase.TOKEN: token_actions,
+    Phase.END: end_actions,
+    Phase.DONE: done_actions,
+}

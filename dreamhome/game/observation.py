@@ -1,0 +1,102 @@
+"""What a player at the table sees (SEE-1): a frozen value, never the game state itself.
+
+Every house (face-down cards included: perfect recall), the track, both discard piles,
+the round, the first-player marker, the scores so far and the rules; not the order of
+the decks. A bot gets an `Observation` and the legal actions, so it cannot read or
+change the deck. `after(action)` is the actor's house right after one of its actions
+whose result needs more than public data to work out (a tool, the scaffold, an
+end-game helper); the game computes those when it builds the observation.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from dreamhome.game.actions import (
+    Action,
+    DeferScaffold,
+    PlaceScaffold,
+    SwapInHouse,
+    SwapTrackRooms,
+    SwapWithRoomDiscard,
+    SwapWithTrack,
+    TakeFromRoofDiscard,
+)
+from dreamhome.house import House
+from dreamhome.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from dreamhome.game.state import Resource
+
+# The actions whose resulting house an observation carries (`Observation.after`).
+LOOKAHEAD_ACTIONS: tuple[type[Action], ...] = (
+    SwapWithTrack,
+    SwapTrackRooms,
+    PlaceScaffold,
+    DeferScaffold,
+    SwapWithRoomDiscard,
+    SwapInHouse,
+    TakeFromRoofDiscard,
+)
+
+
+def with_piles(rules: Ruleset, house: House, room_discard: Iterable[int], roof_discard: Iterable[tuple[int, bool]]) -> House:
+    """A house with both (public) discard piles, as the end-game helpers see it (END-*)."""
+    return replace(
+        house,
+        discard_rooms=tuple(rules.room_of_code(c).id for c in room_discard),
+        discard_roofs=tuple(roof_discard),
+    )
+
+
+@dataclass(frozen=True)
+class Observation:
+    """SEE-1: the public part of a game, for the player `me` (`actor` is who acts now)."""
+
+    rules: Ruleset
+    me: int
+    actor: int
+    phase: str
+    round: int
+    first: int
+    houses: tuple[House, ...]
+    tool_rounds: tuple[tuple[int, ...], ...]
+    track_rooms: tuple[int | None, ...]
+    track_res: tuple[Resource | None, ...]
+    room_discard: tuple[int, ...]
+    roof_discard: tuple[tuple[int, bool], ...]
+    scores: tuple[int, ...]
+    lookahead: dict[Action, House] = field(default_factory=dict)
+
+    def house(self, player: int) -> House:
+        return self.houses[player]
+
+    @property
+    def track(self) -> list[tuple[int | None, Resource | None]]:
+        return list(zip(self.track_rooms, self.track_res))
+
+    def house_with_piles(self, player: int) -> House:
+        return with_piles(self.rules, self.houses[player], self.room_discard, self.roof_discard)
+
+    def after(self, action: Action) -> House | None:
+        """The actor's house right after `action` (one of `LOOKAHEAD_ACTIONS`), if known."""
+        return self.lookahead.get(action)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        from dreamhome.game.state import rules_key
+
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "rules"}
+        return (_rebuild, (rules_key(self.rules), fields))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Observation:
+        return replace(self, lookahead=copy.deepcopy(self.lookahead, memo))  # rules and houses are immutable
+
+
+def _rebuild(key: tuple[str, tuple[str, ...], str], fields: dict[str, Any]) -> Observation:
+    from dreamhome.game.state import rules_from_key
+
+    return Observation(rules=rules_from_key(key), **fields)

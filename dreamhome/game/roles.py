@@ -1,0 +1,51 @@
+"""The tools' roles, named by what their effect does (TOOL-*); a rules file names the cards.
+
+The end-game roles of helpers live in `dreamhome.engine.endgame` (`END_ROLES`); these are the
+tools' counterparts. The engine asks "which tool of this player swaps a house card with the
+track", never "does the player hold card X", so a rules file may call its cards anything.
+"""
+
+from __future__ import annotations
+
+from dreamhome.ruleset import Effect, HeldCard, Ruleset
+
+SWAP_WITH_TRACK = "swap_with_track"  # swap(house, track) before_take (TOOL-DRILL)
+SWAP_TRACK_ROOMS = "swap_track_rooms"  # swap(track, track) before_take (TOOL-MIXER)
+TAKE_ROOM_AT_ROUND_START = "take_room_at_round_start"  # take_room(track) at round_start (TOOL-JACKHAMMER)
+SCAFFOLD = "scaffold"  # scaffold (TOOL-SCAFFOLDING)
+TOOL_ROLES = (SWAP_WITH_TRACK, SWAP_TRACK_ROOMS, TAKE_ROOM_AT_ROUND_START, SCAFFOLD)
+
+_SWAP_PLACES: dict[tuple[str, ...], str] = {("house", "track"): SWAP_WITH_TRACK, ("track", "track"): SWAP_TRACK_ROOMS}
+
+
+def tool_role(effect: Effect) -> str | None:
+    """The role of a tool's effect, or None if the game driver has no use for it."""
+    if effect.name == "swap":
+        return _SWAP_PLACES.get(effect.places())
+    if effect.name == "take_room":
+        return TAKE_ROOM_AT_ROUND_START
+    if effect.name == "scaffold":
+        return SCAFFOLD
+    return None
+
+
+def has_role(card: HeldCard, role: str) -> bool:
+    """Whether a tool card plays `role` (one of its effects does)."""
+    return card.kind == "tool" and any(tool_role(e) == role for e in card.effects)
+
+
+def tools_with_role(rules: Ruleset, role: str) -> tuple[HeldCard, ...]:
+    """The tool cards of the rules in use that play `role`, found by effect (never by id);
+    remembered per content hash, since the game asks on every decision."""
+    key = (rules.content_hash, role)
+    found = _TOOLS_BY_RULES.get(key)
+    if found is None:
+        cards = rules.cards_with_effect(_EFFECT_OF_ROLE[role], "tool")
+        found = _TOOLS_BY_RULES[key] = tuple(c for c in cards if has_role(c, role))
+    return found
+
+
+_TOOLS_BY_RULES: dict[tuple[str, str], tuple[HeldCard, ...]] = {}
+
+
+_EFFECT_OF_ROLE = {SWAP_WITH_TRACK: "swap", SWAP_TRACK_ROOMS: "swap", TAKE_ROOM_AT_ROUND_START: "take_room", SCAFFOLD: "scaffold"}
