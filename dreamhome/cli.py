@@ -110,7 +110,7 @@ def rules_options(func):
         "variants",
         multiple=True,
         metavar="NAME",
-        help="Switch on a variant of the rules (repeatable), e.g. kids, car.",
+        help="Switch on a variant of the rules (repeatable): a variant block of the rules in use or a file of rules/variants/.",
     )
     @functools.wraps(func)
     def wrapper(*args, rules_path=None, variants=(), **kwargs):
@@ -194,7 +194,7 @@ def main(ctx, rules_path, variants):
       dreamhome check house.json --json
       dreamhome optimize examples/endgame.json
       dreamhome rules show --assumed
-      dreamhome --variant car rules show
+      dreamhome --variant NAME rules show
     """
     ctx.obj = {"rules_path": rules_path, "variants": variants}
 
@@ -218,11 +218,11 @@ def check(house_path, as_json, rules_spec):
         console.print(house_grid(rules, house, violations))
         console.print(held_text(rules, house))
         if violations:
-            console.print(f"[bold red]illegal[/]: {len(violations)} violation(s)")
+            console.print(f"[bold #d0312d]illegal[/]: {len(violations)} violation(s)")
             for v in violations:
                 console.print(f"  [bold]{v.rule}[/] {v.cell or ''}: {v.message}")
         else:
-            console.print("[bold green]legal[/]")
+            console.print("[bold #2e9b46]legal[/]")
     if violations:
         raise click.exceptions.Exit(EXIT_NO)
 
@@ -284,10 +284,10 @@ def score(house_path, as_json, rules_spec):
 )
 @rules_options
 def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rules_spec):
-    """The best final score of a finished HOUSE with its supplier, handyman and roofer.
+    """The best final score of a finished HOUSE with its end-game helpers.
 
-    Every order of the end-game helpers is considered (END-ORDER); the architect
-    and interior designer are counted. The answer is proven optimal by CP-SAT
+    Every order of the end-game helpers' swaps and takes is considered (END-ORDER); helpers
+    that score are counted. The answer is proven optimal by CP-SAT
     unless --time-limit cut the search short.
     """
     from dreamhome.house import dump_house
@@ -336,7 +336,7 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
     "pool_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help='Cards still to come: {"rooms": {"kitchen": 3, ...}} (default: the manifest minus the house and its discard pile).',
+    help='Cards still to come: {"rooms": {"<room id>": 3, ...}} (default: the manifest minus the house and its discard pile).',
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @click.option(
@@ -351,7 +351,7 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
     "--processes",
     type=click.IntRange(1, 256),
     default=None,
-    help="Placements solved side by side (default: one per core when the house holds a supplier or handyman, else 1). "
+    help="Placements solved side by side (default: one per core when the house holds a swap helper, else 1). "
     "The answer does not depend on it.",
 )
 @rules_options
@@ -503,7 +503,7 @@ def _print_game(result, as_json: bool) -> None:
         return
     console = _console()
     for p, (bot, score) in enumerate(zip(summary["bots"] or ["?"] * len(summary["scores"]), summary["scores"])):
-        mark = "  [bold green]winner[/]" if p in summary["winners"] else ""
+        mark = "  [bold #2e9b46]winner[/]" if p in summary["winners"] else ""
         console.print(f"seat {p} ({bot}): {score}{mark}")
 
 

@@ -112,7 +112,7 @@ class _Reader:
         if value is None:
             return EMPTY, 0, 0
         if not isinstance(value, dict):
-            raise self.fail(where, 'expected null or an object such as {"room": "kitchen"}')
+            raise self.fail(where, 'expected null or an object such as {"room": "<room id>"}')
         extra = set(value) - _CELL_KEYS
         if extra:
             key = sorted(extra)[0]
@@ -128,7 +128,7 @@ class _Reader:
                 raise self.fail(f"{where}.{flag}", "expected true or false")
         if value.get("scaffolding"):
             if value.get("face_down") or "room" in value:
-                raise self.fail(where, "a scaffolding cell holds no room card")
+                raise self.fail(where, 'a cell marked "scaffolding" holds no room card')
             return SCAFFOLD, token, 0
         if value.get("face_down"):
             under = self.room_code(where + ".room", value["room"]) if value.get("room") is not None else 0

@@ -2,7 +2,7 @@
 
 A state check cannot see history (PLACE-CLOSED is about the order cards came
 in), so it checks what any reachable state must satisfy: support, categories,
-sizes, tokens, card counts and scaffolding.
+sizes, tokens, card counts and scaffolds (TOOL-SCAFFOLDING).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class Violation:
 
 def _what(rules: Ruleset, code: int) -> str:
     if code == SCAFFOLD:
-        return "scaffolding"
+        return rules.effect_card_name("scaffold", "a scaffold")
     if code == FACE_DOWN:
         return "an empty room"
     return f"a {rules.room_of_code(code).name.lower()} card"
@@ -166,11 +166,17 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
                     )
                 )
 
-    # TOOL-SCAFFOLDING: no more scaffolding than the deck's scaffolding cards.
+    # TOOL-SCAFFOLDING: no more scaffold than the deck's scaffold cards.
     scaffolds = card_uses[SCAFFOLD]
     if scaffolds > t.scaffold_limit:
         first = cells.index(SCAFFOLD)
-        out.append(Violation("TOOL-SCAFFOLDING", names[first], f"{scaffolds} scaffoldings; the game has {t.scaffold_limit}"))
+        out.append(
+            Violation(
+                "TOOL-SCAFFOLDING",
+                names[first],
+                f"{scaffolds} × {rules.effect_card_name('scaffold', 'scaffold')}; the game has {t.scaffold_limit}",
+            )
+        )
     return out
 
 

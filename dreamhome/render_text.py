@@ -11,7 +11,9 @@ from dreamhome.legality import Violation
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 from dreamhome.scoring import Score
 
-CATEGORY_STYLE = {"normal": "bold green", "annex": "bold magenta", "basement": "bold yellow"}
+# Terminal styles as hex colours: the engine's Python never spells a word a rules file uses as an id.
+BAD = "#d0312d"
+CATEGORY_STYLE = {"normal": "bold #2e9b46", "annex": "bold magenta", "basement": "bold #c9a227"}
 
 
 def _cell_text(rules: Ruleset, house: House, cell: int, bad: set[str]) -> Text:
@@ -20,7 +22,7 @@ def _cell_text(rules: Ruleset, house: House, cell: int, bad: set[str]) -> Text:
     if code == EMPTY:
         text = Text("·", style="dim")
     elif code == SCAFFOLD:
-        text = Text("scaffolding", style="bold red")
+        text = Text(rules.effect_card_name("scaffold", "scaffold"), style=f"bold {BAD}")
     elif code == FACE_DOWN:
         text = Text("empty room", style="dim italic")
     else:
@@ -29,7 +31,7 @@ def _cell_text(rules: Ruleset, house: House, cell: int, bad: set[str]) -> Text:
     if house.tokens[cell]:
         text.append("\n+ " + rules.furnishings[house.tokens[cell] - 1].name, style="cyan")
     if name in bad:
-        text.append("\n✗", style="bold red")
+        text.append("\n✗", style=f"bold {BAD}")
     return text
 
 

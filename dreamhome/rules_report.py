@@ -101,7 +101,7 @@ def rules_report(rules: Ruleset) -> dict[str, object]:
 def _mark(rules: Ruleset, ident: str, fld: str, value: str) -> Text:
     prov = _prov(rules, ident, fld)
     if prov == "assumed":
-        return Text(value + " ?", style="yellow")
+        return Text(value + " ?", style="#c9a227")
     if prov == "rulebook":
         return Text(value)
     return Text(value + f" ({prov})", style="cyan")

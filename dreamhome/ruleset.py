@@ -86,7 +86,7 @@ class RoofType:
 
 @dataclass(frozen=True)
 class Furnishing:
-    """A furnishing token (RES-FURN), or a variant token such as the car (VAR-CAR)."""
+    """A furnishing token (RES-FURN), or a card-less token a variant awards (VAR-CAR)."""
 
     id: str
     name: str
@@ -284,6 +284,12 @@ class Ruleset:
     def cards_with_effect(self, name: str, kind: str | None = None) -> tuple[HeldCard, ...]:
         """Helpers/tools whose compiled effects include `name` (engine code never names cards)."""
         return tuple(c for c in self.helpers + self.tools if c.effect(name) is not None and (kind is None or c.kind == kind))
+
+    def effect_card_name(self, effect: str, default: str) -> str:
+        """The name (lower case) of the first card whose effect is `effect`, for messages and
+        pictures that must name it the way the rules file does; `default` when no card has it."""
+        cards = self.cards_with_effect(effect)
+        return cards[0].name.lower() if cards else default
 
     def option(self, name: str) -> str:
         return self.options[name]

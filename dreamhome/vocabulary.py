@@ -66,5 +66,5 @@ EFFECTS: dict[str, EffectShape] = {
         meaning="add to scoring: per functionality bonus, per empty room, per token (HELP-ARCHITECT, HELP-DESIGNER)",
     ),
     "tokens_keep_open": EffectShape(meaning="tokens do not close the owner's rooms (HELP-DESIGNER)"),
-    "scaffold": EffectShape(meaning="place scaffolding on an empty supported space (TOOL-SCAFFOLDING)"),
+    "scaffold": EffectShape(meaning="place scaffold on an empty supported space (TOOL-SCAFFOLDING)"),
 }

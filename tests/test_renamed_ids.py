@@ -152,6 +152,8 @@ def test_same_what_if_numbers(renamed_dir):
 # ---- no card of base.dh in the engine's Python ---------------------------------------------
 
 STRICT = ("dreamhome/game/", "dreamhome/render_html.py", "dreamhome/render_svg.py")
+# The house format's own field names (dreamhome.house/1): a key of the file format, not a card.
+FORMAT_KEYS = {"dreamhome/house.py": re.compile(r'"scaffolding"|\\"scaffolding\\"')}
 
 
 def offending_words() -> dict[str, list[str]]:
@@ -162,6 +164,8 @@ def offending_words() -> dict[str, list[str]]:
     for path in sorted((ROOT / "dreamhome").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
         for n, line in enumerate(path.read_text().splitlines(), 1):
+            if rel in FORMAT_KEYS:
+                line = FORMAT_KEYS[rel].sub("", line)
             for m in pattern.finditer(RULE_ID.sub("", line)):
                 found.setdefault(rel, []).append(f"{n}:{m.group(0)}")
     return found
@@ -183,6 +187,6 @@ def _roof_colours(path: str, words: list[str]) -> bool:
 
 
 def test_no_card_of_the_base_game_in_the_engine():
-    found = offending_words()
-    if found:
-        pytest.xfail("card ids or names still spelled in: " + ", ".join(f"{f} ({len(w)})" for f, w in found.items()))
+    """No card id or name of base.dh in any of the package's Python (code, messages, comments):
+    the engine names cards only through the rules file (README: "no card name in Python")."""
+    assert offending_words() == {}

@@ -3,7 +3,7 @@
 A *card class* is what a cell can hold, up to interchangeability: a plain
 face-up card of a room type, one particular card carrying a furnishing token
 (tokens travel with their cards, END-HANDYMAN), or an empty room with the
-printed type under it (PLACE-EMPTY; the printed type matters once a supplier
+printed type under it (PLACE-EMPTY; the printed type matters once a room-discard swap
 swaps it into the discard pile). Two plain kitchens are the same class, which
 keeps the models small.
 

@@ -24,7 +24,7 @@ class Placement:
 
 
 def free_supported_cells(rules: Ruleset, house: House) -> list[int]:
-    """Spaces a card (or the scaffolding) could go on: empty and held up (PLACE-A)."""
+    """Spaces a card (or the scaffold) could go on: empty and held up (PLACE-A)."""
     cells = house.cells
     below = rules.tables.below
     return [i for i, c in enumerate(cells) if c == EMPTY and (below[i] < 0 or cells[below[i]] != EMPTY)]
@@ -33,7 +33,7 @@ def free_supported_cells(rules: Ruleset, house: House) -> list[int]:
 def face_up_ok(rules: Ruleset, house: House, cell: int, code: int, keep_open: bool) -> bool:
     """PLACE-B, PLACE-C, PLACE-CLOSED and PLACE-MERGE for a face-up card on `cell`.
 
-    The cell itself is assumed free (empty or scaffolding) and supported.
+    The cell itself is assumed free (empty or scaffold) and supported.
     """
     t = rules.tables
     if not category_ok(t, cell, code):
@@ -59,7 +59,7 @@ def face_up_ok(rules: Ruleset, house: House, cell: int, code: int, keep_open: bo
 def legal_placements(rules: Ruleset, house: House, card: str | int) -> list[Placement]:
     """Every legal way to place this room card now: face up, then face down, per cell.
 
-    `card` is a room id or a room cell code. Spaces holding scaffolding take
+    `card` is a room id or a room cell code. Spaces holding scaffold take
     the card too (PLACE-SCAFFOLD).
     """
     code = rules.room(card).code if isinstance(card, str) else card
@@ -81,7 +81,7 @@ def legal_placements(rules: Ruleset, house: House, card: str | int) -> list[Plac
 
 
 def apply_placement(rules: Ruleset, house: House, card: str | int, placement: Placement) -> House:
-    """The house after placing the card (the scaffolding it replaces is discarded)."""
+    """The house after placing the card (the scaffold it replaces is discarded)."""
     code = rules.room(card).code if isinstance(card, str) else card
     if placement.face_down:
         return house.place(placement.cell, FACE_DOWN, 0, code)

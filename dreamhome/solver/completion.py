@@ -1,21 +1,21 @@
 """Completing a house in play, then the end game: the relaxation behind `place` bounds.
 
 Every cell of the final house holds either one of the house's cards (where it
-stands, or moved by a handyman swap: `move[c, d]`) or a *fresh* card
+stands, or moved by a house swap: `move[c, d]`) or a *fresh* card
 (`fresh[c, k]`): a card still to come from the pool, filling a free cell
-(empty or scaffolding, PLACE-SCAFFOLD), or one a supplier takes from the room
+(empty or scaffold, PLACE-SCAFFOLD), or one a room-discard swap takes from the room
 discard pile at the end. Constraints:
 - one card per cell; each card of the house in at most one cell;
-- fresh cards: one per free cell plus one per card a supplier swaps out
-  (at most the supplier uses); of each type no more than the pool holds, plus
+- fresh cards: one per free cell plus one per card a room-discard swap swaps out
+  (at most the room-discard swaps); of each type no more than the pool holds, plus
   what the suppliers take from the discard pile; empty rooms (PLACE-EMPTY)
   may be any card the pool still has;
-- moves touch at most 2 cells per handyman use;
+- moves touch at most 2 cells per house swap;
 - PLACE-B by the classes a cell accepts, PLACE-C on the final house;
-- without a handyman, no fresh face-up card may join a room holding a token
+- without a house swap, no fresh face-up card may join a room holding a token
   (PLACE-CLOSED, unless HELP-DESIGNER keeps rooms open) nor join two rooms
   with a token each (PLACE-MERGE / FURN-ONE).
-With no supplier and no handyman this is exactly the set of completions
+With no room-discard swap and no house swap this is exactly the set of completions
 (filling bottom-up meets PLACE-A); with them it relaxes the order of the end
 game, so the value is an upper bound (docs/SOLVER.md).
 """

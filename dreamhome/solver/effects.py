@@ -2,19 +2,19 @@
 
 The variables say where every card of the house ends up:
 - `move[c, d]`: the card that stood on cell d stands on cell c at the end (the
-  handyman moves cards, with their tokens, END-HANDYMAN);
+  house swap moves cards, with their tokens, END-HANDYMAN);
 - `new[c, k]`: cell c ends with a card of class k taken from the room discard
   pile (END-SUPPLIER; a plain face-up card, or face down under the option
   `swap_face_down`); the card it replaced went to the pile with its token lost.
 
 Constraints every reachable final house satisfies: one card per cell, each
-card of the house in at most one cell, no more new cards than supplier uses,
-no more of a type than the pile can give, and at most 2 × handyman uses cells
+card of the house in at most one cell, no more new cards than room-discard swaps,
+no more of a type than the pile can give, and at most 2 × house swaps cells
 touched by moves (every move starts and ends on a cell some swap touched).
 PLACE-B holds by construction; rooms.add_max_size adds PLACE-C.
 
-The order-dependent rules (the supplier's card obeys PLACE-CLOSED/MERGE when it
-arrives; a handyman's intermediate house keeps PLACE-C) are not in the model:
+The order-dependent rules (the room-discard swap's card obeys PLACE-CLOSED/MERGE when it
+arrives; a house swap's intermediate house keeps PLACE-C) are not in the model:
 optimize.py checks the proposed final house by searching for an action
 sequence with the ordinary rules code, and cuts it off if there is none, so
 the answer stays exact.
@@ -76,7 +76,7 @@ def add_final_house(
             takes = [v for (c, k), v in new.items() if hm.classes[k].printed == printed]
             if not takes:
                 continue
-            # Cards of this printed type that leave the house may come back with a later supplier.
+            # Cards of this printed type that leave the house may come back with a later room-discard swap.
             returns: list[Expr] = []
             if n_sup >= 2:
                 returns = [

@@ -1,6 +1,6 @@
 """The end game's final house on per-floor outcome tables (END-SUPPLIER, END-HANDYMAN).
 
-With at most one supplier use and one handyman use (the usual house), every
+With at most one room-discard swap and one house swap (the usual house), every
 final house the relaxation of effects.py allows is: one swap of two cards (or
 none), then one card replaced from the room discard pile (or none). Floors
 then interact only through those two actions and the functionality bonuses
@@ -8,13 +8,13 @@ then interact only through those two actions and the functionality bonuses
 enumerated in Python and scored exactly, and CP-SAT picks one row per floor:
 
 - a row's *signature* is what the other floors see of it: whether it holds
-  the supplier's card, its part of the swap (none, both ends, or one end:
+  the room-discard swap's card, its part of the swap (none, both ends, or one end:
   the class that left and the class that came), and which types named by a
   functionality bonus it shows face up;
 - the model starts with the best row of each signature, less the signatures
-  another one dominates (no more supplier, the same swap part or none instead
+  another one dominates (no more room-discard swap, the same swap part or none instead
   of a swap inside the floor, every bonus type shown, a value as high); the
-  coupling constraints are: at most the supplier uses, at most the handyman
+  coupling constraints are: at most the room-discard swaps, at most the house swap
   uses, the two ends of a swap between floors match (x leaves A for B exactly
   when y leaves B for A), and a bonus needs its types on its floors.
 
@@ -54,10 +54,10 @@ from dreamhome.ruleset import Ruleset
 SCALE = 1000  # a row's value: SCALE × score − cells changed (the fewest changes among equal scores)
 
 SwapPart: TypeAlias = tuple[()] | tuple[Literal["both"]] | tuple[Literal["end"], int, int]
-"""A row's part in the handyman's swap: none, both ends on this floor, or one end (the class that
+"""A row's part in the house swap's swap: none, both ends on this floor, or one end (the class that
 left, the class that came)."""
 Signature: TypeAlias = tuple[int, SwapPart, int]
-"""What the other floors see of a row: (supplier 0/1, swap part, bonus types shown as a bit mask)."""
+"""What the other floors see of a row: (room-discard swap 0/1, swap part, bonus types shown as a bit mask)."""
 Candidate: TypeAlias = tuple[tuple[int, ...], int, int]
 """A possible final row: (class index per cell, score, cells changed)."""
 
@@ -219,7 +219,7 @@ def build_tables(
 
 
 def _dominated(row: Row, groups: dict[tuple[int, SwapPart], list[Row]]) -> bool:
-    """Another best row at least as good that needs no more: no more supplier, the same swap part
+    """Another best row at least as good that needs no more: no more room-discard swap, the same swap part
     (or none instead of a swap inside the floor), and every bonus type this one shows."""
     sup, role, shown = row.signature
     for other_role in (role, ()) if role[:1] == ("both",) else (role,):

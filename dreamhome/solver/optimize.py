@@ -1,7 +1,7 @@
 """`best_final_score(house)`: the best final score with the helpers the house holds.
 
-END-ORDER: each supplier, handyman and roofer use once, in any order. The roof
-is independent of the rooms, so the roofer's pick is exact by enumeration
+END-ORDER: each room-discard swap, house swap and roof-discard take once, in any order. The roof
+is independent of the rooms, so the roof-discard pick is exact by enumeration
 (endgame.best_roof_discard_picks); the room actions are one CP-SAT model over
 stages (model.py), one stage per end-game swap use. The answer is replayed on
 the real house with the ordinary rules code and rescored before it is
@@ -161,7 +161,7 @@ def best_final_score(
     `deterministic_time` bounds CP-SAT's work in its deterministic units instead of seconds, so
     an answer that feeds a game or a what-if is the same on any machine under any load.
     `model`: "tables" (per-floor outcome tables, end_tables.py), "cells" (effects.py), or "auto":
-    the tables where they apply (at most one supplier and one handyman use), else the cells.
+    the tables where they apply (at most one room-discard swap and one house swap), else the cells.
     """
     if model not in ("auto", "tables", "cells"):
         raise ValueError(f"unknown model {model!r}")
@@ -170,7 +170,7 @@ def best_final_score(
     uses = helper_uses(rules, house)
     start_score = score_total(rules, house)
 
-    # Roofer: exact by enumeration, independent of the rooms.
+    # The roof-discard take: exact by enumeration, independent of the rooms.
     _roof_points, picks = best_roof_discard_picks(rules, house.roofs, house.discard_roofs, len(uses.roof_discard_take))
 
     n_sup = len(uses.room_discard_swap) if house.discard_rooms else 0
@@ -249,7 +249,7 @@ def _solve_rooms(
     house_types = sorted({c for c in house.cells if c >= ROOM0} | {u for u in house.under if u})
     relevant = sorted(set(discard_types) | (set(house_types) if n_sup >= 2 else set()))
     face_down_ok = rules.options["swap_face_down"] == "allowed"
-    # With one supplier, the printed type under an incoming empty room never matters again:
+    # With one room-discard swap, the printed type under an incoming empty room never matters again:
     # one representative face-down class stands for all of them.
     down_types = (relevant if n_sup >= 2 else relevant[:1]) if n_sup and face_down_ok else []
     classes = classes_for(rules, [house], extra_types=relevant if n_sup else (), down_types=down_types)
@@ -259,7 +259,9 @@ def _solve_rooms(
         if (c.kind == "up" and c.printed in relevant) or (c.kind == "down" and c.printed in down_types)
     ]
     if model == "tables" and not tables_apply(rules, n_sup, n_hand):
-        raise ValueError("the tables model needs at most one supplier and one handyman use and annex neighbours on one floor")
+        raise ValueError(
+            "the tables model needs at most one room-discard swap and one house swap and annex neighbours on one floor"
+        )
     if model != "cells" and tables_apply(rules, n_sup, n_hand):
         return _solve_on_tables(rules, house, uses, n_sup, n_hand, classes, incoming, deadline, seed, deterministic_time)
     hm = HouseModel(rules, classes)

@@ -54,7 +54,7 @@ class PlacementBound:
 
 
 def read_pool(rules: Ruleset, data: object, source: str) -> dict[int, int]:
-    """A pool file: {"rooms": {"kitchen": 3, …}} or a list of room ids.
+    """A pool file: {"rooms": {"<room id>": 3, …}} or a list of room ids.
 
     Everything is checked, since a pool comes from a user's file: the shape, every id,
     and every count (a whole number from 0 to the size of the room deck; a larger count
@@ -62,7 +62,7 @@ def read_pool(rules: Ruleset, data: object, source: str) -> dict[int, int]:
     """
     from dreamhome.fileio import printable
 
-    shape = f'{source}: expected {{"rooms": {{"kitchen": 3, ...}}}} or a list of room ids'
+    shape = f'{source}: expected {{"rooms": {{"<room id>": 3, ...}}}} or a list of room ids'
     if isinstance(data, dict):
         extra = sorted(set(data) - {"rooms"})
         if extra:
@@ -179,7 +179,7 @@ def _solve_completion(
     n_scenarios = len(objective)
     model.maximize(sum(objective))
     # The full linear relaxation (PLACE-C windows, token pairs, closure) in the LP, without CP-SAT's
-    # generated cuts: measured ~10× faster proofs with a supplier and a handyman, where the default
+    # generated cuts: measured ~10× faster proofs with a room-discard swap and a house swap, where the default
     # LP bound stays far above the optimum (docs/PERFORMANCE.md).
     settings = SolveSettings(
         workers=workers,
