@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # the tests package: its exhaustive reference
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_core import machine  # noqa: E402
@@ -32,8 +32,7 @@ from bench_core import machine  # noqa: E402
 from dreamhome import compile_rules  # noqa: E402
 from dreamhome.generate import random_house  # noqa: E402
 from dreamhome.solver.optimize import best_final_score  # noqa: E402
-
-from reference_endgame import reference_best_final  # noqa: E402
+from tests.helpers.reference_endgame import reference_best_final  # noqa: E402
 
 HELPERS = ("architect", "handyman", "roofer", "supplier")
 

@@ -14,10 +14,10 @@ from dreamhome.legality import house_violations
 from dreamhome.ruleset import FACE_DOWN
 from dreamhome.scoring import best_roof_points, rooms_of, score_total
 from dreamhome.solver.best_house import best_house
+from tests.helpers.paths import DATA
+from tests.helpers.rules import compiled
 
-from conftest import DATA
-
-TINY = compile_rules(DATA / "tiny.dh")
+TINY = compiled(path=DATA / "tiny.dh")
 
 
 def brute_force_max(rules) -> int:

@@ -3,26 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-from conftest import DATA, EXAMPLES
+from tests.helpers.cli import run
+from tests.helpers.paths import DATA, EXAMPLES
 
 EXAMPLE = str(EXAMPLES / "rulebook_example.json")
-
-
-def run(*args, cwd=None):
-    proc = subprocess.run(
-        [sys.executable, "-m", "dreamhome", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={"COLUMNS": "160", "PATH": "/usr/bin:/bin", "HOME": "/tmp"},
-    )
-    assert "Traceback" not in proc.stderr, proc.stderr
-    return proc
 
 
 def test_score_json_rulebook_example():

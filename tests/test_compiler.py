@@ -16,8 +16,7 @@ from dreamhome.dsl import parser as parser_module
 from dreamhome.dsl.compiler import BASE_RULES, check_rules, compile_rules
 from dreamhome.dsl.parser import RulesParser, _read_fast
 from dreamhome.errors import RulesError
-
-from conftest import DATA
+from tests.helpers.paths import DATA
 
 BASE_TEXT = BASE_RULES.read_text()
 # Tokens, keywords used as names, near-keywords and bad characters for mutating rules text.

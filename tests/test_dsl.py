@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 from dreamhome.dsl.ast import Decl, Include, OptionDecl, VariantDecl
 from dreamhome.dsl.parser import RulesParser
 from dreamhome.errors import RulesError
-
-from conftest import DATA
+from tests.helpers.paths import DATA
 
 SPEC_DSL = Path(__file__).resolve().parents[2] / "shared" / "spec" / "DSL.md"
 

@@ -20,11 +20,11 @@ from dreamhome.game.state import GameState, IllegalAction, Phase, Resource
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import score_house
-
-from conftest import ROOT
+from tests.helpers.paths import ROOT
+from tests.helpers.rules import compiled
 
 GOLDEN = ROOT / "tests" / "golden"
-RULESETS = {variants: compile_rules(variants=list(variants)) for variants in [(), ("kids",), ("car",), ("kids", "car")]}
+RULESETS = {variants: compiled(*variants) for variants in [(), ("kids",), ("car",), ("kids", "car")]}
 
 
 def room_cards(state: GameState) -> Counter:

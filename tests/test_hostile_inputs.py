@@ -21,7 +21,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError, HouseError
 from dreamhome.fileio import (
     MAX_BYTES_ENV,
@@ -34,12 +33,12 @@ from dreamhome.fileio import (
 )
 from dreamhome.house import load_house, parse_house
 from dreamhome.solver.place import read_pool
-
-from conftest import DATA, EXAMPLES
+from tests.helpers.paths import DATA, EXAMPLES
+from tests.helpers.rules import compiled
 
 ROOT = EXAMPLES.parent
 GOLDEN = ROOT / "tests" / "golden"
-BASE = compile_rules()
+BASE = compiled()
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
 

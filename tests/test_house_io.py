@@ -7,15 +7,14 @@ import json
 import pytest
 from hypothesis import given
 
-from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import HouseError
 from dreamhome.house import FORMAT, dump_house, house_to_json, load_house, parse_house, save_house
+from tests.helpers.paths import EXAMPLES
+from tests.helpers.rules import compiled
+from tests.helpers.strategies import legal_houses
 
-from conftest import EXAMPLES
-from strategies import legal_houses
-
-BASE = compile_rules()
-CAR = compile_rules(variants=["car"])
+BASE = compiled()
+CAR = compiled("car")
 
 
 @given(legal_houses(BASE))

@@ -11,9 +11,8 @@ import pytest
 
 from dreamhome.game.record import load_record, replay_record
 from dreamhome.scoring import score_total
-
-from conftest import ROOT
-from test_cli import run
+from tests.helpers.cli import run
+from tests.helpers.paths import ROOT
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = ROOT / "test-artifacts"

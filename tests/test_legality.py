@@ -7,17 +7,16 @@ from dataclasses import replace
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from dreamhome.dsl.compiler import compile_rules
 from dreamhome.house import House, load_house
 from dreamhome.legality import house_violations, is_legal
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import rooms_of, score_total
+from tests.helpers.paths import EXAMPLES
+from tests.helpers.rules import compiled
+from tests.helpers.strategies import legal_houses
 
-from conftest import EXAMPLES
-from strategies import legal_houses
-
-BASE = compile_rules()
-CAR = compile_rules(variants=["car"])
+BASE = compiled()
+CAR = compiled("car")
 
 
 def rules_broken(rules, house):

@@ -17,14 +17,14 @@ from dreamhome.house import House, load_house
 from dreamhome.legality import house_violations
 from dreamhome.scoring import score_total
 from dreamhome.solver.optimize import best_final_score
+from tests.helpers.paths import EXAMPLES
+from tests.helpers.reference_endgame import reference_best_final
+from tests.helpers.rules import compiled
 
-from conftest import EXAMPLES
-from reference_endgame import reference_best_final
-
-BASE = compile_rules()
-K3CAR = compile_rules(variants=["kitchen3", "car"])
-HANDY2 = compile_rules(variants=["handyman2"])
-ORTHO = compile_rules(variants=["orthogonal"])
+BASE = compiled()
+K3CAR = compiled("kitchen3", "car")
+HANDY2 = compiled("handyman2")
+ORTHO = compiled("orthogonal")
 
 
 @st.composite

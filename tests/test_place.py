@@ -11,7 +11,6 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from dreamhome.dsl.compiler import compile_rules
 from dreamhome.engine.deck import rooms_left
 from dreamhome.engine.endgame import best_roof_discard_picks, helper_uses
 from dreamhome.engine.placement import apply_placement, legal_placements
@@ -19,11 +18,11 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.generate import random_house
 from dreamhome.house import House, load_house
 from dreamhome.solver.place import best_placement_now, placement_bounds
+from tests.helpers.paths import EXAMPLES
+from tests.helpers.reference_endgame import reference_best_final
+from tests.helpers.rules import compiled
 
-from conftest import EXAMPLES
-from reference_endgame import reference_best_final
-
-BASE = compile_rules()
+BASE = compiled()
 
 
 def completions(rules, house, pool):

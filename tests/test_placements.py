@@ -5,17 +5,16 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dreamhome.dsl.compiler import compile_rules
 from dreamhome.engine.placement import Placement, apply_placement, legal_placements
 from dreamhome.house import House
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import rooms_of
+from tests.helpers.rules import compiled
+from tests.helpers.strategies import legal_houses
 
-from strategies import legal_houses
-
-BASE = compile_rules()
-K3 = compile_rules(variants=["kitchen3"])
+BASE = compiled()
+K3 = compiled("kitchen3")
 
 
 def reference_placements(rules, house, room_id):

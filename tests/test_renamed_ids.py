@@ -24,8 +24,7 @@ from dreamhome.generate import random_house
 from dreamhome.house import house_from_json, house_to_json
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_house, score_total
-
-from conftest import ROOT
+from tests.helpers.paths import ROOT
 
 RULES_DIR = ROOT / "dreamhome" / "rules"
 RULE_ID = re.compile(r"[A-Z]+-[A-Z0-9-]+")

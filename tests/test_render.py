@@ -7,9 +7,8 @@ import xml.etree.ElementTree as ET
 
 from dreamhome.house import load_house
 from dreamhome.render_svg import before_after_svg, house_svg
-
-from conftest import EXAMPLES
-from test_cli import run
+from tests.helpers.cli import run
+from tests.helpers.paths import EXAMPLES
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -11,14 +11,14 @@ from hypothesis import strategies as st
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.house import house_to_json, load_house
 from dreamhome.scoring import best_roof_choice, best_roof_points, score_components, score_house, score_total
+from tests.helpers.paths import EXAMPLES
+from tests.helpers.reference import reference_roof, reference_score
+from tests.helpers.rules import compiled
+from tests.helpers.strategies import legal_houses
 
-from conftest import EXAMPLES
-from reference import reference_roof, reference_score
-from strategies import legal_houses
-
-BASE = compile_rules()
-ORTHO = compile_rules(variants=["orthogonal"])
-K3 = compile_rules(variants=["kitchen3", "car"])
+BASE = compiled()
+ORTHO = compiled("orthogonal")
+K3 = compiled("kitchen3", "car")
 
 
 def test_rulebook_scoring_example(base):

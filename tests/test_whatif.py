@@ -10,8 +10,7 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.whatif import executors
 from dreamhome.whatif.experiment import Experiment, resolve_ruleset
 from dreamhome.whatif.runner import run_experiment
-
-from test_cli import run
+from tests.helpers.cli import run
 
 
 def experiment(games=8, chunk=3, rulesets=("base", "kitchen3", "car")):
