@@ -470,7 +470,7 @@ def max_command(as_json, time_limit, workers, save_path, rules_spec):
     "record_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Write the game record (dreamhome.record/1) to this file.",
+    help="Write the game record (dreamhome.record/2) to this file.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the summary.")
 @rules_options
