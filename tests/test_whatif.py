@@ -215,3 +215,33 @@ def test_ctrl_c_on_the_process_pool_then_resume(tmp_path):
     full = run(*[a if a != str(out) else str(tmp_path / "full") for a in args], "--json")
     assert resumed.returncode == 0 and full.returncode == 0
     assert json.loads(resumed.stdout)["rulesets"] == json.loads(full.stdout)["rulesets"]
+
+
+def test_ray_survives_a_worker_node_dying(tmp_path):
+    """A local Ray cluster of a head and a worker node: the worker node is killed after the first
+    chunk is back, its chunks are redone on the head, and the numbers equal the undisturbed run."""
+    ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
+    from ray.cluster_utils import Cluster
+
+    exp = experiment(games=10, chunk=1, rulesets=("base", "kids"))
+    undisturbed = run_experiment(exp, None, executor_name="local", workers=1)
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+    worker = cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    killed_at: list[int] = []
+
+    def kill_the_worker_node(finished: int, total: int) -> None:
+        if finished and not killed_at:
+            killed_at.append(finished)
+            cluster.remove_node(worker, allow_graceful=False)
+
+    try:
+        ray.init(address=cluster.address, log_to_driver=False)
+        assert len(ray.nodes()) == 2
+        disturbed = run_experiment(exp, None, executor_name="ray", workers=2, progress=kill_the_worker_node)
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+    assert killed_at and killed_at[0] < 20  # the node died with chunks still to play
+    assert numbers(disturbed) == numbers(undisturbed)
+    assert all(not r.get("crashed") for r in disturbed["rulesets"])
