@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from dreamhome.engine.rooms import fits, room_runs
+from dreamhome.engine.rooms import room_runs
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 
@@ -83,9 +83,10 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
     # PLACE-C sizes and FURN-ONE, room by room (engine/rooms.py reads the rooms).
     floors = t.floor_cells
     any_token = any(tokens)
+    max_size = t.max_size
     for f, start, stop, run_code in room_runs(cells, floors):
         length = stop - start
-        if not fits(t, run_code, length):
+        if length > max_size[run_code]:  # PLACE-C (engine.rooms.fits, read inline on this hot path)
             room = rules.room_of_code(run_code)
             out.append(
                 Violation(

@@ -33,6 +33,7 @@ class Tables:
     annex_value: tuple[int, ...]
     annex_neighbours: tuple[tuple[int, ...], ...]  # by cell, per option annex_adjacency
     annex_on_floor: bool  # every annex neighbour on the cell's own floor: floors score alone
+    annex_row_neighbours: tuple[tuple[tuple[int, ...], ...], ...]  # [floor][position]: positions of neighbours on that floor
     bonus_clauses: tuple[tuple[int, tuple[tuple[int, tuple[int, ...]], ...]], ...]  # (points, ((bit, floors), …))
     token_points: tuple[int, ...]  # by token code (0 = none)
     token_room: tuple[int, ...]  # by token code: room code, 0 for outside tokens
@@ -124,6 +125,9 @@ def build_tables(rules: Ruleset) -> Tables:
         annex_target=tuple(annex_target),
         annex_value=tuple(annex_value),
         annex_neighbours=neighbours,
+        annex_row_neighbours=tuple(
+            tuple(tuple(row.index(j) for j in neighbours[c] if j in row) for c in row) for row in board.floor_cells
+        ),
         annex_on_floor=all(board.cell_floor[j] == board.cell_floor[c] for c in range(board.size) for j in neighbours[c]),
         bonus_clauses=tuple(clauses),
         token_points=tuple(token_points),

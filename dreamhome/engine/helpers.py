@@ -8,8 +8,7 @@ end-game tables and `max` all take their amounts from `helper_amounts`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from dreamhome.house import House
@@ -17,16 +16,13 @@ if TYPE_CHECKING:
     from dreamhome.tables import Tables
 
 
-@dataclass(frozen=True)
-class HelperAmounts:
-    """Points a house's helpers add: per functionality bonus met, per empty room, per token."""
+class HelperAmounts(NamedTuple):
+    """Points a house's helpers add: per functionality bonus met, per empty room, per token.
+    A named tuple: the hot scorer builds one per house."""
 
     bonus_plus: int = 0
     empty_room: int = 0
     token_plus: int = 0
-
-    def __bool__(self) -> bool:
-        return bool(self.bonus_plus or self.empty_room or self.token_plus)
 
 
 NONE = HelperAmounts()

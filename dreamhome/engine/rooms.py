@@ -182,9 +182,7 @@ def row_value(t: Tables, floor: int, row: Sequence[int]) -> tuple[int, int, list
     max_size = t.max_size
     annex_target = t.annex_target
     annex_value = t.annex_value
-    neighbours = t.annex_neighbours
-    pos = t.cell_pos
-    cells = t.floor_cells[floor]
+    neighbours = t.annex_row_neighbours[floor]
     n = len(row)
     total = 0
     mask = 0
@@ -203,8 +201,8 @@ def row_value(t: Tables, floor: int, row: Sequence[int]) -> tuple[int, int, list
             beside = False
             if target:
                 for k in range(i, j):
-                    for other in neighbours[cells[k]]:
-                        if row[pos[other]] == target:
+                    for q in neighbours[k]:
+                        if row[q] == target:
                             beside = True
                             break
                     if beside:

@@ -38,6 +38,7 @@ reachable: it is optimal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import combinations
@@ -133,27 +134,31 @@ class RowScorer:
         for _points, clauses in t.bonus_clauses:
             for bit, _floors in clauses:
                 self.bonus_bits |= bit
-        self.cache: dict[tuple[int, tuple[int, ...]], tuple[int, int] | None] = {}
+        self.cache: dict[int, dict[tuple[int, ...], tuple[int, int] | None]] = {}
 
-    def score(self, floor: int, row: tuple[int, ...]) -> tuple[int, int] | None:
-        """(score, bonus types shown as a bit mask) of `row` on `floor`, or None if it is illegal."""
-        key = (floor, row)
-        hit = self.cache.get(key, _MISS)
-        if hit is not _MISS:
-            return hit
-        t = self.t
-        up = self.up
-        value = row_value(t, floor, [up[k] for k in row])
-        result = None
-        if value is not None:
-            points, shown, spans = value
-            token = self.token
-            total = points + self.empty_plus * sum([self.down[k] for k in row]) if self.empty_plus else points
-            for start, stop in spans:
-                total += max([token[k] for k in row[start:stop]]) if stop - start > 1 else token[row[start]]
-            result = (total, shown & self.bonus_bits)
-        self.cache[key] = result
-        return result
+    def for_floor(self, floor: int) -> Callable[[tuple[int, ...]], tuple[int, int] | None]:
+        """The scorer of one floor's rows: row → (score, bonus types shown as a bit mask), or None
+        if the row is illegal. Each floor keeps its own memo; rows that differ only in tokens or
+        printed cards share their rooms (`rooms.row_value`, computed once per row of codes)."""
+        cache = self.cache.setdefault(floor, {})
+        t, up, token, down, empty_plus, bits = self.t, self.up, self.token, self.down, self.empty_plus, self.bonus_bits
+
+        def score(row: tuple[int, ...]) -> tuple[int, int] | None:
+            hit = cache.get(row, _MISS)
+            if hit is not _MISS:
+                return hit
+            value = row_value(t, floor, list(map(up.__getitem__, row)))
+            result = None
+            if value is not None:
+                points, shown, spans = value
+                total = points + empty_plus * sum([down[k] for k in row]) if empty_plus else points
+                for start, stop in spans:
+                    total += max([token[k] for k in row[start:stop]]) if stop - start > 1 else token[row[start]]
+                result = (total, shown & bits)
+            cache[row] = result
+            return result
+
+        return score
 
 
 def build_tables(
@@ -183,8 +188,7 @@ def build_tables(
         table = FloorTable(tuple(floor))
         candidates = table.candidates
         best: dict[Signature, tuple[int, tuple[int, ...], int, int]] = {}  # signature → (value, row, score, changed)
-        score_row = scorer.score
-        floor_index = t.cell_floor[floor[0]]
+        score_row = scorer.for_floor(t.cell_floor[floor[0]])
         for role, base, base_changed in roles:
             options = [(0, base, base_changed)]
             for p, ks in enumerate(fits):
@@ -193,7 +197,7 @@ def build_tables(
                     if k != base[p]:
                         options.append((1, base[:p] + (k,) + base[p + 1 :], before + (k != start[p])))
             for sup, row, changed in options:
-                scored = score_row(floor_index, row)
+                scored = score_row(row)
                 if scored is None:
                     continue
                 score, shown = scored
