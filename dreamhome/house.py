@@ -169,19 +169,21 @@ class _Reader:
             for k, value in enumerate(row):
                 i = board.floor_cells[fi][k]
                 cells[i], tokens[i], unders[i] = self.cell(f"floors.{floor.name}[{k}]", value)
-        roofs = data.get("roofs") or []
+        # Only null or a missing key means "none"; `false` or `{}` is a mistake, not an empty list
+        # (the shipped JSON Schema, dreamhome/schemas/house.schema.json, says the same).
+        roofs = _or_empty(data.get("roofs"), [])
         if not isinstance(roofs, list):
             raise self.fail("roofs", "expected a list of roof cards")
-        discard = data.get("discard") or {}
+        discard = _or_empty(data.get("discard"), {})
         if not isinstance(discard, dict):
             raise self.fail("discard", 'expected {"rooms": [...], "roofs": [...]}')
         extra = set(discard) - {"rooms", "roofs"}
         if extra:
             raise self.fail("discard", f"unknown key '{sorted(extra)[0]}'; expected rooms, roofs")
-        d_rooms = discard.get("rooms") or []
+        d_rooms = _or_empty(discard.get("rooms"), [])
         if not isinstance(d_rooms, list):
             raise self.fail("discard.rooms", "expected a list of room ids")
-        d_roofs = discard.get("roofs") or []
+        d_roofs = _or_empty(discard.get("roofs"), [])
         if not isinstance(d_roofs, list):
             raise self.fail("discard.roofs", "expected a list of roof cards")
         return House(
@@ -198,6 +200,11 @@ class _Reader:
             ),
             discard_roofs=tuple(self.roof(f"discard.roofs[{i}]", r) for i, r in enumerate(d_roofs)),
         )
+
+
+def _or_empty(value, empty):
+    """`value`, or `empty` when it is null or absent."""
+    return empty if value is None else value
 
 
 def house_from_json(rules: Ruleset, data, source: str = "house") -> House:

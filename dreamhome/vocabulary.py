@@ -1,7 +1,7 @@
 """The engine's fixed vocabulary: what rules files may name but not define.
 
 Rules files choose cards, numbers and conditions; the words below are the
-mechanics the engine implements (RULES.md), so a rules file that names anything
+mechanics the engine implements (docs/rules.md), so a rules file that names anything
 else is an error with its position rather than a silent no-op.
 """
 
@@ -15,8 +15,8 @@ FLOOR_KINDS = ("upper", "basement")
 
 PROVENANCE_TAGS = ("rulebook", "printed", "review", "inferred", "assumed")
 
-# Options with their allowed values; the first value is the spec's default,
-# used when a rules file does not declare the option (RULES.md, Variants).
+# Options with their allowed values; the first value is the default,
+# used when a rules file does not declare the option (docs/rules.md, Options).
 OPTIONS: dict[str, tuple[str, ...]] = {
     "round_discard": ("on", "off"),  # ROUND-1, VAR-NODISCARD
     "annex_adjacency": ("horizontal", "orthogonal"),  # SCORE-ROOMS

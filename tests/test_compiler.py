@@ -266,7 +266,7 @@ def test_missing_fields_and_fields_in_the_wrong_place(tmp_path):
 
 
 def test_example_fragment_compile_errors():
-    """DSL.md: the example parses but does not compile (undeclared rooms, short decks)."""
+    """The full language example (tests/data/dsl_example.dh) parses but does not compile (undeclared rooms, short decks)."""
     errors, _ = check_rules(DATA / "dsl_example.dh")
     messages = [e.message for e in errors]
     assert "unknown room 'kitchen'" in messages and "unknown room 'bathroom'" in messages

@@ -30,7 +30,7 @@ def test_round_trip_under_a_variant(house):
 
 
 def test_formats_md_example_loads(base):
-    """The example of FORMATS.md, as printed there."""
+    """The house example of docs/formats.md."""
     text = """{
       "format": "dreamhome.house/1",
       "floors": {

@@ -1,6 +1,6 @@
 """Game actions: small frozen values with a readable text (OpenSpiel-style).
 
-Cells are named as in FORMATS.md (`top/2`), columns are track columns (0–4),
+Cells are named as in docs/formats.md (`top/2`), columns are track columns (0–4),
 cards are ids of the rules in use; actions never carry objects of the engine.
 Each action is named by what it does, not by the card of the base game that
 does it: `text(card)` takes the name of the card used (from the rules file,

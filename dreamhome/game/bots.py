@@ -8,6 +8,7 @@ seat, so the same seed gives the same game.
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections import Counter
 from dataclasses import replace
@@ -145,10 +146,36 @@ BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def make_bot(name: str, seed: int, seat: int) -> Bot:
+    """The bot for one seat: a name of `BOTS`, or `module:Class` for a bot of your own.
+
+    A bot of your own is a `Bot` subclass in any importable module (docs/python.md); it is
+    built like the packaged ones, with the game seed and its seat, so its games replay too.
+    Whatever goes wrong is one `DreamhomeError` line, since the name comes from the command line
+    or a game record."""
+    if ":" in name:
+        return _import_bot(name)(seed, seat)
     try:
         return BOTS[name](seed, seat)
     except KeyError:
-        raise DreamhomeError(f"unknown bot '{name}'; known bots: {', '.join(BOTS)}") from None
+        raise DreamhomeError(
+            f"unknown bot '{name}'; known bots: {', '.join(BOTS)}, or module:Class for a bot of your own"
+        ) from None
+
+
+def _import_bot(name: str) -> type[Bot]:
+    module_name, _, class_name = name.partition(":")
+    if not module_name or not class_name:
+        raise DreamhomeError(f"bot '{name}': expected module:Class, such as mypackage.bots:MyBot")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # any failure of the user's module is the user's, reported in one line
+        raise DreamhomeError(f"bot '{name}': cannot import {module_name}: {type(exc).__name__}: {exc}") from None
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise DreamhomeError(f"bot '{name}': module {module_name} has no {class_name}")
+    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+        raise DreamhomeError(f"bot '{name}': {class_name} is not a bot (a subclass of dreamhome.game.bots.Bot)")
+    return cls
 
 
 class SolverBot(GreedyBot):

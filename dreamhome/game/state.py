@@ -1,4 +1,4 @@
-"""The game of Dream Home, 2–4 players, every rule of RULES.md (OpenSpiel-style API).
+"""The game of Dream Home, 2–4 players, every rule of docs/rules.md (OpenSpiel-style API).
 
 `GameState` owns the shuffled decks (a seeded RNG used once, at setup), the
 track, the houses, held cards, discard piles, the first-player marker and the

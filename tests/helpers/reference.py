@@ -1,4 +1,4 @@
-"""A plain reference scorer and placement check, written straight from RULES.md.
+"""A plain reference scorer and placement check, written straight from docs/rules.md.
 
 Deliberately slow and simple: it works on the JSON form of a house, reads only
 card data from the Ruleset, and shares no code with dreamhome.scoring or

@@ -1,7 +1,7 @@
 """Exhaustive end-game reference: every sequence of helper actions, in every order.
 
 Plain breadth-first enumeration over house states (END-ORDER), written from
-RULES.md END-* without the CP-SAT model or its replay code. Used by the tests
+docs/rules.md END-* without the CP-SAT model or its replay code. Used by the tests
 and by benchmarks/bench_solver.py as the baseline.
 """
 

@@ -1,0 +1,1 @@
+"""JSON Schemas of the files dreamhome reads and writes (docs/formats.md)."""

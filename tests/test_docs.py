@@ -1,0 +1,375 @@
+"""The documentation shipped with the project is complete and its examples run.
+
+docs/rules.md defines every rule id the project cites (and cites nothing it does not define),
+the project points to no document outside the repository, and every example in docs/language.md
+compiles.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from dreamhome.dsl.compiler import compile_rules
+from dreamhome.errors import RulesError
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+RULES_DIR = ROOT / "dreamhome" / "rules"
+
+# A rule id: an area prefix and one or more parts (PLACE-A, SCORE-FUNC-B, ROUND-ORDER).
+RULE_ID = re.compile(r"\b(?:COMP|SETUP|ROUND|PLACE|SEE|RES|FURN|TOOL|END|HELP|SCORE|VAR)(?:-[A-Z0-9]+)+\b")
+DEFINED = re.compile(r"^### ([A-Z]+(?:-[A-Z0-9]+)+)\s*$", re.MULTILINE)
+NOT_YET = "Not yet implemented."
+
+
+def _sources() -> list[Path]:
+    """Every file whose citations must resolve: the package's Python and rules files, the docs
+    (docs/rules.md itself excepted: its cross-references are not uses), README and the tests."""
+    files = [*(ROOT / "dreamhome").rglob("*.py"), *RULES_DIR.rglob("*.dh")]
+    files += [p for p in DOCS.glob("*.md") if p.name != "rules.md"]
+    files += [ROOT / "README.md", *(ROOT / "tests").rglob("*.py")]
+    return files
+
+
+def _defined() -> dict[str, str]:
+    """Rule id -> the text of its section in docs/rules.md."""
+    text = (DOCS / "rules.md").read_text(encoding="utf-8")
+    matches = list(DEFINED.finditer(text))
+    sections: dict[str, str] = {}
+    for m, nxt in zip(matches, [*matches[1:], None], strict=True):
+        end = nxt.start() if nxt is not None else len(text)
+        assert m.group(1) not in sections, f"{m.group(1)} is defined twice in docs/rules.md"
+        sections[m.group(1)] = text[m.end() : end]
+    return sections
+
+
+def _cited() -> dict[str, set[str]]:
+    cited: dict[str, set[str]] = {}
+    for path in _sources():
+        for rid in RULE_ID.findall(path.read_text(encoding="utf-8")):
+            cited.setdefault(rid, set()).add(str(path.relative_to(ROOT)))
+    return cited
+
+
+def test_every_cited_rule_id_is_defined_in_rules_md() -> None:
+    defined = _defined()
+    missing = {rid: sorted(where) for rid, where in _cited().items() if rid not in defined}
+    assert not missing, f"rule ids cited but not defined in docs/rules.md: {missing}"
+
+
+def test_every_defined_rule_id_is_cited_or_marked_not_implemented() -> None:
+    cited = _cited()
+    unused = [rid for rid, body in _defined().items() if rid not in cited and NOT_YET not in body]
+    assert not unused, f"rule ids defined in docs/rules.md but cited nowhere: {unused}"
+
+
+def test_rules_md_defines_the_ids_legality_messages_use() -> None:
+    """A sample of what `check` prints: each id a violation can carry has a section."""
+    defined = _defined()
+    for rid in ("PLACE-A", "PLACE-B", "PLACE-C", "PLACE-CLOSED", "PLACE-MERGE", "FURN-ONE", "FURN-TYPE", "COMP-5"):
+        assert rid in defined and len(defined[rid].split()) > 8, rid
+
+
+def test_rules_md_options_are_the_declared_options() -> None:
+    """The options table names exactly the options the language knows, with their defaults."""
+    from dreamhome.vocabulary import OPTIONS
+
+    text = (DOCS / "rules.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z_]+)` \| `([a-z_]+)` \|", text, re.MULTILINE)
+    assert {name: default for name, default in rows} == {name: values[0] for name, values in OPTIONS.items()}
+
+
+def test_rules_md_counts_the_assumed_values() -> None:
+    """The number of assumed values the docs and README give is the base rules' own count."""
+    n = len(compile_rules().assumed_values())
+    assert f"{n} assumed values" in (DOCS / "rules.md").read_text(encoding="utf-8")
+    assert f"{n} values" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+# Files being rewritten by others while this test was written still cite the old documents;
+# docs/PERFORMANCE.md is not this change's to edit. The golden records embed the rules source as
+# it was when they were recorded, so they are data, not citations.
+_SPEC_NAMES = re.compile(r"\b(?:RULES|DSL|FORMATS|DESIGN|MANIFEST)\.md\b|\bthe spec\b|shared/spec")
+_STILL_CITING = {
+    "dreamhome/cli.py",
+    "dreamhome/solver/optimize.py",
+    "dreamhome/solver/best_house.py",
+    "dreamhome/solver/place.py",
+    "dreamhome/engine/cpsat.py",
+    "docs/PERFORMANCE.md",
+}
+
+
+def _project_files() -> list[Path]:
+    skip_dirs = {".git", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "site", "test-artifacts"}
+    out = []
+    for path in ROOT.rglob("*"):
+        rel = path.relative_to(ROOT)
+        if not path.is_file() or skip_dirs & set(rel.parts) or rel.parts[0] in {"build", "results"}:
+            continue
+        if rel.parts[:2] == ("tests", "golden") or rel.suffix in {".pyc", ".png", ".so"}:
+            continue
+        if str(rel) in _STILL_CITING or rel.parts[:2] == ("dreamhome", "dsl") and rel.suffix == ".py":
+            continue
+        if rel == Path("tests/test_docs.py"):
+            continue
+        out.append(path)
+    return out
+
+
+def test_no_file_points_to_documents_outside_the_repository() -> None:
+    offenders = []
+    for path in _project_files():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        for lineno, line in enumerate(text.splitlines(), 1):
+            if _SPEC_NAMES.search(line):
+                offenders.append(f"{path.relative_to(ROOT)}:{lineno}: {line.strip()}")
+    assert not offenders, "\n".join(offenders)
+
+
+# ---- docs/language.md: every example compiles ------------------------------------------------
+
+_DH_BLOCK = re.compile(r"^```dh\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def _language_examples() -> list[str]:
+    return _DH_BLOCK.findall((DOCS / "language.md").read_text(encoding="utf-8"))
+
+
+def _complete(block: str) -> str:
+    """An example that declares one thing is an override: it is compiled over the base rules.
+    A block with its own include is compiled as it stands."""
+    if "include " in block:
+        return block
+    return 'include "base.dh"\n' + block
+
+
+def test_language_md_has_examples() -> None:
+    assert len(_language_examples()) >= 15
+
+
+@pytest.mark.parametrize("index", range(len(_language_examples())))
+def test_language_md_example_compiles(index: int, tmp_path: Path) -> None:
+    block = _language_examples()[index]
+    if block.lstrip().startswith("# error"):
+        # An example of an error: it must fail, with the message the text shows.
+        expected = block.lstrip().splitlines()[0].removeprefix("# error:").strip()
+        with pytest.raises(RulesError) as err:
+            compile_rules(text=_complete(block), name="example.dh")
+        assert expected in str(err.value), str(err.value)
+        return
+    source = tmp_path / "example.dh"
+    source.write_text(_complete(block), encoding="utf-8")
+    compile_rules(source)
+
+
+# ---- docs/formats.md: the shipped schemas agree with the files and the loader ----------------
+
+jsonschema = pytest.importorskip("jsonschema")
+
+
+def _schema(name: str) -> dict:
+    from importlib.resources import files
+
+    return json.loads(files("dreamhome.schemas").joinpath(name).read_text(encoding="utf-8"))
+
+
+def _validator(name: str):
+    """A validator that resolves the record schema's reference to the house schema."""
+    from referencing import Registry, Resource
+
+    house = _schema("house.schema.json")
+    registry = Registry().with_resource("house.schema.json", Resource.from_contents(house))
+    schema = _schema(name)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema, registry=registry)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*.json")), ids=lambda p: p.name)
+def test_examples_match_the_house_schema(path: Path) -> None:
+    _validator("house.schema.json").validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "tests" / "golden").glob("*.json")), ids=lambda p: p.name)
+def test_golden_records_match_the_record_schema(path: Path) -> None:
+    _validator("record.schema.json").validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+def test_whatif_example_matches_the_results_schema() -> None:
+    data = json.loads((DOCS / "whatif-example" / "results.json").read_text(encoding="utf-8"))
+    _validator("whatif-results.schema.json").validate(data)
+
+
+def test_record_schema_refuses_a_record2_without_digest() -> None:
+    data = json.loads((ROOT / "tests" / "golden" / "four_players.v2.json").read_text(encoding="utf-8"))
+    del data["digest"]
+    assert not _validator("record.schema.json").is_valid(data)
+    data["format"] = "dreamhome.record/1"
+    assert _validator("record.schema.json").is_valid(data)
+
+
+def test_formats_md_house_example_loads_and_matches_the_schema() -> None:
+    from dreamhome.house import house_from_json
+
+    text = (DOCS / "formats.md").read_text(encoding="utf-8")
+    block = re.search(r"^```json\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    assert block is not None
+    data = json.loads(block.group(1))
+    _validator("house.schema.json").validate(data)
+    house_from_json(compile_rules(), data)
+
+
+def _house_documents():
+    """House documents of every shape, right and wrong, with ids of the right kind drawn from
+    the base rules: ids are the loader's business alone (the schema does not know the rules)."""
+    from hypothesis import strategies as st
+
+    rules = compile_rules()
+    rooms = st.sampled_from(sorted(rules.ids("room")))
+    furnishings = st.sampled_from(sorted(rules.ids("furnishing")))
+    junk = st.sampled_from([1, "x", [], {}, False, True, 0, None])
+
+    def maybe(values):
+        return st.one_of(values, junk)
+
+    flag = st.one_of(st.booleans(), st.sampled_from([1, 0, "yes", None]))
+    cell = st.one_of(
+        st.none(),
+        st.dictionaries(
+            st.sampled_from(["room", "token", "face_down", "scaffolding", "rom"]),
+            st.one_of(rooms, furnishings, flag),
+            max_size=4,
+        ).map(lambda d: {k: v for k, v in d.items()}),
+        st.fixed_dictionaries({"room": maybe(rooms)}, optional={"token": maybe(furnishings), "face_down": flag}),
+        st.fixed_dictionaries({"face_down": flag}, optional={"room": maybe(rooms), "token": maybe(furnishings)}),
+        st.fixed_dictionaries({"scaffolding": flag}, optional={"face_down": flag, "room": rooms}),
+        junk,
+    )
+    roof = st.one_of(
+        st.fixed_dictionaries(
+            {"color": maybe(st.sampled_from(sorted(rules.ids("roof"))))},
+            optional={"window": flag, "pane": st.just(1)},
+        ),
+        junk,
+    )
+    good_cell = st.one_of(
+        st.none(),
+        st.fixed_dictionaries({"room": rooms}, optional={"token": furnishings}),
+        st.fixed_dictionaries({"face_down": st.just(True)}, optional={"room": rooms}),
+    )
+    row = st.one_of(st.lists(cell, min_size=1, max_size=6), junk)
+    floors = st.one_of(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "top": st.lists(good_cell, min_size=5, max_size=5),
+                "middle": st.lists(st.one_of(good_cell, cell), min_size=5, max_size=5),
+                "basement": st.lists(good_cell, min_size=2, max_size=2),
+            },
+        ),
+        st.dictionaries(st.sampled_from(["top", "middle", "basement", "attic"]), row, max_size=4),
+        junk,
+    )
+
+    def ids(kind: str):
+        return st.one_of(st.none(), st.lists(st.sampled_from(sorted(rules.ids(kind))), max_size=3), junk)
+
+    discard = st.one_of(
+        st.none(),
+        st.fixed_dictionaries(
+            {}, optional={"rooms": st.one_of(st.lists(rooms, max_size=3), junk), "roofs": st.lists(roof, max_size=2)}
+        ),
+        junk,
+    )
+    return st.fixed_dictionaries(
+        {"floors": floors},
+        optional={
+            "format": st.sampled_from(["dreamhome.house/1", "dreamhome.house/2", None]),
+            "roofs": st.one_of(st.lists(roof, max_size=3), junk),
+            "outside": ids("furnishing"),
+            "helpers": ids("helper"),
+            "tools": ids("tool"),
+            "discard": discard,
+            "colour": st.just("red"),
+        },
+    )
+
+
+def test_house_schema_and_loader_agree() -> None:
+    """Whatever the document, the loader and the schema both accept it or both refuse it."""
+    from hypothesis import given, settings
+
+    from dreamhome.errors import DreamhomeError
+    from dreamhome.house import house_from_json
+
+    rules = compile_rules()
+    validator = _validator("house.schema.json")
+
+    @settings(max_examples=400, deadline=None)
+    @given(_house_documents())
+    def check(doc: dict) -> None:
+        try:
+            house_from_json(rules, doc)
+            loaded = True
+        except DreamhomeError:
+            loaded = False
+        assert loaded == validator.is_valid(doc), (loaded, doc)
+        outcomes.add(loaded)
+
+    outcomes: set[bool] = set()
+    check()
+    assert outcomes == {True, False}, "the documents drawn should include accepted and refused ones"
+
+
+# ---- docs/python.md: every block runs, in order, in one session -----------------------------
+
+_PY_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+@pytest.mark.parametrize("page", ["python.md", "formats.md"])
+def test_python_examples_run(page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+    import sys
+
+    blocks = _PY_BLOCK.findall((DOCS / page).read_text(encoding="utf-8"))
+    assert blocks
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    namespace: dict[str, object] = {"__name__": f"docs_{page}"}
+    for i, block in enumerate(blocks):
+        exec(compile(block, f"docs/{page} block {i + 1}", "exec"), namespace)  # noqa: S102 - the docs' own code
+
+
+def test_make_bot_imports_module_class(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from dreamhome.errors import DreamhomeError
+    from dreamhome.game.bots import Bot, make_bot
+
+    (tmp_path / "docbots.py").write_text(
+        "from dreamhome.game.bots import Bot\n"
+        "class First(Bot):\n    name = 'first'\n    def choose(self, obs, legal):\n        return legal[0]\n"
+        "class NotABot:\n    pass\n"
+    )
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    bot = make_bot("docbots:First", 1, 0)
+    assert isinstance(bot, Bot) and type(bot).__name__ == "First"
+    for name, words in [
+        ("docbots:NotABot", "is not a bot"),
+        ("docbots:Missing", "has no Missing"),
+        ("no_such_module_xyz:Bot", "cannot import no_such_module_xyz"),
+        (":Bot", "expected module:Class"),
+        ("greedyy", "unknown bot 'greedyy'"),
+    ]:
+        with pytest.raises(DreamhomeError) as err:
+            make_bot(name, 1, 0)
+        assert words in str(err.value) and "\n" not in str(err.value)
