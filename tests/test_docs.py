@@ -373,3 +373,36 @@ def test_make_bot_imports_module_class(tmp_path: Path, monkeypatch: pytest.Monke
         with pytest.raises(DreamhomeError) as err:
             make_bot(name, 1, 0)
         assert words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_language_md_names_every_word_of_the_language() -> None:
+    """Every keyword of the grammar and every word of the engine's vocabulary (effects, places,
+    timings, flags, options and their values, fields per kind, provenance marks) is in
+    docs/language.md, in backquotes: a word added to the language without docs fails here."""
+    from dreamhome.dsl.compiler import CARD_FIELDS
+    from dreamhome.vocabulary import (
+        AWARDS,
+        CATEGORY_FLOOR_KIND,
+        EFFECTS,
+        FLOOR_KINDS,
+        OPTIONS,
+        PLACES,
+        PROVENANCE_TAGS,
+        ROOF_SCORING_FIELDS,
+    )
+
+    text = (DOCS / "language.md").read_text(encoding="utf-8")
+    fences = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+    coded = set(re.findall(r"`([^`\n]+)`", fences.sub("", text))) | set(fences.findall(text))
+    words_in_code = {w for c in coded for w in re.findall(r"[A-Za-z_@]+", c)}
+    grammar = (ROOT / "dreamhome" / "dsl" / "grammar.lark").read_text(encoding="utf-8")
+    words = {w for w in re.findall(r'"([a-z_]+)"', grammar)}
+    words |= set(EFFECTS) | set(PLACES) | set(OPTIONS) | {v for vs in OPTIONS.values() for v in vs}
+    for shape in EFFECTS.values():
+        words |= set(shape.timings) | set(shape.flags) | set(shape.keywords)
+    for kind, (required, optional) in CARD_FIELDS.items():
+        words |= {kind} | required | optional
+    words |= set(CATEGORY_FLOOR_KIND) | set(FLOOR_KINDS) | set(ROOF_SCORING_FIELDS) | set(AWARDS)
+    words |= {"@" + tag for tag in PROVENANCE_TAGS}
+    missing = sorted(w for w in words if w not in words_in_code)
+    assert not missing, f"words of the language not documented in docs/language.md: {missing}"
