@@ -558,3 +558,18 @@ def test_replay_follows_no_include(tmp_path):
     data["rules"]["source"] = 'include "base.dh"\n'
     with pytest.raises(DreamhomeError, match="includes are not followed here"):
         replay_record(data, "g.json")
+
+
+def test_found_by_the_hostile_benchmark(tmp_path):
+    """Cases benchmarks/bench_hostile.py found: each one line, no exception but RulesError."""
+    cases = {
+        'include "' + "a" * 5000 + '.dh"\n': "cannot find included file",
+        'include "a\x00b.dh"\n': "cannot hold the character",
+        'room kitchen "Kit\x00chen" { points 1 }\n': "cannot hold the character",
+        "room kitchen { points 1 " + "9" * 5000 + " }\n": "out of range",
+    }
+    for text, needle in cases.items():
+        with pytest.raises(RulesError) as info:
+            compile_rules(text=text, name="x.dh")
+        assert needle in info.value.diagnostics[0].message
+        assert all("\n" not in d.one_line() and len(d.one_line()) < 400 for d in info.value.diagnostics)

@@ -207,6 +207,14 @@ class _Cards:
 _CardBuilder = Callable[[str, _Merged, _Scope, _Cards], None]
 
 
+def _is_file(path: Path) -> bool:
+    """`path.is_file()`, False where the name cannot even be looked up (too long, a NUL in it)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _numbers(value: object) -> Iterator[int]:
     """Every integer written in a field's value (tuples, effect specs), for the range check."""
     if isinstance(value, bool):
@@ -292,7 +300,7 @@ class _Compiler:
             if base_dir is not None:
                 options.append(base_dir / candidate)
             options.append(RULES_DIR / candidate)
-        return next((p for p in options if p.is_file()), None)
+        return next((p for p in options if _is_file(p)), None)
 
     def flatten(self, rules_file: RulesFile, stack: tuple[str, ...]) -> tuple[list[tuple[str, Item]], str]:
         """Items in order with includes expanded, and the source with includes inlined."""
@@ -324,7 +332,9 @@ class _Compiler:
             path = self.resolve_include(base_dir, item.path)
             if path is None:
                 self.error(
-                    item.pos, f"cannot find included file '{item.path}' (looked beside this file and in the packaged rules)"
+                    item.pos,
+                    f"cannot find included file '{printable(item.path[:200])}' "
+                    "(looked beside this file and in the packaged rules)",
                 )
                 continue
             key = str(path.resolve())

@@ -37,6 +37,7 @@ from dreamhome.dsl.ast import (
     VariantItem,
 )
 from dreamhome.errors import Diagnostic, RulesError
+from dreamhome.fileio import printable
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
@@ -119,7 +120,8 @@ def string_literal(token: str) -> str | int:
             pyast.literal_eval('"' + m.group(0) + '"')
         except (SyntaxError, ValueError):
             return m.start()
-    return 0
+    # No bad escape: a character Python's reader refuses (a NUL byte).
+    return next((k for k, char in enumerate(token) if char == "\x00"), 0)
 
 
 class BadStringError(Exception):
@@ -161,7 +163,7 @@ class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
         value = string_literal(tok)
         if isinstance(value, int):
             m = _ESCAPE.match(tok, value)
-            raise BadStringError(tok.line or 1, (tok.column or 1) + value, m.group(0) if m else "\\")
+            raise BadStringError(tok.line or 1, (tok.column or 1) + value, m.group(0) if m else tok[value : value + 1])
         return Token.new_borrow_pos("STRING", value, tok)
 
     # ---- fields ----------------------------------------------------
@@ -853,7 +855,10 @@ class RulesParser:
     def _bad_string(bad: BadStringError, text: str, path: str) -> Diagnostic:
         lines = text.split("\n")
         source = lines[bad.line - 1] if 0 < bad.line <= len(lines) else ""
-        message = f"bad escape '{bad.escape}' in a string; write a backslash as \\\\"
+        if bad.escape.startswith("\\"):
+            message = f"bad escape '{bad.escape}' in a string; write a backslash as \\\\"
+        else:
+            message = f"a string cannot hold the character {printable(repr(bad.escape))}"
         return Diagnostic(path, bad.line, bad.column, message, source)
 
     def _recover(self, exc: UnexpectedInput, text: str, path: str) -> list[Diagnostic]:
