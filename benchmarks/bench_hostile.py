@@ -337,12 +337,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="a smoke run")
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--loaders", type=int, default=None, help="loader rounds (default 20000; quick 200)")
-    ap.add_argument("--commands", type=int, default=None, help="commands run (default 600; quick 30)")
+    ap.add_argument("--loaders", type=int, default=None, help="loader rounds (default 40000; quick 200)")
+    ap.add_argument("--commands", type=int, default=None, help="commands run (default 1500; quick 30)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="commands side by side")
     ns = ap.parse_args()
-    loaders = ns.loaders if ns.loaders is not None else (200 if ns.quick else 20000)
-    commands = ns.commands if ns.commands is not None else (30 if ns.quick else 600)
+    loaders = ns.loaders if ns.loaders is not None else (200 if ns.quick else 40000)
+    commands = ns.commands if ns.commands is not None else (30 if ns.quick else 1500)
     if ROOT not in Path(dreamhome.__file__).resolve().parents:
         print(
             f"warning: testing {Path(dreamhome.__file__).parent} in process, not {ROOT}/dreamhome: set PYTHONPATH={ROOT}",
