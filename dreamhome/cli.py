@@ -19,6 +19,7 @@ import click
 
 from dreamhome.errors import DreamhomeError, RulesError
 from dreamhome.fileio import OutputError, check_output, printable, write_atomic
+from dreamhome.interrupt import Interrupted
 
 EXIT_NO = 1
 EXIT_BAD = 2
@@ -139,6 +140,13 @@ def rules_file_or_fail(path: str) -> None:
         fail(str(exc))
 
 
+def absolute_includes() -> bool:
+    """--allow-absolute-includes, given to the command group."""
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_root().obj if ctx is not None else None
+    return bool((obj or {}).get("absolute_includes"))
+
+
 def load_rules(spec):
     from dreamhome.dsl.compiler import compile_rules
 
@@ -146,7 +154,7 @@ def load_rules(spec):
     if path:
         rules_file_or_fail(path)
     try:
-        return compile_rules(path, variants)
+        return compile_rules(path, variants, allow_absolute_includes=absolute_includes())
     except RulesError as exc:
         first = exc.diagnostics[0].one_line() if exc.diagnostics else "rules error"
         more = len(exc.diagnostics) - 1
@@ -176,9 +184,15 @@ def emit_json(data) -> None:
     help="Rules file to use for every subcommand (default: the packaged base rules).",
 )
 @click.option("--variant", "variants", multiple=True, metavar="NAME", help="Switch on a variant of the rules (repeatable).")
+@click.option(
+    "--allow-absolute-includes",
+    "absolute_includes",
+    is_flag=True,
+    help="Let rules files include other rules files by absolute path (default: beside the file or packaged).",
+)
 @click.version_option(package_name="dreamhome")
 @click.pass_context
-def main(ctx, rules_path, variants):
+def main(ctx, rules_path, variants, absolute_includes):
     """Dream Home as formal rules: check, score and explain houses.
 
     A house is a `dreamhome.house/1` JSON file (see docs/FORMATS.md); `-` reads
@@ -196,7 +210,7 @@ def main(ctx, rules_path, variants):
       dreamhome rules show --assumed
       dreamhome --variant NAME rules show
     """
-    ctx.obj = {"rules_path": rules_path, "variants": variants}
+    ctx.obj = {"rules_path": rules_path, "variants": variants, "absolute_includes": absolute_includes}
 
 
 @main.command()
@@ -665,10 +679,11 @@ def whatif(rulesets, games, players, bots, seed, workers, executor_name, address
             )
         except DreamhomeError as exc:
             fail(str(exc))
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Interrupted) as exc:
             where = f"; `--resume --out {out_dir}` continues it" if out_dir else ""
-            say(f"interrupted; finished chunks are saved{where}")
-            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+            say(f"{exc if isinstance(exc, Interrupted) else 'interrupted'}; finished chunks are saved{where}")
+            code = exc.exit_code if isinstance(exc, Interrupted) else EXIT_INTERRUPTED
+            raise click.exceptions.Exit(code) from None
     crashed = crashed_games(doc)
     if as_json:
         emit_json(doc)
@@ -715,7 +730,7 @@ def rules_check(rules_file, as_json):
     from dreamhome.dsl.compiler import check_rules
 
     rules_file_or_fail(rules_file)
-    errors, warnings = check_rules(rules_file)
+    errors, warnings = check_rules(rules_file, allow_absolute_includes=absolute_includes())
     if as_json:
         emit_json({"ok": not errors, "errors": [d.to_json() for d in errors], "warnings": [d.to_json() for d in warnings]})
     else:
@@ -755,14 +770,23 @@ def run() -> None:
 
     Usage errors are shortened to one line too; a stdout that cannot take the
     output (full disk, closed pipe, an ASCII-only encoding) ends with one line
-    and exit 2 instead of a traceback.
+    and exit 2 instead of a traceback. Ctrl-C and SIGTERM end any command, even
+    inside a CP-SAT solve (dreamhome.interrupt), with one line and exit 130 or 143;
+    outputs are written atomically, so an interrupted command changes no file.
     """
+    from dreamhome import interrupt
+
+    interrupt.install()
     if os.environ.get(DEBUG_ENV):
         sys.exit(main(standalone_mode=False, prog_name="dreamhome") or 0)
     try:
         code = main(standalone_mode=False, prog_name="dreamhome")
     except click.exceptions.ClickException as exc:
         say(_usage_line(exc))
+        code = exc.exit_code
+    except Interrupted as exc:
+        _silence_stdout()
+        say(str(exc))
         code = exc.exit_code
     except click.exceptions.Abort:
         say("interrupted")

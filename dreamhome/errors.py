@@ -13,6 +13,10 @@ class DreamhomeError(Exception):
     """Bad input: a file, id or argument the project cannot use."""
 
 
+SOURCE_LINE_LIMIT = 200
+"""Most characters of a rules file's line a diagnostic shows."""
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """One problem found in a rules file, with where it is."""
@@ -28,11 +32,21 @@ class Diagnostic:
         return f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
 
     def long(self) -> str:
-        """The message, the offending line and a caret under the column."""
+        """The message, the offending line and a caret under the column.
+
+        Never more than `SOURCE_LINE_LIMIT` characters of the line, around the column: a rules
+        file of one enormous line (or a file that is not rules at all) is not echoed whole.
+        """
         text = self.one_line()
         if self.source_line:
-            caret = " " * (max(self.column, 1) - 1) + "^"
-            text += f"\n  {self.source_line}\n  {caret}"
+            line, column = self.source_line, max(self.column, 1)
+            if len(line) > SOURCE_LINE_LIMIT:
+                start = max(0, min(column - 1 - SOURCE_LINE_LIMIT // 2, len(line) - SOURCE_LINE_LIMIT))
+                end = start + SOURCE_LINE_LIMIT
+                line = ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "")
+                column = column - start + (1 if start else 0)
+            caret = " " * (column - 1) + "^"
+            text += f"\n  {line}\n  {caret}"
         return text
 
     def to_json(self) -> dict:

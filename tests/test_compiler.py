@@ -19,6 +19,7 @@ from dreamhome.errors import RulesError
 from tests.helpers.paths import DATA
 
 BASE_TEXT = BASE_RULES.read_text()
+BASE_INCLUDE = "base.dh"  # the packaged base rules, by the relative include every rules file may use
 # Tokens, keywords used as names, near-keywords and bad characters for mutating rules text.
 _SOUP = (
     "room",
@@ -187,9 +188,11 @@ def test_override_file_changes_fields_only(tmp_path):
     assert again.room("kitchen").points == (1, 3, 6) and again.content_hash == rules.content_hash
 
 
-def test_include_by_absolute_path(tmp_path):
+def test_include_by_absolute_path_only_on_request(tmp_path):
     (tmp_path / "a.dh").write_text(f'include "{BASE_RULES}"\nroom bathroom {{ count 9 points 1 }}\n')
-    assert compile_rules(tmp_path / "a.dh").room("bathroom").points == (1,)
+    assert compile_rules(tmp_path / "a.dh", allow_absolute_includes=True).room("bathroom").points == (1,)
+    with pytest.raises(RulesError, match=r"a.dh:1:1: error: cannot include .*--allow-absolute-includes"):
+        compile_rules(tmp_path / "a.dh")
 
 
 def test_static_errors_all_reported_with_positions(tmp_path):
@@ -218,7 +221,7 @@ def test_duplicate_ids_in_one_file(tmp_path):
 
 
 def test_one_namespace_across_kinds(tmp_path):
-    text = f'include "{BASE_RULES}"\nroof kitchen {{ count 0 }}\n'
+    text = f'include "{BASE_INCLUDE}"\nroof kitchen {{ count 0 }}\n'
     errors = errors_of(text, tmp_path)
     assert any("'kitchen' is already a room" in e.message for e in errors)
 
@@ -232,7 +235,7 @@ def test_deck_totals(tmp_path):
         tmp_path,
     )
     assert any("room cards: 59, fewer than the game deals: 12 × 5 = 60" in e.message for e in short)
-    long_text = f'include "{BASE_RULES}"\nroom bathroom {{ count 10 }}\n'
+    long_text = f'include "{BASE_INCLUDE}"\nroom bathroom {{ count 10 }}\n'
     (tmp_path / "long.dh").write_text(long_text)
     errors, warnings = check_rules(tmp_path / "long.dh")
     assert not errors
@@ -241,7 +244,7 @@ def test_deck_totals(tmp_path):
 
 
 def test_unknown_option_and_value(tmp_path):
-    errors = errors_of(f'include "{BASE_RULES}"\noption annex_adjacenc = orthogonal\noption tiebreak = coin\n', tmp_path)
+    errors = errors_of(f'include "{BASE_INCLUDE}"\noption annex_adjacenc = orthogonal\noption tiebreak = coin\n', tmp_path)
     messages = " | ".join(e.message for e in errors)
     assert "unknown option 'annex_adjacenc'" in messages and "did you mean 'annex_adjacency'" in messages
     assert "option tiebreak cannot be 'coin'; expected one of children, none" in messages
@@ -259,7 +262,7 @@ def test_include_cycle_and_missing_include(tmp_path):
 
 
 def test_missing_fields_and_fields_in_the_wrong_place(tmp_path):
-    text = f'include "{BASE_RULES}"\nroom attic "Attic" {{ category normal count 0 windows 1 }}\n'
+    text = f'include "{BASE_INCLUDE}"\nroom attic "Attic" {{ category normal count 0 windows 1 }}\n'
     messages = [e.message for e in errors_of(text, tmp_path)]
     assert any("'attic' has no 'points'" in m for m in messages)
     assert any("'windows' does not belong in a room" in m for m in messages)
@@ -333,7 +336,7 @@ def _big_rules(tmp_path: Path, rooms: int) -> Path:
         if i % 5 == 0:
             new.append(f"furnishing f{i} {{ room r{i}  points 2  count 1 }}")
             new.append(f"bonus b{i} {{\n  points 2\n  when has r{i} and every upper floor has kitchen\n}}")
-    (tmp_path / "a.dh").write_text(f'include "{BASE_RULES}"\n' + "\n".join(new) + "\n")
+    (tmp_path / "a.dh").write_text(f'include "{BASE_INCLUDE}"\n' + "\n".join(new) + "\n")
     overrides = [f"room r{i} {{ points 2 {i % 5 + 2} @review }}" for i in range(0, rooms, 3)]
     (tmp_path / "b.dh").write_text('include "a.dh"\n' + "\n".join(overrides) + "\n")
     return tmp_path / "b.dh"
@@ -379,7 +382,7 @@ def _calls_to_compile(path: Path) -> int:
 
 def _broken_rules(tmp_path: Path, n: int) -> Path:
     """`n` declarations of which half are errors: ids declared twice, rooms that do not exist."""
-    lines = [f'include "{BASE_RULES}"']
+    lines = [f'include "{BASE_INCLUDE}"']
     for i in range(n):
         kind = i % 4
         if kind == 0:
@@ -410,7 +413,7 @@ def test_compile_work_grows_linearly_with_the_file(tmp_path, make):
 def test_did_you_mean_hints_stop_after_twenty_misspelt_rooms(tmp_path):
     """Each hint compares one name with every room id: hinting thousands would make
     compiling quadratic, so only the first 20 distinct misspellings get one."""
-    lines = [f'include "{BASE_RULES}"'] + [f"furnishing f{i} {{ room kitchn{i}  points 1  count 1 }}" for i in range(30)]
+    lines = [f'include "{BASE_INCLUDE}"'] + [f"furnishing f{i} {{ room kitchn{i}  points 1  count 1 }}" for i in range(30)]
     messages = [e.message for e in errors_of("\n".join(lines) + "\n", tmp_path) if "unknown room" in e.message]
     assert len(messages) == 30
     assert all("did you mean 'kitchen'" in m for m in messages[:20])
@@ -433,3 +436,140 @@ def test_roof_colours_for_pictures_come_from_the_rules(base, tmp_path):
     assert extra.roof("purple").colour == "#9e9e9e"
     errors = errors_of('include "base.dh"\nroof red { colour "red" }\n', tmp_path)
     assert any("#rrggbb" in e.message for e in errors)
+
+
+# ---- inputs you can trust: escapes, numbers, BOM, variants twice, includes ----------------------
+
+
+@pytest.mark.parametrize(
+    ("literal", "column"), [(r'"Kit\x4zhen"', 18), (r'"a\N{nope}"', 16), (r'"ab\u12"', 17), (r'"\U0011ffff"', 15)]
+)
+def test_a_bad_string_escape_is_one_line_at_the_escape(tmp_path, literal, column):
+    text = f'include "{BASE_INCLUDE}"\n\nroom kitchen {literal} {{ points 1 6 }}\n'
+    for fast in (True, False):
+        with pytest.raises(RulesError) as info:
+            RulesParser(fast=fast).parse(text, "s.dh")
+        (diag,) = info.value.diagnostics
+        assert (diag.line, diag.column) == (3, column) and "bad escape" in diag.message
+        assert "\n" not in diag.one_line()
+    errors = errors_of(text, tmp_path)
+    assert len(errors) == 1 and errors[0].one_line().startswith(f"{tmp_path / 'r.dh'}:3:{column}: error: bad escape")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "room kitchen { points 1 10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000 }",
+        "room kitchen { points 1 1000001 }",
+        "room kitchen { count -2000000 }",
+        "helper handyman { effect swap(house, house) at end uses 99999999 }",
+        "game dream_home { rounds 10000000 }",
+        "roof_scoring { size 4  uniform 80000000  mixed 3  window 1 }",
+        "option tiebreak = 12345678",
+        "room kitchen { points 1 " + "9" * 5000 + " }",
+    ],
+)
+def test_numbers_beyond_the_bound_are_refused_by_the_compiler(tmp_path, line):
+    errors = errors_of(f'include "{BASE_INCLUDE}"\n{line}\n', tmp_path)
+    assert errors and "out of range (at most 1,000,000" in errors[0].message and errors[0].line == 2
+
+
+def test_a_large_number_reaches_the_solver_no_more(tmp_path):
+    path = tmp_path / "big.dh"
+    path.write_text(f'include "{BASE_INCLUDE}"\nroom kitchen {{ points 1 {10**100} }}\n')
+    from tests.helpers.cli import run
+
+    proc = run("--rules", path, "max", "--time-limit", "5")
+    assert proc.returncode == 2 and "big.dh:2:" in proc.stderr and "MODEL_INVALID" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_utf8_bom_is_accepted(tmp_path):
+    path = tmp_path / "bom.dh"
+    path.write_bytes(b"\xef\xbb\xbf" + f'include "{BASE_INCLUDE}"\nroom kitchen {{ points 1 3 }}\n'.encode())
+    assert compile_rules(path).room("kitchen").points == (1, 3)
+    for fast in (True, False):
+        assert RulesParser(fast=fast).parse("\ufeffoption tiebreak = coin\n", "b.dh").items
+
+
+def test_a_variant_declared_twice_is_an_error_at_the_second(tmp_path):
+    text = f'include "{BASE_INCLUDE}"\nvariant v {{ option round_discard = off }}\n\nvariant v {{ option tiebreak = coin }}\n'
+    errors = errors_of(text, tmp_path)
+    assert [(e.line, e.column) for e in errors] == [(4, 1)] and "declared twice" in errors[0].message
+
+
+@pytest.mark.parametrize(
+    ("target", "needle"),
+    [
+        ("/proc/self/environ", "only rules files (.dh)"),
+        ("/etc/passwd", "only rules files (.dh)"),
+        ("notes.txt", "only rules files (.dh)"),
+        ("/nonexistent/abs.dh", "--allow-absolute-includes"),
+    ],
+)
+def test_include_reads_only_rules_files(tmp_path, target, needle, monkeypatch):
+    monkeypatch.setenv("DREAMHOME_SECRET_FOR_TEST", "s3cr3t-value")
+    (tmp_path / "notes.txt").write_text("s3cr3t-value\n")
+    errors = errors_of(f'include "{target}"\n', tmp_path)
+    assert errors and needle in errors[0].message
+    assert all("s3cr3t" not in e.long() for e in errors)
+
+
+def test_rules_check_on_an_environ_include_does_not_print_the_environment(tmp_path):
+    from tests.helpers.cli import run
+
+    (tmp_path / "e.dh").write_text('include "/proc/self/environ"\n')
+    proc = run("rules", "check", tmp_path / "e.dh")
+    assert proc.returncode == 2 and "PATH=" not in proc.stderr + proc.stdout and "HOME=" not in proc.stderr + proc.stdout
+
+
+def test_the_absolute_include_flag(tmp_path):
+    from tests.helpers.cli import run
+
+    (tmp_path / "a.dh").write_text(f'include "{BASE_RULES}"\nroom bathroom {{ count 9 points 1 }}\n')
+    assert run("rules", "check", tmp_path / "a.dh").returncode == 2
+    assert run("--allow-absolute-includes", "rules", "check", tmp_path / "a.dh").returncode == 0
+    assert run("--allow-absolute-includes", "--rules", tmp_path / "a.dh", "rules", "show").returncode == 0
+
+
+def test_a_symlinked_rules_file_to_a_secret_shows_at_most_one_capped_line(tmp_path):
+    secret = tmp_path / "secret"
+    secret.write_text("x" * 5000 + " 3cr3t\nsecond-line-secret\n")
+    (tmp_path / "s.dh").symlink_to(secret)
+    errors = errors_of('include "s.dh"\n', tmp_path)
+    assert errors
+    for e in errors:  # each diagnostic quotes one line at most, cut to 200 characters around its column
+        shown = e.long().split("\n")
+        assert len(shown) <= 3 and all(len(line) < 260 for line in shown)
+        assert "x" * 300 not in e.long()
+
+
+def test_replay_follows_no_include(tmp_path):
+    import json
+
+    from dreamhome.errors import DreamhomeError
+    from dreamhome.game.record import play_game, replay_record, write_record
+
+    base = compile_rules()
+    result = play_game(base, 2, ["random", "random"], 1, None)
+    path = tmp_path / "g.json"
+    write_record(result, path)
+    data = json.loads(path.read_text())
+    data["rules"]["source"] = 'include "base.dh"\n'
+    with pytest.raises(DreamhomeError, match="includes are not followed here"):
+        replay_record(data, "g.json")
+
+
+def test_found_by_the_hostile_benchmark(tmp_path):
+    """Cases benchmarks/bench_hostile.py found: each one line, no exception but RulesError."""
+    cases = {
+        'include "' + "a" * 5000 + '.dh"\n': "cannot find included file",
+        'include "a\x00b.dh"\n': "cannot hold the character",
+        'room kitchen "Kit\x00chen" { points 1 }\n': "cannot hold the character",
+        "room kitchen { points 1 " + "9" * 5000 + " }\n": "out of range",
+    }
+    for text, needle in cases.items():
+        with pytest.raises(RulesError) as info:
+            compile_rules(text=text, name="x.dh")
+        assert needle in info.value.diagnostics[0].message
+        assert all("\n" not in d.one_line() and len(d.one_line()) < 400 for d in info.value.diagnostics)

@@ -38,8 +38,9 @@ from dreamhome.dsl.ast import (
     RulesFile,
     VariantDecl,
 )
-from dreamhome.dsl.parser import RulesParser
+from dreamhome.dsl.parser import BOM, RulesParser
 from dreamhome.errors import Diagnostic, RulesError
+from dreamhome.fileio import printable
 from dreamhome.ruleset import (
     DEFAULT_ROOF_COLOUR,
     Bonus,
@@ -71,6 +72,16 @@ VARIANTS_DIR = RULES_DIR / "variants"
 
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 SINGLETONS = ("game", "board", "roof_scoring")
+MAX_NUMBER = 1_000_000
+"""The largest number (in absolute value) a rules file may write: points, counts, uses, rounds,
+players, deal sizes, columns, options. Far above any game; below it every score a house can
+make stays exact in CP-SAT's 64-bit arithmetic, so a typo like 10**100 is refused here with a
+position instead of reaching the solver as MODEL_INVALID."""
+RULES_SUFFIX = ".dh"
+INCLUDES = ("relative", "absolute", "none")
+"""Which includes a compile follows: `relative` (beside the including file or in the packaged
+rules folder; the default), `absolute` (those and absolute paths: --allow-absolute-includes),
+`none` (a game record's self-contained source: every include was inlined when it was written)."""
 CARD_FIELDS = {
     "room": ({"category", "points", "count"}, {"bonus", "children"}),
     "roof": ({"count"}, {"windows", "colour"}),
@@ -196,8 +207,34 @@ class _Cards:
 _CardBuilder = Callable[[str, _Merged, _Scope, _Cards], None]
 
 
+def _is_file(path: Path) -> bool:
+    """`path.is_file()`, False where the name cannot even be looked up (too long, a NUL in it)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _numbers(value: object) -> Iterator[int]:
+    """Every integer written in a field's value (tuples, effect specs), for the range check."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield value
+    elif isinstance(value, tuple):
+        for part in value:
+            yield from _numbers(part)
+    elif isinstance(value, EffectSpec):
+        yield from _numbers(value.args)
+        if value.uses is not None:
+            yield value.uses
+
+
 class _Compiler:
-    def __init__(self) -> None:
+    def __init__(self, includes: str = "relative") -> None:
+        if includes not in INCLUDES:
+            raise ValueError(f"includes must be one of {INCLUDES}, got {includes!r}")
+        self.includes = includes
         self.parser = RulesParser()
         # Dicts as ordered sets: a diagnostic found twice is kept once, in O(1).
         self.errors: dict[Diagnostic, None] = {}
@@ -233,12 +270,25 @@ class _Compiler:
         return self.parse_text(text, str(path))
 
     def parse_text(self, text: str, name: str) -> RulesFile | None:
-        self.texts[name] = text.split("\n")
+        self.texts[name] = text.removeprefix(BOM).split("\n")
         try:
             return self.parser.parse(text, name)
         except RulesError as exc:
             self.errors.update(dict.fromkeys(exc.diagnostics))
             return None
+
+    def include_refused(self, target: str) -> str | None:
+        """Why this compile does not follow `include TARGET`, or None. Only rules files are read,
+        so no other file's content can reach a diagnostic (`include "/proc/self/environ"`), and
+        absolute paths only on request, so a file from elsewhere (a game record's source) cannot
+        probe the machine's files."""
+        if self.includes == "none":
+            return "includes are not followed here (a game record's rules are self-contained)"
+        if not target.endswith(RULES_SUFFIX):
+            return f"only rules files ({RULES_SUFFIX}) can be included"
+        if Path(target).is_absolute() and self.includes != "absolute":
+            return "an absolute include path needs --allow-absolute-includes; write it relative to this file"
+        return None
 
     @staticmethod
     def resolve_include(base_dir: Path | None, target: str) -> Path | None:
@@ -250,7 +300,7 @@ class _Compiler:
             if base_dir is not None:
                 options.append(base_dir / candidate)
             options.append(RULES_DIR / candidate)
-        return next((p for p in options if p.is_file()), None)
+        return next((p for p in options if _is_file(p)), None)
 
     def flatten(self, rules_file: RulesFile, stack: tuple[str, ...]) -> tuple[list[tuple[str, Item]], str]:
         """Items in order with includes expanded, and the source with includes inlined."""
@@ -275,10 +325,16 @@ class _Compiler:
                 continue
             pieces.append(rules_file.text[cursor : item.start])
             cursor = item.end
+            refused = self.include_refused(item.path)
+            if refused is not None:
+                self.error(item.pos, f"cannot include '{printable(item.path[:200])}': {refused}")
+                continue
             path = self.resolve_include(base_dir, item.path)
             if path is None:
                 self.error(
-                    item.pos, f"cannot find included file '{item.path}' (looked beside this file and in the packaged rules)"
+                    item.pos,
+                    f"cannot find included file '{printable(item.path[:200])}' "
+                    "(looked beside this file and in the packaged rules)",
                 )
                 continue
             key = str(path.resolve())
@@ -303,6 +359,8 @@ class _Compiler:
             if fld.name in seen_fields and fld.name != "effect":
                 self.error(fld.pos, f"'{fld.name.split(':')[-1]}' is given twice in this declaration")
             seen_fields.add(fld.name)
+            if any(abs(n) > MAX_NUMBER for n in _numbers(fld.value)):
+                self.error(fld.pos, f"'{fld.name.split(':')[-1]}': a number out of range (at most {MAX_NUMBER:,} either way)")
             if fld.provenance is not None and fld.provenance not in PROVENANCE_TAGS:
                 self.error(
                     fld.pos,
@@ -338,8 +396,15 @@ class _Compiler:
         if isinstance(item, Decl):
             self.merge_decl(state, item, seen)
         elif isinstance(item, OptionDecl):
+            if isinstance(item.value, int) and abs(item.value) > MAX_NUMBER:
+                self.error(item.pos, f"option '{item.name}': a number out of range (at most {MAX_NUMBER:,} either way)")
             state.options[item.name] = item
         elif isinstance(item, VariantDecl):
+            if seen is not None:
+                key = f"variant {item.id}"
+                if key in seen:
+                    self.error(item.pos, f"variant '{item.id}' is declared twice in this file (first at line {seen[key].line})")
+                seen[key] = item.pos
             state.variants[item.id] = (item, file)
 
     # ---- checks shared by the builders -------------------------------
@@ -813,13 +878,19 @@ def compile_rules(
     *,
     text: str | None = None,
     name: str | None = None,
+    allow_absolute_includes: bool = False,
+    allow_includes: bool = True,
 ) -> Ruleset:
     """Compile a rules file (default: the packaged base rules) with variants on.
 
+    `include` follows rules files (.dh) beside the including file or in the packaged rules;
+    `allow_absolute_includes` also follows absolute paths; `allow_includes=False` follows none
+    (a game record's source, whose includes were inlined when it was written).
     Raises `RulesError` carrying every error found.
     """
+    includes = "none" if not allow_includes else "absolute" if allow_absolute_includes else "relative"
     with _no_cyclic_gc():
-        return _compile(path, variants, text, name)
+        return _compile(path, variants, text, name, includes)
 
 
 @contextmanager
@@ -837,8 +908,8 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _compile(path: str | Path | None, variants: Sequence[str], text: str | None, name: str | None) -> Ruleset:
-    compiler = _Compiler()
+def _compile(path: str | Path | None, variants: Sequence[str], text: str | None, name: str | None, includes: str) -> Ruleset:
+    compiler = _Compiler(includes)
     loaded = _load(compiler, Path(path) if path is not None else None, text, name)
     if loaded is None or compiler.errors:
         raise RulesError(list(compiler.errors))
@@ -874,7 +945,11 @@ def _compile(path: str | Path | None, variants: Sequence[str], text: str | None,
 
 
 def check_rules(
-    path: str | Path | None = None, *, text: str | None = None, name: str | None = None
+    path: str | Path | None = None,
+    *,
+    text: str | None = None,
+    name: str | None = None,
+    allow_absolute_includes: bool = False,
 ) -> tuple[list[Diagnostic], list[Diagnostic]]:
     """Every error and warning of a rules file, with each of its variants tried on.
 
@@ -888,7 +963,7 @@ def check_rules(
             (errors if d.severity == "error" else warnings)[d] = None
 
     try:
-        rules = compile_rules(path, text=text, name=name)
+        rules = compile_rules(path, text=text, name=name, allow_absolute_includes=allow_absolute_includes)
     except RulesError as exc:
         absorb(exc.diagnostics)
         return list(errors), list(warnings)
@@ -896,7 +971,7 @@ def check_rules(
     own_variants = [v for v, label in rules.variants_available.items() if not label.startswith("rules file ")]
     for variant in own_variants:
         try:
-            absorb(compile_rules(path, [variant], text=text, name=name).warnings)
+            absorb(compile_rules(path, [variant], text=text, name=name, allow_absolute_includes=allow_absolute_includes).warnings)
         except RulesError as exc:
             absorb(exc.diagnostics)
     return list(errors), list(warnings)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import cast
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.tree import Meta
 
 from dreamhome.dsl.ast import (
@@ -37,6 +37,7 @@ from dreamhome.dsl.ast import (
     VariantItem,
 )
 from dreamhome.errors import Diagnostic, RulesError
+from dreamhome.fileio import printable
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
@@ -87,6 +88,50 @@ def _describe_expected(parser: Lark, names: set[str]) -> str:
     return ", ".join(words)
 
 
+INT_LIMIT = 10**18
+"""An integer literal longer than this is read as ±INT_LIMIT: far beyond every bound the compiler
+checks (which then refuses it with its own message), and never a 5,000-digit `int()` (Python's
+digit limit raises ValueError) or a number CP-SAT cannot hold."""
+BOM = "\ufeff"
+
+
+def int_literal(text: str) -> int:
+    """An INT token's value, clamped to ±INT_LIMIT (both readers use this one conversion)."""
+    digits = text.lstrip("-")
+    if len(digits) > 18:
+        return -INT_LIMIT if text.startswith("-") else INT_LIMIT
+    return int(text)
+
+
+_ESCAPE = re.compile(r"\\(N\{[^}\n]*\}?|x[0-9a-fA-F]{0,2}|u[0-9a-fA-F]{0,4}|U[0-9a-fA-F]{0,8}|[0-7]{1,3}|.)")
+
+
+def string_literal(token: str) -> str | int:
+    """A STRING token's value; for a bad escape (`\\x4`, `\\N{nope}`, `\\u12`), the offset
+    of its backslash in the token instead, so the error points at it."""
+    try:
+        value = pyast.literal_eval(token)
+    except (SyntaxError, ValueError):
+        value = None
+    if isinstance(value, str):
+        return value
+    for m in _ESCAPE.finditer(token):
+        try:
+            pyast.literal_eval('"' + m.group(0) + '"')
+        except (SyntaxError, ValueError):
+            return m.start()
+    # No bad escape: a character Python's reader refuses (a NUL byte).
+    return next((k for k, char in enumerate(token) if char == "\x00"), 0)
+
+
+class BadStringError(Exception):
+    """A string literal with an escape Python cannot read: one diagnostic at the escape."""
+
+    def __init__(self, line: int, column: int, escape: str) -> None:
+        super().__init__(line, column, escape)
+        self.line, self.column, self.escape = line, column, escape
+
+
 # What the callbacks below hand up for the small rules: (tag, value, token).
 _Prov = tuple[str, str, Token]  # ("@prov", tag without "@", token)
 _Flag = tuple[str, "str | int", Token]  # ("@at" | "@uses" | "@flag", value, token)
@@ -112,10 +157,14 @@ class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
 
     # ---- terminals -------------------------------------------------
     def INT(self, tok: Token) -> Token:  # noqa: N802 - Lark names callbacks after terminals
-        return Token.new_borrow_pos("INT", int(tok), tok)
+        return Token.new_borrow_pos("INT", int_literal(tok), tok)
 
     def STRING(self, tok: Token) -> Token:  # noqa: N802
-        return Token.new_borrow_pos("STRING", pyast.literal_eval(tok), tok)
+        value = string_literal(tok)
+        if isinstance(value, int):
+            m = _ESCAPE.match(tok, value)
+            raise BadStringError(tok.line or 1, (tok.column or 1) + value, m.group(0) if m else tok[value : value + 1])
+        return Token.new_borrow_pos("STRING", value, tok)
 
     # ---- fields ----------------------------------------------------
     @staticmethod
@@ -427,18 +476,15 @@ class _FastReader:
         if self.kinds[self.i] != _INT:
             raise _FallBackError
         self.i += 1
-        return int(self.values[self.i - 1])
+        return int_literal(self.values[self.i - 1])
 
     def string(self) -> str:
         if self.kinds[self.i] != _STRING:
             raise _FallBackError
         self.i += 1
-        try:
-            value = pyast.literal_eval(self.values[self.i - 1])
-        except (SyntaxError, ValueError):
-            raise _FallBackError from None
+        value = string_literal(self.values[self.i - 1])
         if not isinstance(value, str):
-            raise _FallBackError
+            raise _FallBackError  # Lark's reading reports the bad escape
         return value
 
     def provenance(self) -> str | None:
@@ -770,7 +816,8 @@ class RulesParser:
             line += line_offset
         source = lines[line - 1] if 0 < line <= len(lines) else ""
         if isinstance(exc, UnexpectedToken):
-            got = "the end of the file" if exc.token.type == "$END" else f"'{exc.token}'"
+            token = str(exc.token)
+            got = "the end of the file" if exc.token.type == "$END" else f"'{token[:40]}{'…' if len(token) > 40 else ''}'"
             expected = _describe_expected(self._parser, set(exc.accepts or exc.expected))
             message = f"unexpected {got}; expected {expected}"
         elif isinstance(exc, UnexpectedCharacters):
@@ -787,6 +834,8 @@ class RulesParser:
         return _ToAst(path).transform(tree)
 
     def parse(self, text: str, path: str = "<string>") -> RulesFile:
+        if text.startswith(BOM):  # a UTF-8 byte order mark some editors write: not part of the rules
+            text = text[1:]
         if self._fast:
             items = _read_fast(text, path)
             if items is not None:
@@ -795,8 +844,22 @@ class RulesParser:
             return RulesFile(path, text, self._parse_once(text, path))
         except UnexpectedInput as exc:
             raise RulesError(self._recover(exc, text, path)) from None
+        except VisitError as exc:
+            if isinstance(exc.orig_exc, BadStringError):
+                raise RulesError([self._bad_string(exc.orig_exc, text, path)]) from None
+            raise RulesError([Diagnostic(path, 1, 1, f"cannot parse: {_first_line(exc.orig_exc)}")]) from None
         except LarkError as exc:  # defensive: any other Lark failure is still a rules error
-            raise RulesError([Diagnostic(path, 1, 1, f"cannot parse: {exc}")]) from None
+            raise RulesError([Diagnostic(path, 1, 1, f"cannot parse: {_first_line(exc)}")]) from None
+
+    @staticmethod
+    def _bad_string(bad: BadStringError, text: str, path: str) -> Diagnostic:
+        lines = text.split("\n")
+        source = lines[bad.line - 1] if 0 < bad.line <= len(lines) else ""
+        if bad.escape.startswith("\\"):
+            message = f"bad escape '{bad.escape}' in a string; write a backslash as \\\\"
+        else:
+            message = f"a string cannot hold the character {printable(repr(bad.escape))}"
+        return Diagnostic(path, bad.line, bad.column, message, source)
 
     def _recover(self, exc: UnexpectedInput, text: str, path: str) -> list[Diagnostic]:
         """The first error, then each later one: every top-level declaration is
@@ -819,6 +882,12 @@ class RulesParser:
             except LarkError:
                 pass
         return list(found)
+
+
+def _first_line(exc: BaseException) -> str:
+    """An exception's message, one line of it: diagnostics never spill over several lines."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _end_of_text(lines: list[str]) -> tuple[int, int]:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model
 
+from dreamhome import interrupt
 from dreamhome.house import House
 from dreamhome.ruleset import FACE_DOWN, Ruleset
 
@@ -49,10 +50,25 @@ class SolveSettings:
         return replace(self, time_limit=max(deadline - now, 0.001))
 
 
+class InterruptibleSolver(cp_model.CpSolver):
+    """A CpSolver whose solve a SIGINT or SIGTERM stops and turns into `interrupt.Interrupted`.
+
+    CP-SAT's own SIGINT handler is off (`catch_sigint_signal`): with it, Ctrl-C merely cut the
+    search short and the command went on from the cut-short answer (a self-check tripped, or a
+    game continued from another move). dreamhome.interrupt stops the search instead and the
+    solve raises, so a stopped search never passes for an answer.
+    """
+
+    def solve(self, model: cp_model.CpModel, solution_callback=None) -> cp_model.CpSolverStatus:
+        with interrupt.solving(self):
+            return super().solve(model, solution_callback)
+
+
 def new_solver(settings: SolveSettings) -> cp_model.CpSolver:
     """A CP-SAT solver with these settings; the only place the project sets solver parameters."""
-    solver = cp_model.CpSolver()
+    solver = InterruptibleSolver()
     p = solver.parameters
+    p.catch_sigint_signal = False  # signals are dreamhome.interrupt's job
     p.num_workers = settings.workers
     p.random_seed = settings.seed
     if settings.time_limit is not None:
@@ -190,4 +206,14 @@ def classes_for(rules: Ruleset, houses: list[House], extra_types=(), down_types=
     return sorted(seen, key=lambda c: (order[c.kind], c.room, c.token, c.origin))
 
 
-__all__ = ["CardClass", "HouseModel", "SolveSettings", "Stage", "classes_for", "found", "house_class", "new_solver"]
+__all__ = [
+    "CardClass",
+    "HouseModel",
+    "InterruptibleSolver",
+    "SolveSettings",
+    "Stage",
+    "classes_for",
+    "found",
+    "house_class",
+    "new_solver",
+]

@@ -206,7 +206,9 @@ def _start(data: dict[str, Any], source: str, v1: bool) -> GameState:
     from dreamhome.dsl.compiler import compile_rules
 
     spec = data["rules"]
-    rules = compile_rules(text=spec["source"], name=f"{source}#rules", variants=spec.get("variants", []))
+    # A record's source is self-contained (its includes were inlined when it was written), so
+    # none is followed: a record cannot make replay read, or reveal, a file of this machine.
+    rules = compile_rules(text=spec["source"], name=f"{source}#rules", variants=spec.get("variants", []), allow_includes=False)
     if rules.content_hash != spec["hash"]:
         raise DreamhomeError(f"{source}: the rules in the record do not match their content hash (tampered?)")
     if v1 and rules.game.discard_players is None:

@@ -1,0 +1,374 @@
+"""Hostile inputs at scale: the loaders and the command line on seeded random and mutated input.
+
+    PYTHONPATH=. python benchmarks/bench_hostile.py            # the full run (a few minutes on 2 cores)
+    python benchmarks/bench_hostile.py --quick    # a smoke run
+
+tests/test_hostile_inputs.py fuzzes each input with hypothesis at a size the test suite can
+afford; this runs the same kinds of input, from seeded generators, many times more often:
+
+- loaders, in process: JSON text (parse_json), house values and raw bytes (parse_house,
+  load_house), pool values (read_pool), rules text (compile_rules on mutations of base.dh:
+  deleted, duplicated and swapped spans, huge numbers, bad escapes, a BOM, includes of
+  arbitrary paths), game records (mutations of the golden records, then replay);
+- the command line, in subprocesses: random values in every option slot of every command (as
+  test_fuzz_command_line), `rules check` and `--rules` on mutated rules files, `replay` of
+  mutated records.
+
+Counted: inputs; crashes (a loader raising anything but DreamhomeError, a traceback on stderr,
+an exit status outside 0/1/2/130/143, or a message of more than 3 lines; `rules check`
+lists every error, so any number); hangs (a loader over
+LOADER_SECONDS, a command over COMMAND_SECONDS); protected files changed (every input a command
+reads, plus a file beside them no command names, must come out byte for byte the same). All
+four but the first must be 0. The seed is fixed, so a failure is reproducible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import dreamhome
+from dreamhome.dsl.compiler import BASE_RULES, compile_rules
+from dreamhome.errors import DreamhomeError
+from dreamhome.fileio import parse_json
+from dreamhome.game.record import load_record, replay_record
+from dreamhome.house import load_house, parse_house
+from dreamhome.solver.place import read_pool
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+GOLDEN = ROOT / "tests" / "golden"
+LOADER_SECONDS = 10.0
+COMMAND_SECONDS = 120.0
+EXIT_OK = (0, 1, 2, 130, 143)
+
+BASE = compile_rules()
+BASE_TEXT = BASE_RULES.read_text(encoding="utf-8")
+ROOM_IDS = sorted(BASE.ids("room")) + ["kichen", "", "piano"]
+ODD_STRINGS = ["", "-", ".", "\x1b[31m", "x\ny", "\u202e", "\x00", "é", "10" * 40, "nan", "inf", "1e400", "/dev/zero"]
+
+
+# ---- seeded generators ------------------------------------------------------------------------
+def json_value(rng: random.Random, depth: int = 0) -> Any:
+    """Any JSON value, nested a few levels (the test's json_values)."""
+    kind = rng.randrange(9 if depth < 4 else 6)
+    if kind == 0:
+        return None
+    if kind == 1:
+        return rng.random() < 0.5
+    if kind == 2:
+        return rng.choice([0, 1, -1, 2, 12, 2**31, -(2**63), 10**30, rng.randrange(-1000, 1000)])
+    if kind == 3:
+        return rng.choice([0.5, -0.0, 1e300, 3.0, rng.uniform(-10, 10)])
+    if kind in (4, 5):
+        return rng.choice(ODD_STRINGS + ROOM_IDS + ["dreamhome.house/1", "top", "middle", "basement"])
+    if kind in (6, 7):
+        return [json_value(rng, depth + 1) for _ in range(rng.randrange(6))]
+    keys = ODD_STRINGS + ["room", "token", "rooms", "floors"]
+    return {rng.choice(keys): json_value(rng, depth + 1) for _ in range(rng.randrange(6))}
+
+
+def house_like(rng: random.Random) -> Any:
+    """A value shaped roughly like a house, or the example house with one part replaced."""
+    if rng.random() < 0.5:
+        house = json.loads((EXAMPLES / "rulebook_example.json").read_text())
+        key = rng.choice(list(house) + ["extra"])
+        if rng.random() < 0.5 and isinstance(house.get("floors"), dict):
+            floor = rng.choice(list(house["floors"]))
+            cells = house["floors"][floor]
+            if isinstance(cells, list) and cells:
+                cells[rng.randrange(len(cells))] = rng.choice([None, {"room": rng.choice(ROOM_IDS)}, json_value(rng)])
+        else:
+            house[key] = json_value(rng)
+        return house
+    cell = lambda: rng.choice([None, {"room": rng.choice(ROOM_IDS)}, json_value(rng)])  # noqa: E731
+    floors = {rng.choice(["top", "middle", "basement", "attic"]): [cell() for _ in range(rng.randrange(7))] for _ in range(3)}
+    return {"format": rng.choice(["dreamhome.house/1", json_value(rng)]), "floors": floors}
+
+
+def mutate_text(rng: random.Random, text: str, tokens: list[str]) -> str:
+    """One to four edits: delete, duplicate or move a span, or insert a hostile token."""
+    for _ in range(rng.randint(1, 4)):
+        n = len(text)
+        a = rng.randrange(n + 1)
+        b = min(n, a + rng.choice([1, 2, 5, 20, 200]))
+        op = rng.randrange(4)
+        if op == 0:
+            text = text[:a] + text[b:]
+        elif op == 1:
+            text = text[:a] + text[a:b] * rng.choice([2, 3]) + text[a:]
+        elif op == 2:
+            c = rng.randrange(n + 1)
+            text = text[:c] + text[a:b] + text[c:]
+        else:
+            text = text[:a] + rng.choice(tokens) + text[a:]
+    return text
+
+
+RULES_TOKENS = [
+    " 10000000000000000000000000000000000000000 ",
+    " -99999999999 ",
+    " " + "9" * 5000 + " ",
+    ' "bad \\x4z escape" ',
+    ' "\\N{nope}" ',
+    "\ufeff",
+    '\ninclude "/proc/self/environ"\n',
+    '\ninclude "/etc/passwd"\n',
+    '\ninclude "../../../../etc/hostname.dh"\n',
+    '\ninclude "base.dh"\n',
+    '\ninclude "nowhere.dh"\n',
+    "\nvariant car { }\n",
+    "{",
+    "}",
+    "(",
+    "..",
+    "@assumed",
+    "@bogus",
+    "#",
+    "\n",
+    "\x00",
+    "é",
+    "room",
+    "points",
+    "effect swap(house, house) at end uses 7",
+    "option tiebreak = coin",
+]
+
+
+def rules_text(rng: random.Random) -> str:
+    if rng.random() < 0.3:  # a small override file, the common case
+        base = 'include "base.dh"\nroom kitchen { points 1 3 6 }\nhelper handyman { effect swap(house, house) at end uses 2 }\n'
+        return mutate_text(rng, base, RULES_TOKENS)
+    return mutate_text(rng, BASE_TEXT, RULES_TOKENS)
+
+
+def record_value(rng: random.Random, golden: list[dict]) -> Any:
+    data = json.loads(json.dumps(rng.choice(golden)))
+    choice = rng.randrange(5)
+    if choice == 0:
+        data["rules"]["source"] = mutate_text(rng, data["rules"]["source"], RULES_TOKENS)
+    elif choice == 1 and data.get("events"):
+        event = rng.choice(data["events"])
+        if isinstance(event, dict) and event:
+            event[rng.choice(list(event))] = json_value(rng)
+    elif choice == 2 and data.get("events"):
+        k = rng.randrange(len(data["events"]))
+        del data["events"][k:]
+    elif choice == 3:
+        data[rng.choice(list(data) + ["extra"])] = json_value(rng)
+    else:
+        data["rules"]["source"] = rng.choice(['include "/proc/self/environ"\n', 'include "base.dh"\n', "{", ""])
+    return data
+
+
+# ---- loaders, in process ------------------------------------------------------------------------
+class Tally:
+    def __init__(self) -> None:
+        self.inputs: Counter[str] = Counter()
+        self.crashes: list[str] = []
+        self.hangs: list[str] = []
+        self.changed: list[str] = []
+
+    def loader(self, kind: str, label: str, call: Any, *args: Any, **kwargs: Any) -> None:
+        self.inputs[kind] += 1
+        started = time.perf_counter()
+        try:
+            call(*args, **kwargs)
+        except DreamhomeError as exc:
+            message = str(exc)
+            if "\n" in message or "Traceback" in message:
+                self.crashes.append(f"{kind} {label}: a message of several lines: {message[:200]!r}")
+        except Exception as exc:  # noqa: BLE001 - counting exactly these
+            self.crashes.append(f"{kind} {label}: {type(exc).__name__}: {str(exc)[:200]}")
+        if time.perf_counter() - started > LOADER_SECONDS:
+            self.hangs.append(f"{kind} {label}: {time.perf_counter() - started:.1f} s")
+
+
+def run_loaders(rng: random.Random, n: int, tally: Tally, work: Path) -> None:
+    golden = [json.loads(p.read_text()) for p in sorted(GOLDEN.glob("*.json"))]
+    for i in range(n):
+        broken = mutate_text(rng, json.dumps(house_like(rng)), ["{", "]", '"', ",", "\\u0000", "1e999"])
+        text = rng.choice([json.dumps(json_value(rng)), broken])
+        tally.loader("json text", f"#{i}", parse_json, text, "t.json")
+        value = house_like(rng) if rng.random() < 0.7 else json_value(rng)
+        tally.loader("house value", f"#{i}", parse_house, BASE, json.dumps(value), "fuzz.json")
+        raw = bytes(rng.randrange(256) for _ in range(rng.randrange(200))) if rng.random() < 0.3 else text.encode()
+        path = work / "h.json"
+        path.write_bytes(raw)
+        tally.loader("house bytes", f"#{i}", load_house, BASE, path)
+        pool = {"rooms": {rng.choice(ROOM_IDS): rng.choice([json_value(rng), rng.randrange(-3, 80)]) for _ in range(4)}}
+        pool_value = pool if rng.random() < 0.6 else json_value(rng)
+        tally.loader("pool value", f"#{i}", read_pool, BASE, pool_value, "pool.json")
+        if i % 4 == 0:  # compiling base.dh costs ~50 ms: a quarter as many
+            rules = rules_text(rng)
+            tally.loader("rules text", f"#{i}", compile_rules, text=rules, name="fuzz.dh")
+        if i % 20 == 0:  # a replay plays a whole game
+            record = record_value(rng, golden)
+            rpath = work / "r.json"
+            rpath.write_text(json.dumps(record))
+            tally.loader("record", f"#{i}", _replay_file, rpath)
+
+
+def _replay_file(path: Path) -> None:
+    replay_record(load_record(path), path.name)
+
+
+# ---- the command line, in subprocesses ----------------------------------------------------------
+TEMPLATES = [
+    ["check", "{house}", "--json"],
+    ["score", "{house}", "--json"],
+    ["render", "{house}", "-o", "{out}"],
+    ["play", "--seed", "{value}", "--players", "{value}", "--record", "{out}"],
+    ["play", "--first-player", "{value}", "--players", "2", "--json"],
+    ["replay", "{record}", "--json", "--html", "{out}"],
+    ["place", "{house}", "{value}", "--time-limit", "{value}", "--processes", "1"],
+    ["optimize", "{house}", "--time-limit", "{value}", "--workers", "{value}", "--save", "{out}"],
+    ["whatif", "{value}", "--games", "{value}", "--chunk", "{value}", "--executor", "local", "--out", "{outdir}"],
+    ["rules", "show", "{value}"],
+    ["rules", "check", "{rules}"],
+    ["--rules", "{rules}", "score", "{house}", "--json"],
+    ["--rules", "{rules}", "max", "--time-limit", "2"],
+    ["replay", "{badrecord}"],
+    ["--rules", "{rules}", "play", "--players", "2", "--seed", "{value}"],
+]
+OPTION_VALUES = ["nan", "inf", "-1", "0", "1e400", "10" * 40, "", "-", "\x1b[0m", "x\ny", "2", "0.5", "kitchen", "car"]
+OUT_CHOICES = ["{house}", "{record}", "{rules}", "out.json", "nodir/out.json", "-", ".", "/dev/null", "protected.txt"]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "missing"
+
+
+def one_command(index: int, seed: int, scratch: Path) -> tuple[str, str, str, list[str]]:
+    """One command on fresh copies of its inputs; (kind, verdict, detail, changed files)."""
+    rng = random.Random(seed * 1_000_003 + index)
+    work = scratch / f"c{index}"
+    work.mkdir()
+    house = work / "h.json"
+    house.write_bytes((EXAMPLES / rng.choice(["rulebook_example.json", "endgame.json", "midgame.json"])).read_bytes())
+    record = work / "r.json"
+    record.write_bytes(rng.choice(sorted(GOLDEN.glob("*.json"))).read_bytes())
+    rules = work / "m.dh"
+    rules.write_text(rules_text(rng), encoding="utf-8", errors="surrogatepass")
+    golden = [json.loads(record.read_text())]
+    badrecord = work / "bad.json"
+    badrecord.write_text(json.dumps(record_value(rng, golden)))
+    protected_file = work / "protected.txt"
+    protected_file.write_text("no command names this file\n")
+    template = rng.choice(TEMPLATES)
+    paths = {"{house}": str(house), "{record}": str(record), "{rules}": str(rules), "{badrecord}": str(badrecord)}
+    out_choice = rng.choice(OUT_CHOICES)
+    out = paths.get(out_choice, out_choice)
+    args: list[str] = []
+    for part in template:
+        if part == "{value}":
+            args.append(rng.choice(OPTION_VALUES))
+        elif part in ("{out}", "{outdir}"):
+            args.append(out)
+        else:
+            args.append(paths.get(part, part))
+    if template[0] in ("play", "whatif", "optimize", "place") and "2" not in args:
+        args.append("--help")  # as the test: only option parsing, never a long game or solve
+    inputs = [Path(p) for key, p in paths.items() if key in template] + [protected_file]
+    before = {p: digest(p) for p in inputs}
+    kind = " ".join(t for t in template if not t.startswith("{"))[:40]
+    env = {"COLUMNS": "120", "PATH": "/usr/bin:/bin", "HOME": "/tmp", "PYTHONPATH": str(ROOT)}
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "dreamhome", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            cwd=work,
+            env=env,
+            timeout=COMMAND_SECONDS,
+        )
+    except subprocess.TimeoutExpired:
+        return kind, "hang", f"{args!r}", []
+    err = proc.stderr.decode("utf-8", "replace")
+    # Every input the command reads must come out unchanged, even when named as the output (the
+    # command must refuse); the bystander file too, unless the command was told to write it.
+    named_out = (work / out).resolve()
+    changed = [p.name for p in inputs if digest(p) != before[p] and not (p == protected_file and p.resolve() == named_out)]
+    verdict, detail = "ok", ""
+    lines_allowed = 10**6 if template[:2] == ["rules", "check"] else 3  # `rules check` lists every error
+    if "Traceback" in err or proc.returncode not in EXIT_OK or err.count("\n") > lines_allowed:
+        verdict, detail = "crash", f"{args!r} → {proc.returncode}: {err[-300:]!r}"
+    shutil.rmtree(work, ignore_errors=True)
+    return kind, verdict, detail, changed
+
+
+def run_commands(seed: int, n: int, jobs: int, tally: Tally, scratch: Path) -> None:
+    with ThreadPoolExecutor(jobs) as pool:
+        for kind, verdict, detail, changed in pool.map(lambda i: one_command(i, seed, scratch), range(n)):
+            tally.inputs[f"command: {kind}"] += 1
+            if verdict == "crash":
+                tally.crashes.append(detail)
+            elif verdict == "hang":
+                tally.hangs.append(detail)
+            tally.changed.extend(f"{kind}: {name}" for name in changed)
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="a smoke run")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--loaders", type=int, default=None, help="loader rounds (default 40000; quick 200)")
+    ap.add_argument("--commands", type=int, default=None, help="commands run (default 1500; quick 30)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="commands side by side")
+    ns = ap.parse_args()
+    loaders = ns.loaders if ns.loaders is not None else (200 if ns.quick else 40000)
+    commands = ns.commands if ns.commands is not None else (30 if ns.quick else 1500)
+    if ROOT not in Path(dreamhome.__file__).resolve().parents:
+        print(
+            f"warning: testing {Path(dreamhome.__file__).parent} in process, not {ROOT}/dreamhome: set PYTHONPATH={ROOT}",
+            file=sys.stderr,
+        )
+    tally = Tally()
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="bench_hostile.") as scratch:
+        run_loaders(random.Random(ns.seed), loaders, tally, Path(scratch))
+        loader_seconds = time.perf_counter() - started
+        run_commands(ns.seed, commands, ns.jobs, tally, Path(scratch))
+    seconds = time.perf_counter() - started
+    total = sum(tally.inputs.values())
+    print(f"## Hostile inputs ({datetime.now(timezone.utc):%Y-%m-%d}, {os.cpu_count()} cores, {cpu_model()}, seed {ns.seed})\n")
+    print("| input kind | inputs |")
+    print("|---|---:|")
+    for kind, count in sorted(tally.inputs.items()):
+        print(f"| {kind} | {count} |")
+    print(f"| **all** | **{total}** |\n")
+    print(f"crashes: {len(tally.crashes)}  hangs: {len(tally.hangs)}  protected files changed: {len(tally.changed)}")
+    print(f"time: {seconds:.0f} s ({loader_seconds:.0f} s loaders in process, {seconds - loader_seconds:.0f} s commands)")
+    for title, items in (("crash", tally.crashes), ("hang", tally.hangs), ("changed", tally.changed)):
+        for item in items[:20]:
+            print(f"{title}: {item}")
+    sys.exit(1 if tally.crashes or tally.hangs or tally.changed else 0)
+
+
+if __name__ == "__main__":
+    main()

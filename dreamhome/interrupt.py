@@ -1,0 +1,184 @@
+"""Ctrl-C and SIGTERM end any command promptly, even in the middle of a CP-SAT solve.
+
+CP-SAT installs its own SIGINT handler by default (`catch_sigint_signal`), which turns Ctrl-C
+into "stop the search and return the best answer so far": the command then goes on from a
+cut-short solve (a self-check trips, or a game continues from a different move). So every
+solver is created with `catch_sigint_signal = False` (engine/cpsat.py) and this module does
+the job instead:
+
+- `install()` (called by `cli.run()`, in the main thread) puts a handler on SIGINT and SIGTERM
+  and points Python's wakeup fd at a socketpair. Python runs signal handlers only in the main
+  thread between bytecodes, which a long C++ `solve` blocks; the C-level handler still writes
+  the signal number to the wakeup fd, so a daemon thread reading the other end learns of the
+  signal at once and calls `stop_search()` on every solver currently solving.
+- `solving(solver)` wraps each solve: it registers the solver and, when the solve returns
+  after an interrupt, raises `Interrupted` instead of letting a stopped search pass for an
+  answer. The Python-level handler raises `Interrupted` too, for code outside any solve.
+- `Interrupted` derives from BaseException (not Exception, so no `except Exception` swallows
+  it; not KeyboardInterrupt, so click does not turn it into its own Abort); `cli.run()` maps it
+  to exit status 128 + the signal number (130 for SIGINT, 143 for SIGTERM) with one line.
+
+Forked children (process pools of `place` and `whatif`) get Python's default handlers back and
+no wakeup fd, so they behave as before and never write into the parent's socketpair.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_RESTOP_SECONDS = 0.02
+"""How often the watcher repeats `stop_search` on solvers still running after an interrupt: a
+solver registered just before its search object existed would miss a single call."""
+
+
+class Interrupted(BaseException):
+    """The process received SIGINT or SIGTERM: the command ends, writing nothing more."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        """The shell's convention for a death by signal: 128 + its number (130, 143)."""
+        return 128 + self.signum
+
+    def __str__(self) -> str:
+        return f"interrupted ({signal.Signals(self.signum).name})"
+
+
+class _State:
+    """The process-wide interrupt state (one per process; reset in forked children)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.active: set[Any] = set()
+        self.signum: int | None = None
+        self.installed = False
+        self.pid = os.getpid()
+        self.reader: socket.socket | None = None
+        self.writer: socket.socket | None = None
+        self.wake = threading.Event()
+
+
+_state = _State()
+_fork_hook = False
+
+
+def interrupted() -> int | None:
+    """The signal that interrupted this process, or None."""
+    return _state.signum
+
+
+def check() -> None:
+    """Raise `Interrupted` if a signal has arrived (a cheap call for long loops)."""
+    if _state.signum is not None:
+        raise Interrupted(_state.signum)
+
+
+def _note(signum: int) -> None:
+    with _state.lock:
+        if _state.signum is None:
+            _state.signum = signum
+        solvers = list(_state.active)
+    for solver in solvers:
+        solver.stop_search()
+    _state.wake.set()
+
+
+def _handler(signum: int, frame: object) -> None:
+    """The Python-level handler (main thread): mark the process and end what it is doing."""
+    first = _state.signum is None
+    _note(signum)
+    if first:
+        raise Interrupted(signum)
+    # A second Ctrl-C while the first is being handled: the command is already ending.
+
+
+def _watch(reader: socket.socket) -> None:
+    """Daemon thread: learn of signals from the wakeup fd while the main thread is in C++."""
+    while True:
+        try:
+            data = reader.recv(64)
+        except InterruptedError:
+            continue
+        except OSError:
+            return
+        if not data:
+            return
+        for byte in data:
+            if byte in SIGNALS:
+                _note(byte)
+
+
+def _restop() -> None:
+    """Daemon thread: after an interrupt, keep stopping solvers until none is left solving."""
+    _state.wake.wait()
+    while True:
+        with _state.lock:
+            solvers = list(_state.active)
+        for solver in solvers:
+            solver.stop_search()
+        _state.wake.clear()
+        _state.wake.wait(_RESTOP_SECONDS)
+
+
+def install() -> None:
+    """Handle SIGINT and SIGTERM as described above. Main thread only; idempotent."""
+    global _fork_hook
+    if _state.installed or threading.current_thread() is not threading.main_thread():
+        return
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)
+    signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    _state.reader, _state.writer = reader, writer
+    for signum in SIGNALS:
+        signal.signal(signum, _handler)
+    threading.Thread(target=_watch, args=(reader,), daemon=True, name="dreamhome-signals").start()
+    threading.Thread(target=_restop, daemon=True, name="dreamhome-restop").start()
+    _state.installed = True
+    if not _fork_hook:
+        os.register_at_fork(after_in_child=_reset_in_child)
+        _fork_hook = True
+
+
+def _reset_in_child() -> None:
+    """A forked child: Python's own signal behaviour, and no share in the parent's socketpair."""
+    global _state
+    if not _state.installed:
+        return
+    try:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    except ValueError:  # forked from a thread other than the main one
+        pass
+    for sock in (_state.reader, _state.writer):
+        if sock is not None:
+            sock.close()
+    _state = _State()
+
+
+@contextmanager
+def solving(solver: Any) -> Iterator[None]:
+    """Around one `solver.solve`: stoppable by a signal, and never mistaken for an answer once stopped."""
+    with _state.lock:
+        if _state.signum is not None:
+            raise Interrupted(_state.signum)
+        _state.active.add(solver)
+    try:
+        yield
+    finally:
+        with _state.lock:
+            _state.active.discard(solver)
+    check()
+
+
+__all__ = ["Interrupted", "check", "install", "interrupted", "solving"]

@@ -1,0 +1,147 @@
+"""Ctrl-C and SIGTERM end any command: exit 130 / 143, one line, no traceback, no file written.
+
+Real signals sent to a real `dreamhome` process at a few points in time, including in the
+middle of a CP-SAT solve, where CP-SAT's own SIGINT handler used to swallow Ctrl-C
+(dreamhome.interrupt).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.helpers.paths import EXAMPLES
+
+ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "COLUMNS": "160"}
+
+
+def _send(args: list[str], signum: int, after: float) -> subprocess.CompletedProcess[str]:
+    """Start `dreamhome ARGS`, send `signum` after `after` seconds, and wait (at most 20 s)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dreamhome", *args],
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(after)
+    sent = time.perf_counter()
+    proc.send_signal(signum)
+    stdout, stderr = proc.communicate(timeout=20)
+    took = time.perf_counter() - sent
+    if proc.returncode == 128 + signum:
+        assert took < 3.0, f"the command took {took:.1f} s to end after the signal"
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+
+
+def _assert_interrupted(proc: subprocess.CompletedProcess[str], signum: int) -> None:
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 128 + signum, (proc.returncode, proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and signal.Signals(signum).name in lines[0], proc.stderr
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("after", [0.8, 2.0])
+def test_max_is_interrupted_not_cut_short(tmp_path, signum, after):
+    """`max` runs for many seconds in one CP-SAT solve: the signal stops it, no self-check trips."""
+    out = tmp_path / "best.json"
+    proc = _send(["max", "--save", str(out)], signum, after)
+    _assert_interrupted(proc, signum)
+    assert "internal error" not in proc.stderr
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir()] == []  # no temp file left behind either
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_max_keeps_an_existing_output_unchanged(tmp_path, signum):
+    out = tmp_path / "best.json"
+    out.write_text("old content\n")
+    proc = _send(["max", "--save", str(out)], signum, 1.2)
+    _assert_interrupted(proc, signum)
+    assert out.read_text() == "old content\n"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("after", [0.7, 1.1])
+def test_play_with_solver_bots_writes_no_record(tmp_path, signum, after):
+    """A game cut short by a signal is not a game: no record, not a differing one."""
+    record = tmp_path / "game.json"
+    args = ["play", "--players", "4", "--bots", "solver,solver,greedy,greedy", "--seed", "3", "--record", str(record)]
+    proc = _send(args, signum, after)
+    if proc.returncode in (0, -signum):
+        pytest.skip("the game finished before the signal arrived")
+    _assert_interrupted(proc, signum)
+    assert not record.exists()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_optimize_interrupted_or_whole(tmp_path, signum):
+    """`optimize` either ends by the signal with no file, or finished first with the full answer."""
+    saved = tmp_path / "after.json"
+    args = ["optimize", str(EXAMPLES / "endgame.json"), "--save", str(saved)]
+    proc = _send(args, signum, 0.6)
+    if proc.returncode in (0, -signum):  # done first (the signal may land in the interpreter's own shutdown)
+        whole = subprocess.run(
+            [sys.executable, "-m", "dreamhome", *args[:-1], str(tmp_path / "whole.json")],
+            env=ENV,
+            capture_output=True,
+            text=True,
+        )
+        assert whole.returncode == 0 and saved.read_text() == (tmp_path / "whole.json").read_text()
+        return
+    _assert_interrupted(proc, signum)
+    assert not saved.exists()
+
+
+def test_a_solver_stopped_by_a_signal_raises_in_process():
+    """The library side: a solve stopped by a signal raises Interrupted instead of returning FEASIBLE."""
+    import threading
+
+    from ortools.sat.python import cp_model
+
+    from dreamhome import interrupt
+    from dreamhome.engine.cpsat import SolveSettings, new_solver
+
+    m = cp_model.CpModel()
+    xs = [m.new_int_var(0, 100, f"x{i}") for i in range(60)]
+    for i in range(59):
+        m.add(xs[i] + xs[i + 1] <= 101 + i % 7)
+    m.add_all_different(xs)
+    m.maximize(sum((i % 13) * x for i, x in enumerate(xs)))
+    solver = new_solver(SolveSettings(workers=1))
+    assert not solver.parameters.catch_sigint_signal
+    timer = threading.Timer(0.3, interrupt._note, args=(signal.SIGTERM,))
+    timer.start()
+    try:
+        with pytest.raises(interrupt.Interrupted) as caught:
+            solver.solve(m)
+        assert caught.value.exit_code == 143
+    finally:
+        timer.cancel()
+        interrupt._state.signum = None  # this process goes on with the other tests
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_forked_children_get_default_handlers():
+    """Process pools fork: a child must not share the parent's wakeup socket or handlers."""
+    code = (
+        "import os, signal\n"
+        "from dreamhome import interrupt\n"
+        "interrupt.install()\n"
+        "assert signal.getsignal(signal.SIGINT) is interrupt._handler\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    ok = signal.getsignal(signal.SIGINT) is signal.default_int_handler and signal.set_wakeup_fd(-1) == -1\n"
+        "    os._exit(0 if ok else 1)\n"
+        "_, status = os.waitpid(pid, 0)\n"
+        "raise SystemExit(os.waitstatus_to_exitcode(status))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], env=ENV, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
