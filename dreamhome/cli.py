@@ -195,7 +195,7 @@ def emit_json(data) -> None:
 def main(ctx, rules_path, variants, absolute_includes):
     """Dream Home as formal rules: check, score and explain houses.
 
-    A house is a `dreamhome.house/1` JSON file (see docs/FORMATS.md); `-` reads
+    A house is a `dreamhome.house/1` JSON file (see docs/formats.md); `-` reads
     it from stdin. Input files are read up to 16 MiB (set DREAMHOME_MAX_INPUT_BYTES
     to change it). An output file is checked before the work starts and never
     replaces an input, a device or a directory. Exit status: 0 success, 1 the

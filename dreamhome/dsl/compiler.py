@@ -2,7 +2,7 @@
 
 Pipeline: load (parse, follow includes, detect cycles) → merge (later
 declarations override earlier ones field by field; variants apply last) →
-check (every static error of DSL.md, all of them, each with a position) →
+check (every static error docs/language.md lists, all of them, each with a position) →
 build (typed records, the board graph, scoring terms, compiled effects).
 
 Each stage is linear in the number of declarations: merging is one dict update
@@ -413,7 +413,7 @@ class _Compiler:
         return fld.provenance if fld is not None and fld.provenance else "rulebook"
 
     def require(self, merged: _Merged) -> bool:
-        """Every required field present and no field foreign to the kind (DSL.md's field tables)."""
+        """Every required field present and no field foreign to the kind (docs/language.md, the fields of each kind)."""
         required, optional = CARD_FIELDS.get(merged.kind, (set(), set()))
         ok = True
         for name in sorted(required - merged.fields.keys()):
@@ -481,7 +481,7 @@ class _Compiler:
         )
 
     def note(self, ident: str, merged: _Merged, provenance: dict[tuple[str, str], SourceRef]) -> None:
-        """Record where each value was declared and how sure it is (DSL.md provenance tags)."""
+        """Record where each value was declared and how sure it is (the provenance marks of docs/language.md)."""
         for name, fld in merged.fields.items():
             provenance[(ident, name)] = SourceRef(fld.pos.file, fld.pos.line, fld.pos.column, self.prov(fld))
 
@@ -696,7 +696,7 @@ class _Compiler:
         return RoofScoring(**vals)
 
     def build_options(self, declared: Mapping[str, OptionDecl]) -> dict[str, str]:
-        """Options over the spec's defaults; only the engine's options and values (vocabulary.OPTIONS)."""
+        """Options over their defaults (docs/rules.md, Options); only the engine's options and values (vocabulary.OPTIONS)."""
         options = {name: values[0] for name, values in OPTIONS.items()}
         for name, decl in declared.items():
             if name not in OPTIONS:

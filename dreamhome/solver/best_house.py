@@ -10,7 +10,7 @@ row tables: every legal row of a floor is enumerated once in Python, rows with
 the same cross-floor signature (cards of each type used, rooms of each
 furnishable type, complete rooms for award tokens) keep only the best-scoring
 one, and CP-SAT picks one signature per floor. Each row value is exact, which
-keeps the LP bound tight and the proof short (DESIGN.md measured a plain
+keeps the LP bound tight and the proof short (the design notes measured a plain
 per-cell model failing to prove optimality in 25 minutes).
 
 Helpers that score (HELP-ARCHITECT, HELP-DESIGNER, any `score(...)` effect) are

@@ -132,7 +132,7 @@ class FinalScore:
 
 
 def require_finished(rules: Ruleset, house: House, source: str = "house") -> None:
-    """`optimize` needs a finished, legal house (FORMATS.md)."""
+    """`optimize` needs a finished, legal house (docs/formats.md)."""
     violations = house_violations(rules, house)
     if violations:
         raise DreamhomeError(
