@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
-import platform
 import random
 import statistics
 import sys
@@ -33,9 +31,13 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from dreamhome.dsl.compiler import BASE_RULES, compile_rules
-from dreamhome.dsl.parser import _lark
-from dreamhome.errors import RulesError
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_core import machine  # noqa: E402
+
+from dreamhome.dsl.compiler import BASE_RULES, compile_rules  # noqa: E402
+from dreamhome.dsl.parser import _lark  # noqa: E402
+from dreamhome.errors import RulesError  # noqa: E402
 
 BASE_ROOMS = ("living_room", "bedroom", "kitchen", "bathroom", "study", "garage")
 
@@ -147,16 +149,6 @@ def compile_errors(path: Path) -> int:
     except RulesError as exc:
         return len(exc.diagnostics)
     raise AssertionError(f"{path} compiled, but it was generated with errors")
-
-
-def machine() -> str:
-    model = platform.processor() or "cpu"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            model = next(line.split(":", 1)[1].strip() for line in handle if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return f"{model}, {os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}"
 
 
 def timed(func, *args) -> float:
