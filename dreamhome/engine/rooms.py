@@ -152,15 +152,9 @@ def rooms_of(rules: Ruleset, house: House) -> list[tuple[int, tuple[int, ...]]]:
     return [(code, floors[f][start:stop]) for f, start, stop, code in room_runs(house.cells, floors)]
 
 
-def annex_on_floor(t: Tables) -> bool:
-    """True when every annex neighbour lies on the cell's own floor (`annex_adjacency =
-    horizontal`): only then can a floor row be scored alone (`row_rooms`)."""
-    return t.annex_on_floor
-
-
 def row_rooms(t: Tables, floor: int, row: Sequence[int]) -> list[Room] | None:
     """The rooms of one floor row read alone (`row[k]` is the code on the floor's k-th cell), or
-    None when a room breaks PLACE-C. Needs `annex_on_floor(t)`: the row is all the scorer sees."""
+    None when a room breaks PLACE-C. Needs `t.annex_on_floor`: the row is all the scorer sees."""
     cells = t.floor_cells[floor]
     annex_target = t.annex_target
     out = []
@@ -218,14 +212,6 @@ def floors_fit(t: Tables, cells: Sequence[int], floors: Iterable[int]) -> bool:
     """PLACE-C on the given floors of a house."""
     rows = [t.floor_cells[f] for f in floors]
     return all(fits(t, code, stop - start) for _r, start, stop, code in room_runs(cells, rows))
-
-
-def size_violations(t: Tables, cells: Sequence[int]) -> Iterator[tuple[int, tuple[int, ...]]]:
-    """Rooms larger than their type's maximum (PLACE-C): (code, cells)."""
-    floors = t.floor_cells
-    for f, start, stop, code in room_runs(cells, floors):
-        if not fits(t, code, stop - start):
-            yield code, floors[f][start:stop]
 
 
 def category_ok(t: Tables, cell: int, code: int) -> bool:

@@ -33,7 +33,7 @@ from dreamhome.engine.deck import roof_cards, rooms_left
 from dreamhome.engine.functionality import add_bonuses
 from dreamhome.engine.helpers import card_amounts
 from dreamhome.engine.roof import best_roof_choice
-from dreamhome.engine.rooms import annex_on_floor, row_rooms
+from dreamhome.engine.rooms import row_rooms
 from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
 from dreamhome.legality import house_violations
@@ -102,7 +102,7 @@ def floor_rows(rules: Ruleset, floor: int) -> FloorRows:
 def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int = 2, seed: int = 0) -> BestHouse:
     started = time.perf_counter()
     t = rules.tables
-    if not annex_on_floor(t):
+    if not t.annex_on_floor:
         raise DreamhomeError(
             "max: only annex_adjacency = horizontal is supported (floors are then independent "
             "but for card counts, tokens and bonuses)"

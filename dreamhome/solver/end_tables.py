@@ -48,7 +48,7 @@ from ortools.sat.python import cp_model
 
 from dreamhome.engine.cpsat import CardClass, SolveSettings, found, house_class, new_solver
 from dreamhome.engine.functionality import add_bonuses
-from dreamhome.engine.rooms import annex_on_floor, category_ok, row_value
+from dreamhome.engine.rooms import category_ok, row_value
 from dreamhome.house import House
 from dreamhome.ruleset import Ruleset
 
@@ -68,7 +68,7 @@ def tables_apply(rules: Ruleset, n_sup: int, n_hand: int) -> bool:
     need floors that meet only through bonuses (annex neighbours on the same floor)."""
     if n_sup > 1 or n_hand > 1:
         return False
-    return annex_on_floor(rules.tables)
+    return rules.tables.annex_on_floor
 
 
 @dataclass(frozen=True)
