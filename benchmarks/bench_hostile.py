@@ -48,6 +48,8 @@ from dreamhome.fileio import parse_json
 from dreamhome.game.record import load_record, replay_record
 from dreamhome.house import load_house, parse_house
 from dreamhome.solver.place import read_pool
+from tests.helpers.hostile import CLI_TEMPLATES
+from tests.helpers.hostile import OPTION_VALUES as HOSTILE_VALUES
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -229,23 +231,14 @@ def _replay_file(path: Path) -> None:
 
 # ---- the command line, in subprocesses ----------------------------------------------------------
 TEMPLATES = [
-    ["check", "{house}", "--json"],
-    ["score", "{house}", "--json"],
-    ["render", "{house}", "-o", "{out}"],
-    ["play", "--seed", "{value}", "--players", "{value}", "--record", "{out}"],
-    ["play", "--first-player", "{value}", "--players", "2", "--json"],
-    ["replay", "{record}", "--json", "--html", "{out}"],
-    ["place", "{house}", "{value}", "--time-limit", "{value}", "--processes", "1"],
-    ["optimize", "{house}", "--time-limit", "{value}", "--workers", "{value}", "--save", "{out}"],
-    ["whatif", "{value}", "--games", "{value}", "--chunk", "{value}", "--executor", "local", "--out", "{outdir}"],
-    ["rules", "show", "{value}"],
+    *(list(t) for t in CLI_TEMPLATES),
     ["rules", "check", "{rules}"],
     ["--rules", "{rules}", "score", "{house}", "--json"],
     ["--rules", "{rules}", "max", "--time-limit", "2"],
     ["replay", "{badrecord}"],
     ["--rules", "{rules}", "play", "--players", "2", "--seed", "{value}"],
 ]
-OPTION_VALUES = ["nan", "inf", "-1", "0", "1e400", "10" * 40, "", "-", "\x1b[0m", "x\ny", "2", "0.5", "kitchen", "car"]
+OPTION_VALUES = [*HOSTILE_VALUES, "kitchen", "car"]
 OUT_CHOICES = ["{house}", "{record}", "{rules}", "out.json", "nodir/out.json", "-", ".", "/dev/null", "protected.txt"]
 
 

@@ -33,6 +33,7 @@ from dreamhome.fileio import (
 )
 from dreamhome.house import load_house, parse_house
 from dreamhome.solver.place import read_pool
+from tests.helpers.hostile import CLI_TEMPLATES, OPTION_VALUES
 from tests.helpers.paths import DATA, EXAMPLES
 from tests.helpers.rules import compiled
 
@@ -630,25 +631,12 @@ def test_fuzz_json_reader(text):
         assert "\n" not in str(exc)
 
 
-option_values = st.sampled_from(["nan", "inf", "-1", "0", "1e400", "10" * 40, "", "-", "\x1b[0m", "x\ny", "2", "0.5"])
+option_values = st.sampled_from(OPTION_VALUES)
 
 
 @CLI_FUZZ
 @given(
-    st.sampled_from(
-        [
-            ["check", "{house}", "--json"],
-            ["score", "{house}", "--json"],
-            ["render", "{house}", "-o", "{out}"],
-            ["play", "--seed", "{value}", "--players", "{value}", "--record", "{out}"],
-            ["play", "--first-player", "{value}", "--players", "2", "--json"],
-            ["replay", "{record}", "--json", "--html", "{out}"],
-            ["place", "{house}", "{value}", "--time-limit", "{value}", "--processes", "1"],
-            ["optimize", "{house}", "--time-limit", "{value}", "--workers", "{value}", "--save", "{out}"],
-            ["whatif", "{value}", "--games", "{value}", "--chunk", "{value}", "--executor", "local", "--out", "{outdir}"],
-            ["rules", "show", "{value}"],
-        ]
-    ),
+    st.sampled_from([list(t) for t in CLI_TEMPLATES]),
     st.lists(option_values, min_size=8, max_size=8),
     st.sampled_from(["{house}", "{record}", "out.json", "nodir/out.json", "-", ".", "/dev/null"]),
 )

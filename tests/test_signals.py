@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+from tests.helpers.cli import spawn
 from tests.helpers.paths import EXAMPLES
 
 ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "COLUMNS": "160"}
@@ -22,14 +23,7 @@ ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "COLUMNS": "160"}
 
 def _send(args: list[str], signum: int, after: float) -> subprocess.CompletedProcess[str]:
     """Start `dreamhome ARGS`, send `signum` after `after` seconds, and wait (at most 20 s)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "dreamhome", *args],
-        env=ENV,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc = spawn(*args, env=ENV)
     time.sleep(after)
     sent = time.perf_counter()
     proc.send_signal(signum)

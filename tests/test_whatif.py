@@ -10,7 +10,7 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.whatif import executors
 from dreamhome.whatif.experiment import Experiment, resolve_ruleset
 from dreamhome.whatif.runner import run_experiment
-from tests.helpers.cli import run
+from tests.helpers.cli import run, spawn
 
 
 def experiment(games=8, chunk=3, rulesets=("base", "kitchen3", "car")):
@@ -169,8 +169,6 @@ def test_ctrl_c_on_the_process_pool_then_resume(tmp_path):
     """A real SIGINT mid-run: exit 130 with finished chunks kept; --resume gives the full run's numbers."""
     import os
     import signal
-    import subprocess
-    import sys
     import time
 
     out = tmp_path / "run"
@@ -193,14 +191,7 @@ def test_ctrl_c_on_the_process_pool_then_resume(tmp_path):
         str(out),
     ]
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", "COLUMNS": "120"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "dreamhome", *args],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc = spawn(*args, env=env)
     deadline = time.time() + 60
     while time.time() < deadline and len(list((out / "chunks").glob("*.json"))) < 3:
         time.sleep(0.05)
