@@ -143,6 +143,8 @@ def _placement(rules: Ruleset, action: PlaceRoom) -> Placement:
 
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+# OpenSpiel's searches (the `openspiel` extra), `name` or `name@N` (N simulations a decision).
+SEARCH_BOTS = ("mcts", "ismcts")
 
 
 def make_bot(name: str, seed: int, seat: int) -> Bot:
@@ -154,11 +156,17 @@ def make_bot(name: str, seed: int, seat: int) -> Bot:
     or a game record."""
     if ":" in name:
         return _import_bot(name)(seed, seat)
+    if name.partition("@")[0] in SEARCH_BOTS:
+        try:
+            from dreamhome.openspiel.bots import make_search_bot
+        except ImportError as exc:
+            raise DreamhomeError(f"bot '{name}' needs OpenSpiel: pip install -e '.[openspiel]' ({exc})") from None
+        return make_search_bot(name, seed, seat)
     try:
         return BOTS[name](seed, seat)
     except KeyError:
         raise DreamhomeError(
-            f"unknown bot '{name}'; known bots: {', '.join(BOTS)}, or module:Class for a bot of your own"
+            f"unknown bot '{name}'; known bots: {', '.join((*BOTS, *SEARCH_BOTS))}, or module:Class for a bot of your own"
         ) from None
 
 

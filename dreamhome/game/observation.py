@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Iterable
+import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
     Action,
     DeferScaffold,
@@ -30,7 +32,7 @@ from dreamhome.house import House
 from dreamhome.ruleset import Ruleset
 
 if TYPE_CHECKING:
-    from dreamhome.game.state import Resource
+    from dreamhome.game.state import GameState, Resource
 
 # The actions whose resulting house an observation carries (`Observation.after`).
 LOOKAHEAD_ACTIONS: tuple[type[Action], ...] = (
@@ -71,6 +73,7 @@ class Observation:
     roof_discard: tuple[tuple[int, bool], ...]
     scores: tuple[int, ...]
     lookahead: dict[Action, House] = field(default_factory=dict)
+    sampler: Callable[[random.Random], GameState] | None = field(default=None, compare=False, repr=False)
 
     def house(self, player: int) -> House:
         return self.houses[player]
@@ -86,10 +89,18 @@ class Observation:
         """The actor's house right after `action` (one of `LOOKAHEAD_ACTIONS`), if known."""
         return self.lookahead.get(action)
 
+    def sample_state(self, rng: random.Random) -> GameState:
+        """A game state that agrees with everything this observation shows, its decks in an
+        order drawn by `rng` (SEE-1: the order is the one thing nobody sees). Search bots
+        (OpenSpiel's MCTS, sampled deals) play their look-ahead on such states."""
+        if self.sampler is None:
+            raise DreamhomeError("this observation was not made by a game (or was copied out of one)")
+        return self.sampler(rng)
+
     def __reduce__(self) -> tuple[Any, ...]:
         from dreamhome.game.state import rules_key
 
-        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "rules"}
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("rules", "sampler")}
         return (_rebuild, (rules_key(self.rules), fields))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Observation:

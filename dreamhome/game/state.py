@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from dreamhome.engine.endgame import (
     END_ROLES,
@@ -64,6 +64,8 @@ from dreamhome.game.state_io import copy_events, read_state
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import rooms_of, score_total
+
+_Card = TypeVar("_Card")
 
 
 class IllegalAction(DreamhomeError):  # noqa: N818 - OpenSpiel-style name
@@ -114,7 +116,18 @@ def rules_from_key(key: tuple[str, tuple[str, ...], str]) -> Ruleset:
 class GameState:
     """One game: its data, the phase, and the handlers of `_HANDLERS` that change them."""
 
-    def __init__(self, rules: Ruleset, players: int, seed: int, first_player: int | None = None):
+    def __init__(
+        self,
+        rules: Ruleset,
+        players: int,
+        seed: int,
+        first_player: int | None = None,
+        *,
+        first_deal: tuple[Sequence[int], Sequence[Resource]] | None = None,
+    ):
+        """A game of `players` under `rules`, its decks shuffled by `seed`. `first_deal`
+        (room codes, resource cards) puts those cards on top of the decks before round 1 is
+        dealt, as `stack_deal` does for later rounds."""
         g = rules.game
         if not g.min_players <= players <= g.max_players:
             raise DreamhomeError(f"players must be {g.min_players}–{g.max_players} under these rules, got {players}")
@@ -166,6 +179,8 @@ class GameState:
         self._mutations = 0
         self._legal: tuple[tuple[Any, ...], list[Action]] | None = None
         self._scored: dict[int, tuple[House, int]] = {}
+        if first_deal is not None:
+            self.stack_deal(*first_deal)
         self._start_round()
         self._settle()
 
@@ -202,6 +217,15 @@ class GameState:
 
     def _children(self, player: int) -> int:
         return sum(self.rules.room_of_code(c).children for c in self.houses[player].cells if c >= ROOM0)
+
+    def stack_deal(self, rooms: Sequence[int], resources: Sequence[Resource]) -> None:
+        """Put these cards on top of the decks, in this order, so the next deal (ROUND-2) is
+        them: a caller that decides the deal itself (OpenSpiel's explicit chance nodes, a
+        what-if with a fixed deal) chooses the cards, the deck keeps the rest. Each card must
+        still be in its deck; the decks keep their contents, only the order changes."""
+        self.room_deck = _on_top(self.room_deck, list(rooms), "room")
+        self.res_deck = _on_top(self.res_deck, list(resources), "resource")
+        self._mutations += 1
 
     def clone(self) -> GameState:
         """An independent copy: nothing of it, events included, is shared with this game."""
@@ -307,7 +331,25 @@ class GameState:
             roof_discard=tuple(self.roof_discard),
             scores=tuple(self.returns()),
             lookahead=after,
+            sampler=self._sampler(),
         )
+
+    def _sampler(self) -> Callable[[random.Random], GameState]:
+        """`Observation.sample_state`: this state as it is now, with both decks shuffled anew.
+        The decks' contents are public (every card is seen when dealt), their order is not,
+        so a sample holds nothing a player cannot know."""
+        version = self._mutations
+
+        def sample(rng: random.Random) -> GameState:
+            if self._mutations != version:
+                raise GameStateError("the game has moved on since this observation was made")
+            twin = self.clone()
+            twin.events = []
+            rng.shuffle(twin.room_deck)
+            rng.shuffle(twin.res_deck)
+            return twin
+
+        return sample
 
     def _house_after(self, action: Action, player: int) -> House:
         """The player's house right after the handler of `action` (no forced steps after it)."""
@@ -730,6 +772,17 @@ class GameState:
         from dreamhome.house import house_to_json
 
         return house_to_json(self.rules, self.house_with_piles(p))
+
+
+def _on_top(deck: list[_Card], cards: list[_Card], kind: str) -> list[_Card]:
+    """`deck` with `cards` moved to its end (the deck is dealt by `pop()`), first card last."""
+    rest = list(deck)
+    for card in cards:
+        try:
+            rest.remove(card)
+        except ValueError:
+            raise GameStateError(f"the {kind} deck holds no {card} to deal") from None
+    return rest + cards[::-1]
 
 
 def _room_id(rules: Ruleset, code: int | None) -> str | None:
