@@ -30,7 +30,10 @@ def _send(args: list[str], signum: int, after: float) -> subprocess.CompletedPro
     stdout, stderr = proc.communicate(timeout=20)
     took = time.perf_counter() - sent
     if proc.returncode == 128 + signum:
-        assert took < 3.0, f"the command took {took:.1f} s to end after the signal"
+        # Prompt, not instant: a shared machine under load measured 3.5–4.1 s for `max`, which
+        # ends in well under a second on a quiet one; a command that ignored the signal would
+        # run on for its whole solve (tens of seconds) and fail here.
+        assert took < 8.0, f"the command took {took:.1f} s to end after the signal"
     return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
 
 
