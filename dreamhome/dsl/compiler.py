@@ -396,6 +396,8 @@ class _Compiler:
             return
         if decl.name is not None:
             existing.name = decl.name
+        if decl.kind == "board":  # docs/language.md: a board declared again replaces the whole board
+            existing.fields = {}
         for fld in decl.fields:
             existing.fields[fld.name] = fld
 
