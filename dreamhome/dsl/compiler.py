@@ -39,7 +39,7 @@ from dreamhome.dsl.ast import (
     VariantDecl,
 )
 from dreamhome.dsl.parser import BOM, RulesParser
-from dreamhome.dsl.playability import Decks, Where, playability_problems
+from dreamhome.dsl.playability import Decks, Where, board_size_problem, playability_problems
 from dreamhome.errors import Diagnostic, RulesError
 from dreamhome.fileio import printable
 from dreamhome.ruleset import (
@@ -397,7 +397,7 @@ class _Compiler:
         if decl.name is not None:
             existing.name = decl.name
         if decl.kind == "board":  # docs/language.md: a board declared again replaces the whole board
-            existing.fields = {}
+            existing.fields, existing.pos = {}, decl.pos
         for fld in decl.fields:
             existing.fields[fld.name] = fld
 
@@ -543,6 +543,10 @@ class _Compiler:
             roof_pile = (under, tuple(range(lo, hi + 1)))
         if not floors:
             self.error(board_decl.pos, "the board has no floors")
+            return None
+        too_big = board_size_problem(sum(len(fl.columns) for fl in floors))
+        if too_big is not None:
+            self.error(board_decl.pos, too_big)
             return None
         return build_board(floors, roof_pile)
 

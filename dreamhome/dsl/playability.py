@@ -71,6 +71,14 @@ def playability_problems(game: GameSpec, board: Board, decks: Decks, options: Ma
     return out
 
 
+def board_size_problem(spaces: int) -> str | None:
+    """The board's size is checked before the board is built (building a graph of a million
+    spaces alone takes minutes): a message if it is above `MAX_SPACES`."""
+    if spaces > MAX_SPACES:
+        return f"the board has {spaces:,} spaces, more than a house can hold: at most {MAX_SPACES:,}"
+    return None
+
+
 def _deck_problems(game: GameSpec, decks: Decks, where: Where) -> list[Problem]:
     """COMP-1, COMP-3, COMP-5: each deck covers its deal over every round, and the decks stay small
     enough to shuffle per game. One message per deck: too big, too small, or cards never dealt."""
@@ -108,7 +116,9 @@ def _track_problems(game: GameSpec, options: Mapping[str, str], where: Where) ->
     every round, plus the column the first player discards, and a room slot under every resource."""
     out: list[Problem] = []
     rooms, resources = game.deal_rooms, game.deal_resources
-    if rooms < 1:
+    if rooms < 0 or resources < 0:
+        return out  # a negative deal is already an error of the `game` block
+    if rooms == 0:
         out.append(Problem(where.deal, f"deal rooms {rooms}: every turn takes a room card from the track, so deal at least 1"))
         return out
     if resources > rooms - 1:
@@ -136,13 +146,11 @@ def _track_problems(game: GameSpec, options: Mapping[str, str], where: Where) ->
             out.append(
                 Problem(
                     where.players,
-                    f"players {n}: each round takes {n} columns{extra} (ROUND-3), but the track has {rooms} (deal rooms {rooms})",
+                    f"players {game.min_players}..{game.max_players}: {n} players take {n} columns a round{extra} "
+                    f"(ROUND-3), but the track has {rooms} (deal rooms {rooms})",
                 )
             )
             break  # more players only need more columns: the first count that fails says it
-        if discard and rooms < 2:
-            out.append(Problem(where.discard or where.players, "the discard (ROUND-1) needs a column other than column 0"))
-            break
     return out
 
 
@@ -154,11 +162,6 @@ def _board_problems(game: GameSpec, board: Board, where: Where) -> list[Problem]
     one card per space never happens; the game still plays, so it is a warning (ROUND-6 then asks
     for one card per round and no scaffolding)."""
     out: list[Problem] = []
-    if board.size > MAX_SPACES:
-        out.append(
-            Problem(where.board, f"the board has {board.size:,} spaces, more than a house can hold: at most {MAX_SPACES:,}")
-        )
-        return out
     for fi, floor in enumerate(board.floors):
         if fi == len(board.floors) - 1:
             break  # the lowest floor stands on the ground
@@ -194,4 +197,4 @@ def _board_problems(game: GameSpec, board: Board, where: Where) -> list[Problem]
     return out
 
 
-__all__ = ["MAX_DECK", "MAX_SPACES", "Decks", "Problem", "Where", "playability_problems"]
+__all__ = ["MAX_DECK", "MAX_SPACES", "Decks", "Problem", "Where", "board_size_problem", "playability_problems"]
