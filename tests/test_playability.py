@@ -154,7 +154,8 @@ def test_fewer_rounds_than_spaces_is_a_warning(tmp_path):
     errors, warnings = check_rules(text='include "base.dh"\ngame dream_home { rounds 10 }\n', name="w.dh")
     assert errors == []
     assert [w.message for w in warnings if "ROUND-6" in w.message] == [
-        "rounds 10: the board has 12 spaces; 2 stay empty in every house (ROUND-6)"
+        "rounds 10: the board has 12 spaces; 2 stay empty in every house (ROUND-6); "
+        "optimize, place and the solver bot need a house with a card on every space"
     ]
 
 
@@ -311,7 +312,8 @@ def test_shapes_compile_with_their_board(name):
     round_6 = [w.message for w in rules.warnings if "ROUND-6" in w.message]
     if rounds < spaces:
         assert round_6 == [
-            f"rounds {rounds}: the board has {spaces} spaces; {spaces - rounds} stay empty in every house (ROUND-6)"
+            f"rounds {rounds}: the board has {spaces} spaces; {spaces - rounds} stay empty in every house (ROUND-6); "
+            "optimize, place and the solver bot need a house with a card on every space"
         ]
     else:
         assert round_6 == []

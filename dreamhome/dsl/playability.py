@@ -190,7 +190,8 @@ def _board_problems(game: GameSpec, board: Board, where: Where) -> list[Problem]
             Problem(
                 where.rounds,
                 f"rounds {game.rounds}: the board has {board.size} spaces; "
-                f"{board.size - game.rounds} stay empty in every house (ROUND-6)",
+                f"{board.size - game.rounds} stay empty in every house (ROUND-6); "
+                "optimize, place and the solver bot need a house with a card on every space",
                 "warning",
             )
         )
