@@ -216,7 +216,7 @@ def main(ctx, rules_path, variants, absolute_includes):
 @main.command()
 @click.argument("house_path", metavar="HOUSE", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the picture.")
-@click.option("--final", is_flag=True, help="Also check the game's end (ROUND-6): a card per round, no scaffolding.")
+@click.option("--final", is_flag=True, help="Also check the game's end (ROUND-6): a card per round, no scaffold left.")
 @rules_options
 def check(house_path, as_json, final, rules_spec):
     """Is HOUSE legal? Lists each broken rule by id and cell (exit 1 if not)."""

@@ -184,7 +184,7 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
 def final_state_violations(rules: Ruleset, house: House) -> list[Violation]:
     """What a house must satisfy when the game is over and is scored (ROUND-6): every rule of a
     legal state, one room card for each round (on every space when the board has one space per
-    round, the base game's 12), and no scaffolding left, since a room card must replace it
+    round, the base game's 12), and no scaffold left, since a room card must replace it
     before the end (TOOL-SCAFFOLDING). A state check cannot know the round a house is in, so
     `house_violations` allows a house in play; this is the check for the end."""
     out = house_violations(rules, house)

@@ -74,7 +74,7 @@ class FinalStateError(DreamhomeError):
 def final_score(rules: Ruleset, house: House) -> int:
     """The score of a house at the game's end, refused unless the house is one a finished game
     leaves (`legality.final_state_violations`): every room card of every round placed, no
-    scaffolding left, every rule of a legal state. `score_total` scores any legal house, in play
+    scaffold left, every rule of a legal state. `score_total` scores any legal house, in play
     or not; the game's result goes through here, so a state brought to the end by other means
     (a saved state edited by hand, a driver bug) is refused rather than scored."""
     violations = final_state_violations(rules, house)

@@ -52,14 +52,15 @@ ROOFS = ("red", "blue", "green", "yellow")
 
 
 def refused(tmp_path: Path, text: str, *command: str) -> list[str]:
-    """The rules text as a file beside nothing (it includes the packaged base rules), then
-    `dreamhome --rules FILE COMMAND`: refused with exit 2, one line per problem, no traceback."""
+    """The rules text as a file (its include finds the packaged base rules): `dreamhome --rules
+    FILE COMMAND` refuses it with exit 2 and one line naming file:line:column, no traceback;
+    `dreamhome rules check FILE` lists every problem, one line each. Returns those lines."""
     path = tmp_path / "r.dh"
     path.write_text(text, encoding="utf-8")
     proc = run("--rules", path, *(command or ("play", "--players", "2")))
     assert proc.returncode == 2, proc.stdout + proc.stderr
     lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1, proc.stderr  # the first problem, on one line
+    assert len(lines) == 1 and re.search(r"\.dh:\d+:\d+: error: ", lines[0]), proc.stderr
     check = run("rules", "check", path)
     assert check.returncode == 2, check.stdout + check.stderr
     return [line for line in check.stdout.splitlines() + check.stderr.splitlines() if ": error: " in line]

@@ -160,7 +160,7 @@ def _board_problems(game: GameSpec, board: Board, where: Where) -> list[Problem]
     A player places one room card a round (ROUND-COLUMN). More rounds than spaces: the last cards
     have nowhere to go, an error. Fewer: the game ends with spaces left empty and END's house of
     one card per space never happens; the game still plays, so it is a warning (ROUND-6 then asks
-    for one card per round and no scaffolding)."""
+    for one card per round and no scaffold left)."""
     out: list[Problem] = []
     for fi, floor in enumerate(board.floors):
         if fi == len(board.floors) - 1:
