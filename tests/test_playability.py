@@ -23,6 +23,7 @@ from dreamhome.game.bots import make_bot
 from dreamhome.game.state import GameState
 from dreamhome.house import House
 from dreamhome.legality import final_state_violations
+from dreamhome.render_svg import house_svg
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import FinalStateError, final_score, score_total
 from tests.helpers.cli import run
@@ -344,3 +345,26 @@ def test_shapes_play_to_a_valid_end(name):
                 placed[len(cards)] += 1
             assert sum(placed.elements()) + len(state.room_discard) + len(state.room_deck) == rooms_total
             assert state.returns() == [score_total(rules, h) for h in state.houses]
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_shapes_play_with_greedy_bots_and_draw(name):
+    """The greedy bot (it scores every placement) at the most players the track serves, to a
+    valid end; the picture draws each space once, one row per floor, one column per column."""
+    rules = compile_rules(text=shape(name), name=f"{name}.dh")
+    uppers, basement, _pile, _rounds, _deal, (_lo, hi), _ = SHAPES[name]
+    state = GameState(rules, hi, 11)
+    bots = [make_bot("greedy", 11, i) for i in range(hi)]
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].choose(state.observation(), state.legal_actions()))
+    for house in state.houses:
+        assert final_state_violations(rules, house) == []
+    svg = house_svg(rules, state.houses[0])
+    drawn = re.findall(r'<rect x="(\d+)" y="(\d+)"[^>]*data-cell="([^"]+)"', svg)
+    assert sorted(cell for _, _, cell in drawn) == sorted(rules.board.cells)
+    rows = {cell.split("/")[0]: y for _, y, cell in drawn}
+    floors = [f for f, _, _ in uppers] + ["basement"]
+    assert sorted(rows, key=lambda f: int(rows[f])) == floors  # top first, the basement last
+    columns = {int(cell.split("/")[1]): x for x, _, cell in drawn}
+    widest = max(b for _, _, b in uppers + (("basement", *basement),))
+    assert sorted(columns, key=lambda c: int(columns[c])) == list(range(widest + 1))
