@@ -368,3 +368,16 @@ def test_shapes_play_with_greedy_bots_and_draw(name):
     columns = {int(cell.split("/")[1]): x for x, _, cell in drawn}
     widest = max(b for _, _, b in uppers + (("basement", *basement),))
     assert sorted(columns, key=lambda c: int(columns[c])) == list(range(widest + 1))
+
+
+def test_a_shape_plays_and_replays_through_the_cli(tmp_path):
+    """`dreamhome --rules FILE play` on three upper floors, and the record replays under its own
+    (inlined) rules."""
+    rules_file = tmp_path / "three.dh"
+    rules_file.write_text(shape("three_floors"), encoding="utf-8")
+    record = tmp_path / "game.json"
+    proc = run("--rules", rules_file, "play", "--players", "3", "--bots", "random,greedy,random", "--record", record)
+    assert proc.returncode == 0, proc.stderr
+    assert "winner" in proc.stdout
+    proc = run("replay", record)
+    assert proc.returncode == 0, proc.stderr
