@@ -216,15 +216,16 @@ def main(ctx, rules_path, variants, absolute_includes):
 @main.command()
 @click.argument("house_path", metavar="HOUSE", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the picture.")
+@click.option("--final", is_flag=True, help="Also check the game's end (ROUND-6): a card per round, no scaffold left.")
 @rules_options
-def check(house_path, as_json, rules_spec):
+def check(house_path, as_json, final, rules_spec):
     """Is HOUSE legal? Lists each broken rule by id and cell (exit 1 if not)."""
-    from dreamhome.legality import house_violations
+    from dreamhome.legality import final_state_violations, house_violations
     from dreamhome.render_text import held_text, house_grid
 
     rules = load_rules(rules_spec)
     house = load_house_or_fail(rules, house_path)
-    violations = house_violations(rules, house)
+    violations = (final_state_violations if final else house_violations)(rules, house)
     if as_json:
         emit_json({"legal": not violations, "violations": [v.to_json() for v in violations]})
     else:
@@ -252,15 +253,21 @@ def require_legal(rules, house, house_path) -> None:
 @main.command()
 @click.argument("house_path", metavar="HOUSE", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the picture.")
+@click.option("--final", is_flag=True, help="Score it as a game's result: refuse a house a finished game cannot leave (ROUND-6).")
 @rules_options
-def score(house_path, as_json, rules_spec):
+def score(house_path, as_json, final, rules_spec):
     """Score HOUSE as it stands, line by line (best 4 roofs, no helper action taken)."""
     from dreamhome.render_text import house_with_score
-    from dreamhome.scoring import score_house
+    from dreamhome.scoring import FinalStateError, final_score, score_house
 
     rules = load_rules(rules_spec)
     house = load_house_or_fail(rules, house_path)
     require_legal(rules, house, house_path)
+    if final:
+        try:
+            final_score(rules, house)
+        except FinalStateError as exc:
+            fail(f"{house_path}: {exc}")
     result = score_house(rules, house)
     if as_json:
         emit_json(result.to_json(rules))

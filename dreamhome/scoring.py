@@ -21,7 +21,9 @@ from dreamhome.engine.helpers import NONE as NO_HELPERS
 from dreamhome.engine.helpers import helper_amounts
 from dreamhome.engine.roof import best_roof_choice, best_roof_points
 from dreamhome.engine.rooms import add_annex_points, add_max_size, add_room_points, house_rooms, rooms_of, rooms_value
+from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
+from dreamhome.legality import Violation, final_state_violations, summarize_violations
 from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
 
 if TYPE_CHECKING:
@@ -31,11 +33,13 @@ COMPONENTS = ("rooms", "furnishings", "functionality", "roof", "empty_rooms")
 
 __all__ = [
     "COMPONENTS",
+    "FinalStateError",
     "Score",
     "ScoreLine",
     "add_final_score",
     "best_roof_choice",
     "best_roof_points",
+    "final_score",
     "rooms_of",
     "score_components",
     "score_house",
@@ -57,6 +61,26 @@ def score_components(rules: Ruleset, house: House) -> tuple[int, int, int, int, 
 
 def score_total(rules: Ruleset, house: House) -> int:
     return sum(score_components(rules, house))
+
+
+class FinalStateError(DreamhomeError):
+    """A house scored as a game's final result that no finished game can leave (ROUND-6)."""
+
+    def __init__(self, violations: list[Violation]):
+        self.violations = list(violations)
+        super().__init__("not a finished house (ROUND-6): " + summarize_violations(self.violations))
+
+
+def final_score(rules: Ruleset, house: House) -> int:
+    """The score of a house at the game's end, refused unless the house is one a finished game
+    leaves (`legality.final_state_violations`): every room card of every round placed, no
+    scaffold left, every rule of a legal state. `score_total` scores any legal house, in play
+    or not; the game's result goes through here, so a state brought to the end by other means
+    (a saved state edited by hand, a driver bug) is refused rather than scored."""
+    violations = final_state_violations(rules, house)
+    if violations:
+        raise FinalStateError(violations)
+    return score_total(rules, house)
 
 
 def add_final_score(hm: HouseModel, stage: Stage, house: House) -> None:

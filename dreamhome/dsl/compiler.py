@@ -39,6 +39,7 @@ from dreamhome.dsl.ast import (
     VariantDecl,
 )
 from dreamhome.dsl.parser import BOM, RulesParser
+from dreamhome.dsl.playability import Decks, Where, board_size_problem, playability_problems
 from dreamhome.errors import Diagnostic, RulesError
 from dreamhome.fileio import printable
 from dreamhome.ruleset import (
@@ -205,6 +206,12 @@ class _Cards:
 
 
 _CardBuilder = Callable[[str, _Merged, _Scope, _Cards], None]
+
+
+def _biggest(decls: Mapping[str, _Merged], cards: Sequence[RoomType | RoofType | Furnishing | HeldCard]) -> Pos | None:
+    """Where the largest `count` among these cards was declared: the first place to look in a deck too big."""
+    best = max(cards, key=lambda c: c.count, default=None)
+    return decls[best.id].fields["count"].pos if best is not None and "count" in decls[best.id].fields else None
 
 
 def _is_file(path: Path) -> bool:
@@ -389,6 +396,8 @@ class _Compiler:
             return
         if decl.name is not None:
             existing.name = decl.name
+        if decl.kind == "board":  # docs/language.md: a board declared again replaces the whole board
+            existing.fields, existing.pos = {}, decl.pos
         for fld in decl.fields:
             existing.fields[fld.name] = fld
 
@@ -455,8 +464,8 @@ class _Compiler:
         roof_scoring = self.build_roof_scoring(decls.get("roof_scoring"), path, provenance)
         options = self.build_options(state.options)
         game_decl = decls.get("game")
-        if game is not None and game_decl is not None:
-            self.check_deck_totals(game, game_decl.fields["deal"].pos, cards)
+        if game is not None and game_decl is not None and board is not None:
+            self.check_playability(game, board, decls, cards, options)
         if self.errors or game is None or board is None or roof_scoring is None:
             return None
         content_hash = hashlib.sha256((source + "\n#variants:" + ",".join(variants_on)).encode("utf-8")).hexdigest()
@@ -534,6 +543,10 @@ class _Compiler:
             roof_pile = (under, tuple(range(lo, hi + 1)))
         if not floors:
             self.error(board_decl.pos, "the board has no floors")
+            return None
+        too_big = board_size_problem(sum(len(fl.columns) for fl in floors))
+        if too_big is not None:
+            self.error(board_decl.pos, too_big)
             return None
         return build_board(floors, roof_pile)
 
@@ -707,16 +720,34 @@ class _Compiler:
                 options[name] = str(decl.value)
         return options
 
-    def check_deck_totals(self, game: GameSpec, deal_pos: Pos, cards: _Cards) -> None:
-        """The decks must cover the deal (COMP-1, COMP-3); extra cards are only a warning."""
-        self.check_total("room cards", sum(r.count for r in cards.rooms), game.rounds, game.deal_rooms, deal_pos)
-        resources = (
-            sum(r.count for r in cards.roofs)
-            + sum(x.count for x in cards.furnishings if x.is_card)
-            + sum(h.count for h in cards.helpers)
-            + sum(t.count for t in cards.tools)
+    def check_playability(
+        self, game: GameSpec, board: Board, decls: Mapping[str, _Merged], cards: _Cards, options: Mapping[str, str]
+    ) -> None:
+        """Rules that compile but cannot be played are refused here (dsl/playability.py)."""
+        g, b = decls["game"], decls["board"]
+        resources: list[RoofType | Furnishing | HeldCard] = [
+            *cards.roofs,
+            *(x for x in cards.furnishings if x.is_card),
+            *cards.helpers,
+            *cards.tools,
+        ]
+        decks = Decks(
+            sum(r.count for r in cards.rooms),
+            sum(r.count for r in resources),
+            _biggest(decls, cards.rooms),
+            _biggest(decls, resources),
         )
-        self.check_total("resource cards", resources, game.rounds, game.deal_resources, deal_pos)
+        floors = {name.split(":", 1)[1]: fld.pos for name, fld in b.fields.items() if name.startswith("floor:")}
+        where = Where(
+            g.fields["players"].pos,
+            g.fields["rounds"].pos,
+            g.fields["deal"].pos,
+            g.fields["discard"].pos if "discard" in g.fields else None,
+            b.pos,
+            floors,
+        )
+        for problem in playability_problems(game, board, decks, options, where):
+            self.error(problem.pos, problem.message, problem.severity)
 
     @staticmethod
     def variants_available(state: _State) -> dict[str, str]:
@@ -750,18 +781,6 @@ class _Compiler:
         """Cards in the deck: zero is allowed (a card type left out), fewer is not."""
         if _int(fld) < 0:
             self.error(fld.pos, "a count cannot be negative")
-
-    def check_total(self, what: str, have: int, rounds: int, deal: int, pos: Pos) -> None:
-        """A deck too small for the deal is an error; cards never dealt only a warning."""
-        need = rounds * deal
-        if have < need:
-            self.error(pos, f"{what}: {have}, fewer than the game deals: {rounds} × {deal} = {need}")
-        elif have > need:
-            self.error(
-                pos,
-                f"{what}: {have}, the game deals {rounds} × {deal} = {need}; {have - need} will never be dealt",
-                severity="warning",
-            )
 
     def compile_effect(self, spec: EffectSpec) -> Effect | None:
         """One effect call checked against the engine's vocabulary (vocabulary.EFFECTS)."""

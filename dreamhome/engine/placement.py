@@ -67,9 +67,15 @@ def legal_placements(rules: Ruleset, house: House, card: str | int) -> list[Plac
     cells = house.cells
     below = t.below
     keep_open = keeps_rooms_open(rules, house)
+    # TOOL-SCAFFOLDING: a room card must replace each scaffold before the end (ROUND-6). When the
+    # cards still to come (this one and one a round after it) are no more than the scaffolds,
+    # this card goes on one. A board with one space per round forces it anyway (the scaffold
+    # is then the last free space); a board with spaces to spare needs it said.
+    scaffolds = cells.count(SCAFFOLD)
+    only_scaffold = scaffolds > 0 and rules.game.rounds - sum(1 for c in cells if c >= FACE_DOWN) <= scaffolds
     out = []
     for i, c in enumerate(cells):
-        if c != EMPTY and c != SCAFFOLD:
+        if c != SCAFFOLD and (c != EMPTY or only_scaffold):
             continue
         b = below[i]
         if b >= 0 and cells[b] == EMPTY:

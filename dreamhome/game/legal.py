@@ -32,7 +32,7 @@ from dreamhome.game.actions import (
 )
 from dreamhome.game.phases import Phase
 from dreamhome.game.roles import SWAP_TRACK_ROOMS, SWAP_WITH_TRACK
-from dreamhome.ruleset import EMPTY, ROOM0
+from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0
 
 if TYPE_CHECKING:
     from dreamhome.game.state import GameState
@@ -134,6 +134,8 @@ def room_discard_swaps(state: GameState, p: int) -> list[Action]:
     incoming = sorted(set(state.room_discard))
     out: list[Action] = []
     for cell in range(rules.board.size):
+        if house.cells[cell] < FACE_DOWN:
+            continue  # END-SUPPLIER swaps a card: not an empty space (a board with spaces to spare)
         emptied = house.place(cell, EMPTY)
         for code in incoming:
             room_id = rules.room_of_code(code).id
@@ -160,6 +162,8 @@ def house_swaps(state: GameState, p: int) -> list[Action]:
         for b in range(a + 1, n):
             if (cells[a], house.tokens[a], house.under[a]) == (cells[b], house.tokens[b], house.under[b]):
                 continue
+            if cells[a] < FACE_DOWN or cells[b] < FACE_DOWN:
+                continue  # END-HANDYMAN swaps two cards, never a card and an empty space
             if swap_keeps_b_and_c(rules.tables, cells, a, b):
                 out.append(SwapInHouse(helper, rules.board.cells[a], rules.board.cells[b]))
     return out

@@ -63,7 +63,7 @@ from dreamhome.game.roles import SWAP_TRACK_ROOMS, SWAP_WITH_TRACK, TAKE_ROOM_AT
 from dreamhome.game.state_io import copy_events, read_state
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, ROOM0, SCAFFOLD, Ruleset
-from dreamhome.scoring import rooms_of, score_total
+from dreamhome.scoring import final_score, rooms_of, score_total
 
 _Card = TypeVar("_Card")
 
@@ -710,6 +710,8 @@ class GameState:
                 self.phase = Phase.END
                 return
             self.houses[p] = resolve_tokens(self.rules, self.houses[p])
+        for house in self.houses:
+            final_score(self.rules, house)  # ROUND-6: a house no finished game leaves is refused, not scored
         self.phase = Phase.DONE
         self.actor = -1
         self._note("scores", scores=self.returns(), winners=self.winners())
