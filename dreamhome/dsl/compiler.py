@@ -792,14 +792,15 @@ class _Compiler:
                     ok = False
                 else:
                     given.append((when, fpos))
+            elif flag == "before_take":  # the form base.dh uses: a timing written as a flag
+                flags.add(flag)
+                given.append((flag, fpos))
             elif flag not in shape.flags:
                 allowed_f = ", ".join(shape.flags) or "no flags"
                 self.error(fpos, f"unknown flag '{flag}' for {spec.name}; expected {allowed_f}" + _suggest(flag, shape.flags))
                 ok = False
             else:
                 flags.add(flag)
-                if flag == "before_take":  # the form base.dh uses: a timing written as a flag
-                    given.append((flag, fpos))
         if len(given) > 1:
             self.error(given[1][1], f"{spec.name} has two timings ({given[0][0]}, {given[1][0]}); give one")
             ok = False

@@ -32,7 +32,7 @@ from dreamhome.game.actions import (
 )
 from dreamhome.game.phases import Phase
 from dreamhome.game.roles import SWAP_TRACK_ROOMS, SWAP_WITH_TRACK
-from dreamhome.ruleset import EMPTY, ROOM0
+from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0
 
 if TYPE_CHECKING:
     from dreamhome.game.state import GameState
@@ -164,6 +164,8 @@ def room_discard_swaps(state: GameState, p: int, helper: str) -> list[Action]:
     incoming = sorted(set(state.room_discard))
     out: list[Action] = []
     for cell in range(rules.board.size):
+        if not _holds_card(house.cells[cell]):
+            continue  # during play (TOOL-TIMING) a space may still be empty; at the end none is
         emptied = house.place(cell, EMPTY)
         for code in incoming:
             room_id = rules.room_of_code(code).id
@@ -175,6 +177,11 @@ def room_discard_swaps(state: GameState, p: int, helper: str) -> list[Action]:
     return out
 
 
+def _holds_card(code: int) -> bool:
+    """A room card, face up or face down (not an empty space or a scaffold)."""
+    return code >= ROOM0 or code == FACE_DOWN
+
+
 def house_swaps(state: GameState, p: int, helper: str) -> list[Action]:
     """END-HANDYMAN: every pair of different spaces whose swap keeps PLACE-B and PLACE-C."""
     rules = state.rules
@@ -184,6 +191,8 @@ def house_swaps(state: GameState, p: int, helper: str) -> list[Action]:
     out: list[Action] = []
     for a in range(n):
         for b in range(a + 1, n):
+            if not (_holds_card(cells[a]) and _holds_card(cells[b])):
+                continue  # two room cards (END-HANDYMAN); during play a space may still be empty
             if (cells[a], house.tokens[a], house.under[a]) == (cells[b], house.tokens[b], house.under[b]):
                 continue
             if swap_keeps_b_and_c(rules.tables, cells, a, b):

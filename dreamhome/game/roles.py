@@ -69,6 +69,16 @@ def timed_cards(rules: Ruleset, role: str, timing: str) -> frozenset[str]:
 _TIMED: dict[tuple[str, str, str], frozenset[str]] = {}
 
 
+def first_timed_effect(rules: Ruleset, tools: tuple[str, ...], helpers: tuple[str, ...], role: str, timing: str) -> Effect | None:
+    """The effect the game uses for `role` at `timing` among these cards: the first tool's, else the
+    first helper's (TOOL-TIMING; uses spent and TOOL-LAST left aside: for bots' estimates)."""
+    for cid in tools + helpers:
+        effect = timed_effect(rules.held(cid), role, timing)
+        if effect is not None:
+            return effect
+    return None
+
+
 def tools_with_role(rules: Ruleset, role: str) -> tuple[HeldCard, ...]:
     """The tool cards of the rules in use that play `role`, found by effect (never by id);
     remembered per content hash, since the game asks on every decision."""

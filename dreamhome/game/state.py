@@ -389,14 +389,21 @@ class GameState:
 
     def round_start_take_fits(self, p: int) -> bool:
         """TOOL-TIMING: a round-start take leaves a room card for every turn still to come this
-        round (a take with `skip_turn` also removes its user's turn)."""
+        round (a take with `skip_turn` also removes its user's turn); one without `skip_turn` is a
+        room card more, so its user's house must keep a space for every turn it has left."""
         usable = self.usable_cards(p, TAKE_ROOM_AT_ROUND_START, "round_start")
         if not usable:
             return False
         effect = timed_effect(self.rules.held(self._held_id(p, *usable[0])), TAKE_ROOM_AT_ROUND_START, "round_start")
         skips = effect is not None and "skip_turn" in effect.flags and p not in self.skip
         turns = sum(1 for q in self.order if q not in self.skip) - skips
-        return sum(1 for r in self.track_rooms if r is not None) - 1 >= turns
+        if sum(1 for r in self.track_rooms if r is not None) - 1 < turns:
+            return False
+        if skips:
+            return True
+        # A room card more for this player: its house must still hold it and one per turn to come.
+        own_turns = self.rules.game.rounds - self.round + (p not in self.skip)
+        return sum(1 for c in self.houses[p].cells if c in (EMPTY, SCAFFOLD)) - 1 >= own_turns
 
     def token_cells(self, p: int, furn_id: str) -> list[int]:
         """FURN-TYPE, FURN-ONE: cards of rooms of the printed type that hold no token."""
