@@ -471,3 +471,28 @@ def test_counts_of_uses_per_card():
         for p in range(3):
             spent = game.final.helper_spent[p]
             assert sum(spent) == per_player.get(p, 0)
+
+
+def test_solver_bot_plays_the_new_uses_in_a_legal_replayable_game():
+    """Bots (TOOL-TIMING): the solver bot plays an end-game effect offered before the take when it
+    gains at once, and a round-start drill by the greedy value; the game keeps its invariants."""
+    rules = rules_with(
+        'helper handyman "Handyman" { count 3  effect swap(house, house) before_take uses 2 }\n'
+        'helper roofer "Roofer" { count 3  effect take(roof_discard, roof_pile) before_take }\n'
+        'tool drill "Drill" { count 3  effect swap(house, track) at round_start }'
+    )
+    kinds: Counter = Counter()
+    for seed in range(2):
+        state = GameState(rules, 2, seed)
+        bots = [make_bot("solver", seed, 0), make_bot("greedy", seed, 1)]
+        while not state.is_terminal():
+            bot = bots[state.actor]
+            action = bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions())
+            if state.actor == 0:
+                kinds[type(action).__name__, state.phase] += 1
+            state.apply_action(action)
+            check_invariants(state)
+        replay_record(GameResult(state, ("solver", "greedy")).record(), "solver game")
+    played = {k for k, _phase in kinds}
+    assert {"SwapWithTrack"} & played and {"SwapInHouse", "TakeFromRoofDiscard"} & played
+    assert all(phase == Phase.ROUND_START for (k, phase) in kinds if k == "SwapWithTrack")
