@@ -250,8 +250,10 @@ def held_count(state: GameState, p: int, card) -> int:
 def check_use(card, effect, timing: str, p: int, before: GameState, after: GameState) -> None:
     """RES-TOOL, RES-HELPER, TOOL-TIMING: a helper is kept; a tool goes when its uses are spent;
     skip_turn costs the turn; the round-start window comes before any column is taken."""
-    if timing == "end":
-        assert held_count(after, p, card) == held_count(before, p, card)  # the end game discards nothing
+    if timing == "end":  # a helper is kept; a tool goes once its last end-game use is made
+        left = sum(uses.count(card.id) for uses in before.end_left.values()) - 1
+        kept = card.kind == "helper" or left > 0
+        assert held_count(after, p, card) == (held_count(before, p, card) if kept else 0)
         return
     if card.kind == "helper":
         assert held_count(after, p, card) == held_count(before, p, card)
@@ -496,3 +498,22 @@ def test_solver_bot_plays_the_new_uses_in_a_legal_replayable_game():
     played = {k for k, _phase in kinds}
     assert {"SwapWithTrack"} & played and {"SwapInHouse", "TakeFromRoofDiscard"} & played
     assert all(phase == Phase.ROUND_START for (k, phase) in kinds if k == "SwapWithTrack")
+
+
+@pytest.mark.parametrize(
+    "effect",
+    [
+        "scaffold at once",
+        "swap(house, track) at before_take",
+        "swap(house, house) before_take uses 3",
+        "take_room(track) at round_start",
+        "swap(house, track) at round_start skip_turn uses 2",
+    ],
+)
+def test_fast_reader_agrees_with_lark_on_the_timing_words(effect):
+    """The fast reader of dreamhome/dsl/parser.py reads the timings as Lark does (no grammar change:
+    `at NAME`)."""
+    from dreamhome.dsl.parser import RulesParser
+
+    text = f'tool t "T" {{ count 1  effect {effect} }}\n'
+    assert RulesParser(fast=True).parse(text, "t.dh") == RulesParser(fast=False).parse(text, "t.dh")

@@ -569,6 +569,14 @@ class GameState:
         """END-ORDER: one end-game use of the role gone; during play (TOOL-TIMING) one use of `card`."""
         if self.phase == Phase.END:
             self.end_left[role].pop(0)
+            house = self.houses[p]
+            while card in house.tools and not any(card in left for left in self.end_left.values()):
+                slot = house.tools.index(card)  # RES-TOOL: a tool whose uses are spent is discarded
+                self.gone.append(Resource("tool", card))
+                self.houses[p] = replace(house, tools=house.tools[:slot] + house.tools[slot + 1 :])
+                self.tool_rounds[p] = self.tool_rounds[p][:slot] + self.tool_rounds[p][slot + 1 :]
+                self.tool_spent[p] = self.tool_spent[p][:slot] + self.tool_spent[p][slot + 1 :]
+                house = self.houses[p]
         else:
             self._use(p, role, "before_take", card)
 
