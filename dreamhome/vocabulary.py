@@ -101,8 +101,8 @@ TIMING_SUPPORT: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {
 SKIP_TURN_TIMINGS = ("round_start",)
 
 # `uses N`: at most this many (TOOL-TIMING). No effect can matter more often: the board has at most a
-# few dozen spaces and a game deals at most a few dozen roof cards, and the end game caps uses at
-# what can change a house anyway (dreamhome.engine.endgame.helper_uses).
+# few dozen spaces and the roof scores a few cards, and the end game caps uses at what can change a
+# house anyway (dreamhome.engine.endgame.use_caps).
 MAX_USES = 100
 
 

@@ -517,3 +517,17 @@ def test_fast_reader_agrees_with_lark_on_the_timing_words(effect):
 
     text = f'tool t "T" {{ count 1  effect {effect} }}\n'
     assert RulesParser(fast=True).parse(text, "t.dh") == RulesParser(fast=False).parse(text, "t.dh")
+
+
+def test_roof_takes_beyond_what_the_roof_scores_are_capped():
+    """TOOL-TIMING, SCORE-ROOF: the roof scores its best `size` cards, so a roofer's uses count up to
+    that many; `optimize` with `uses 100` equals the exhaustive reference with the cap."""
+    rules = rules_with('helper roofer "Roofer" { count 2  effect take(roof_discard, roof_pile) at end uses 100 }')
+    house = random_house(rules, random.Random(2), helpers=("roofer",))
+    deck = [(r.index, k < r.windows) for r in rules.roofs for k in range(r.count)]
+    for roof in house.roofs:
+        deck.remove(roof)
+    house = replace(house, discard_roofs=tuple(deck))  # every other roof card of the game
+    assert len(helper_uses(rules, house).roof_discard_take) == rules.roof_scoring.size
+    result = best_final_score(rules, house)
+    assert result.total == reference_best_final(rules, house)

@@ -72,10 +72,10 @@ def end_role(name: str, places: tuple[str, ...]) -> str | None:
 def use_caps(rules: Ruleset) -> dict[str, int]:
     """TOOL-TIMING: the most uses of each end-game role that can change a house; more are never
     searched. A house swap or a room-discard swap changes at most one or two spaces, and any
-    rearrangement of the spaces takes fewer swaps than the board has spaces; a roof take moves one
-    of the game's roof cards."""
+    rearrangement of the spaces takes fewer swaps than the board has spaces; the roof scores its
+    best `size` cards (SCORE-ROOF), so more roof takes than that never add a point."""
     size = rules.board.size
-    return {ROOM_DISCARD_SWAP: size, HOUSE_SWAP: size, ROOF_DISCARD_TAKE: sum(r.count for r in rules.roofs)}
+    return {ROOM_DISCARD_SWAP: size, HOUSE_SWAP: size, ROOF_DISCARD_TAKE: rules.roof_scoring.size}
 
 
 def helper_uses(rules: Ruleset, house: House) -> HelperUses:
