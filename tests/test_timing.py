@@ -326,11 +326,11 @@ def test_drill_at_round_start_is_not_offered_during_turns():
 
 
 REFUSED = [
-    ("tool drill { effect swap(house, track) at end }", "swap(house, track) cannot act at end", "at before_take, at round_start"),
-    ("tool concrete_mixer { effect swap(track, track) at end }", "cannot act at end", "at before_take, at round_start"),
-    ("helper handyman { effect swap(house, house) at round_start }", "cannot act at round_start", "at end, at before_take"),
+    ("tool drill { effect swap(house, track) at end }", "swap(house, track) cannot act at end", "before_take, at round_start"),
+    ("tool concrete_mixer { effect swap(track, track) at end }", "cannot act at end", "before_take, at round_start"),
+    ("helper handyman { effect swap(house, house) at round_start }", "cannot act at round_start", "at end, before_take"),
     ("helper roofer { effect take(roof_discard, roof_pile) at round_start }", "cannot act at round_start", "at end"),
-    ("tool jackhammer { effect take_room(track) before_take }", "cannot act at before_take", "at round_start"),
+    ("tool jackhammer { effect take_room(track) before_take }", "cannot act before_take", "at round_start"),
     ("tool scaffolding { effect scaffold at end }", "cannot act at end", "at once"),
     ("helper architect { effect score(bonus_plus 1) at end }", "cannot act at end", "at once"),
     ("tool drill { effect swap(house, track) before_take skip_turn }", "skip_turn needs at round_start", ""),
