@@ -46,13 +46,14 @@ PLACES = ("house", "track", "room_discard", "roof_discard", "roof_pile")
 EFFECTS: dict[str, EffectShape] = {
     "swap": EffectShape(
         positional=(("house", "track"), ("house", "track", "room_discard")),
-        timings=("end",),
-        flags=("before_take",),
+        timings=("end", "round_start", "before_take"),
+        flags=("before_take", "skip_turn"),
         meaning="swap a room card of the first place with one of the second (TOOL-DRILL, TOOL-MIXER, END-HANDYMAN, END-SUPPLIER)",
     ),
     "take": EffectShape(
         positional=(("roof_discard",), ("roof_pile",)),
-        timings=("end",),
+        timings=("end", "before_take"),
+        flags=("before_take",),
         meaning="move a roof card from the first place to the second (END-ROOFER)",
     ),
     "take_room": EffectShape(
@@ -63,8 +64,65 @@ EFFECTS: dict[str, EffectShape] = {
     ),
     "score": EffectShape(
         keywords=("bonus_plus", "empty_room", "token_plus"),
+        timings=("once",),
         meaning="add to scoring: per functionality bonus, per empty room, per token (HELP-ARCHITECT, HELP-DESIGNER)",
     ),
-    "tokens_keep_open": EffectShape(meaning="tokens do not close the owner's rooms (HELP-DESIGNER)"),
-    "scaffold": EffectShape(meaning="place scaffold on an empty supported space (TOOL-SCAFFOLDING)"),
+    "tokens_keep_open": EffectShape(timings=("once",), meaning="tokens do not close the owner's rooms (HELP-DESIGNER)"),
+    "scaffold": EffectShape(timings=("once",), meaning="place scaffold on an empty supported space (TOOL-SCAFFOLDING)"),
 }
+
+
+# ---- timing and uses (TOOL-TIMING) -------------------------------------------------------
+# When an effect acts. `once`: from the moment the card is taken (passive effects; the scaffold is
+# placed then). `round_start`: before the first turn of a round (TOOL-JACKHAMMER's window).
+# `before_take`: on the owner's turn, before taking a column (TOOL-TURN). `end`: in the end game
+# (END-ORDER).
+TIMINGS = ("once", "round_start", "before_take", "end")
+DURING_PLAY = ("round_start", "before_take")  # the timings TOOL-LAST applies to
+
+# The support matrix: for each effect shape (name, places), the timings the game driver and the
+# solvers honour; the first is the default when a rules file gives none (base.dh's readings).
+# Keyword and argument-less effects are keyed with no places. Anything missing is refused by the
+# compiler: e.g. swap(house, track) at end (the track is empty when the game ends).
+TIMING_SUPPORT: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {
+    ("swap", ("house", "track")): ("before_take", "round_start"),  # TOOL-DRILL
+    ("swap", ("track", "track")): ("before_take", "round_start"),  # TOOL-MIXER
+    ("swap", ("house", "house")): ("end", "before_take"),  # END-HANDYMAN
+    ("swap", ("house", "room_discard")): ("end", "before_take"),  # END-SUPPLIER
+    ("take", ("roof_discard", "roof_pile")): ("end", "before_take"),  # END-ROOFER
+    ("take_room", ("track",)): ("round_start",),  # TOOL-JACKHAMMER
+    ("score", ()): ("once",),  # HELP-ARCHITECT, HELP-DESIGNER
+    ("tokens_keep_open", ()): ("once",),  # HELP-DESIGNER
+    ("scaffold", ()): ("once",),  # TOOL-SCAFFOLDING
+}
+
+# `skip_turn` (using the effect costs the user's turn this round) makes sense only for a use made
+# before the round's turns (TOOL-TIMING).
+SKIP_TURN_TIMINGS = ("round_start",)
+
+# `uses N`: at most this many (TOOL-TIMING). No effect can matter more often: the board has at most a
+# few dozen spaces and the roof scores a few cards, and the end game caps uses at what can change a
+# house anyway (dreamhome.engine.endgame.use_caps).
+MAX_USES = 100
+
+
+def shape_key(name: str, places: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """The key of an effect shape in `TIMING_SUPPORT` (keyword effects have no places)."""
+    shape = EFFECTS.get(name)
+    return (name, () if shape is None or not shape.positional else places)
+
+
+def supported_timings(name: str, places: tuple[str, ...]) -> tuple[str, ...]:
+    """The timings an effect shape supports, the default first; () if the engine has no use for it."""
+    return TIMING_SUPPORT.get(shape_key(name, places), ())
+
+
+def effect_timing(name: str, places: tuple[str, ...], timing: str | None, flags: frozenset[str]) -> str | None:
+    """When an effect acts (TOOL-TIMING): its `at` timing, `before_take` written as a flag (the
+    form base.dh uses), else the shape's default; None for a shape the engine cannot play."""
+    if timing is not None:
+        return timing
+    if "before_take" in flags:
+        return "before_take"
+    supported = supported_timings(name, places)
+    return supported[0] if supported else None

@@ -61,10 +61,14 @@ from dreamhome.vocabulary import (
     CATEGORY_FLOOR_KIND,
     EFFECTS,
     FLOOR_KINDS,
+    MAX_USES,
     OPTIONS,
     PROVENANCE_TAGS,
     ROOF_SCORING_FIELDS,
+    SKIP_TURN_TIMINGS,
+    TIMINGS,
     EffectShape,
+    supported_timings,
 )
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
@@ -792,26 +796,76 @@ class _Compiler:
             )
             return None
         ok = self.check_effect_args(spec, shape)
-        flags: set[str] = set()
+        flags: dict[str, Pos] = {}
+        given: list[tuple[str, Pos]] = []  # the timings written: `at NAME`, or the flag `before_take`
         for flag, fpos in spec.flags:
             if flag.startswith("at "):
                 when = flag[3:]
-                if when not in shape.timings:
-                    allowed_t = ", ".join("at " + t for t in shape.timings) or "no timing"
-                    self.error(fpos, f"{spec.name} cannot act '{flag}'; expected {allowed_t}")
+                if when not in TIMINGS:
+                    self.error(
+                        fpos,
+                        f"unknown timing '{flag}' for {spec.name}; expected "
+                        + self.timing_words(TIMINGS)
+                        + _suggest(when, TIMINGS),
+                    )
                     ok = False
+                else:
+                    given.append((when, fpos))
+            elif flag == "before_take":  # the form base.dh uses: a timing written as a flag
+                flags[flag] = fpos
+                given.append((flag, fpos))
             elif flag not in shape.flags:
                 allowed_f = ", ".join(shape.flags) or "no flags"
                 self.error(fpos, f"unknown flag '{flag}' for {spec.name}; expected {allowed_f}" + _suggest(flag, shape.flags))
                 ok = False
             else:
-                flags.add(flag)
+                flags[flag] = fpos
+        if len(given) > 1:
+            self.error(given[1][1], f"{spec.name} has two timings ({given[0][0]}, {given[1][0]}); give one")
+            ok = False
+        if ok:
+            ok = self.check_effect_timing(spec, shape, given[0] if given else None, flags)
         if spec.uses is not None and spec.uses < 1:
             self.error(spec.pos, "uses must be at least 1")
+            ok = False
+        elif spec.uses is not None and spec.uses > MAX_USES:
+            self.error(spec.pos, f"uses {spec.uses} is out of range (at most {MAX_USES}; see TOOL-TIMING)")
             ok = False
         if not ok:
             return None
         return Effect(spec.name, spec.args, spec.timing, frozenset(flags), spec.uses or 1)
+
+    @staticmethod
+    def timing_words(timings: Iterable[str]) -> str:
+        """Timings as a rules file writes them: `before_take` bare (as base.dh does), the others `at …`."""
+        return ", ".join(t if t == "before_take" else "at " + t for t in timings)
+
+    def check_effect_timing(
+        self, spec: EffectSpec, shape: EffectShape, given: tuple[str, Pos] | None, flags: dict[str, Pos]
+    ) -> bool:
+        """TOOL-TIMING: the effect's shape supports its timing (vocabulary.TIMING_SUPPORT), `skip_turn`
+        only before the round's turns, `uses` only for effects that are used (not passive ones)."""
+        places = tuple(a for a, _ in spec.args) if shape.positional else ()
+        shown = f"{spec.name}({', '.join(places)})" if places else spec.name
+        supported = supported_timings(spec.name, places)
+        words = self.timing_words(supported)
+        if not supported:
+            self.error(spec.pos, f"{shown} has no timing the engine can play (TOOL-TIMING); see docs/language.md")
+            return False
+        when, pos = given if given is not None else (supported[0], spec.pos)
+        if when not in supported:
+            self.error(pos, f"{shown} cannot act {self.timing_words([when])} (TOOL-TIMING); it supports {words}")
+            return False
+        if "skip_turn" in flags and when not in SKIP_TURN_TIMINGS:
+            self.error(
+                flags["skip_turn"],
+                f"skip_turn needs {self.timing_words(SKIP_TURN_TIMINGS)}; {shown} acts {self.timing_words([when])}",
+            )
+            return False
+        if spec.uses is not None and when == "once":
+            self.error(spec.pos, f"{shown} acts once, from the moment the card is taken: 'uses' does not apply")
+            return False
+        return True
 
     def check_effect_args(self, spec: EffectSpec, shape: EffectShape) -> bool:
         """Keyword effects take known keywords with numbers; positional ones one place per slot."""

@@ -17,6 +17,7 @@ from dreamhome.engine.rooms import category_ok, floors_fit
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, Ruleset
 from dreamhome.tables import Tables
+from dreamhome.vocabulary import effect_timing
 
 # The end-game roles, named by what the effect does (END-ORDER); a rules file names the cards.
 ROOM_DISCARD_SWAP = "room_discard_swap"  # swap(house, room_discard) at end (END-SUPPLIER)
@@ -41,6 +42,7 @@ __all__ = [
     "end_role",
     "find_sequence",
     "helper_uses",
+    "use_caps",
     "resolve_tokens",
     "swap_in_house",
     "swap_keeps_b_and_c",
@@ -67,13 +69,26 @@ def end_role(name: str, places: tuple[str, ...]) -> str | None:
     return _ROLE_OF_EFFECT.get((name, places))
 
 
+def use_caps(rules: Ruleset) -> dict[str, int]:
+    """TOOL-TIMING: the most uses of each end-game role that can change a house; more are never
+    searched. A house swap or a room-discard swap changes at most one or two spaces, and any
+    rearrangement of the spaces takes fewer swaps than the board has spaces; the roof scores its
+    best `size` cards (SCORE-ROOF), so more roof takes than that never add a point."""
+    size = rules.board.size
+    return {ROOM_DISCARD_SWAP: size, HOUSE_SWAP: size, ROOF_DISCARD_TAKE: rules.roof_scoring.size}
+
+
 def helper_uses(rules: Ruleset, house: House) -> HelperUses:
+    """The end-game uses of the cards a house holds (END-ORDER, HELP-COPIES, TOOL-TIMING): every
+    effect of a helper or a tool that acts `at end`, `uses` times, capped per role (`use_caps`)."""
     found: dict[str, list[str]] = {role: [] for role in END_ROLES}
-    for hid in house.helpers:
-        for effect in rules.held(hid).effects:
-            role = end_role(effect.name, effect.places()) if effect.timing == "end" else None
-            if role is not None:
-                found[role] += [hid] * effect.uses
+    caps = use_caps(rules)
+    for cid in house.helpers + house.tools:
+        for effect in rules.held(cid).effects:
+            places = effect.places()
+            role = end_role(effect.name, places)
+            if role is not None and effect_timing(effect.name, places, effect.timing, effect.flags) == "end":
+                found[role] += [cid] * min(effect.uses, caps[role] - len(found[role]))
     return HelperUses(**{role: tuple(ids) for role, ids in found.items()})
 
 
@@ -154,8 +169,10 @@ def find_sequence(
     """An order of room-discard swaps and house swaps that turns `house` into `target`
     (one key per cell), every step legal at its moment; None if there is none.
 
-    Depth-first over actions; a branch is cut when more cells differ from the
-    target than the remaining actions can fix (2 per house swap, 1 per room-discard swap).
+    Depth-first over actions, deepened step by step (the fewest actions first, room-discard
+    swaps before house swaps): a branch is cut when more cells differ from the target than the
+    remaining actions can fix (2 per house swap, 1 per room-discard swap), so many uses (TOOL-TIMING)
+    cost no deeper search than the target needs.
     """
     n = rules.board.size
     swap_down = rules.options["swap_face_down"] == "allowed"
@@ -210,4 +227,11 @@ def find_sequence(
                         return [(HOUSE_SWAP, a, b)] + rest
         return None
 
-    return search(house, len(uses.room_discard_swap), len(uses.house_swap))
+    s_max, h_max = len(uses.room_discard_swap), len(uses.house_swap)
+    for total in range(s_max + h_max + 1):
+        for s_now in range(min(s_max, total), -1, -1):
+            if total - s_now <= h_max:
+                found = search(house, s_now, total - s_now)
+                if found is not None:
+                    return found
+    return None

@@ -33,6 +33,7 @@ from dreamhome.game.actions import (
     TakeRoomAtRoundStart,
 )
 from dreamhome.game.observation import Observation
+from dreamhome.game.roles import TAKE_ROOM_AT_ROUND_START, first_timed_effect
 from dreamhome.game.state import Resource
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
@@ -95,7 +96,15 @@ class GreedyBot(Bot):
             )
             return gain + self._resource_value(obs, obs.track_res[action.column], room)
         if isinstance(action, TakeRoomAtRoundStart):
-            return -0.5  # keeps it simple: tools are rarely worth a turn to this bot
+            effect = first_timed_effect(rules, house.tools, house.helpers, TAKE_ROOM_AT_ROUND_START, "round_start")
+            if effect is None or "skip_turn" in effect.flags:
+                return -0.5  # keeps it simple: tools are rarely worth a turn to this bot
+            room = obs.track_rooms[action.column]  # TOOL-TIMING: a take that costs no turn is a room card more
+            assert room is not None
+            return max(
+                (score_total(rules, apply_placement(rules, house, room, p)) - base for p in legal_placements(rules, house, room)),
+                default=-1.0,
+            )
         if isinstance(action, PlaceRoom):
             return score_total(rules, apply_placement(rules, house, action.room, _placement(rules, action))) - base
         if isinstance(action, (PlaceToken, PassTool, EndTurn, DiscardColumn)):
@@ -218,11 +227,17 @@ class SolverBot(GreedyBot):
         self.plan: list[Action] = []
 
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
-        if any(isinstance(a, END_ACTIONS) for a in legal):
+        if obs.phase == "end":
             return self._end_game(obs, legal)
         if legal and all(isinstance(a, PlaceRoom) for a in legal):
             return self._best_placement(obs, legal)
         if any(isinstance(a, TakeColumn) for a in legal):
+            # TOOL-TIMING: an end-game effect usable before the take is played when it gains now.
+            uses = [a for a in legal if isinstance(a, END_ACTIONS)]
+            if uses:
+                value, use = max(((self._value(obs, a), -i), a) for i, a in enumerate(uses))
+                if value[0] > 0:
+                    return use
             return self._best_column(obs, legal)
         if len(legal) > 1 and all(isinstance(a, PlaceToken) for a in legal):
             return self._best_token(obs, legal)

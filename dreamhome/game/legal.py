@@ -44,9 +44,26 @@ def discard_actions(state: GameState, p: int) -> list[Action]:
 
 
 def round_start_actions(state: GameState, p: int) -> list[Action]:
-    """TOOL-JACKHAMMER: take any room card of the track now, or keep the tool."""
-    out: list[Action] = [TakeRoomAtRoundStart(k) for k, r in enumerate(state.track_rooms) if r is not None]
+    """TOOL-JACKHAMMER: take any room card of the track now, or keep the tool; TOOL-TIMING: the
+    track swaps whose cards act at round_start too, and a take without skip_turn only while every
+    turn still to come keeps a room card."""
+    out: list[Action] = []
+    if state.round_start_take_fits(p):
+        out += [TakeRoomAtRoundStart(k) for k, r in enumerate(state.track_rooms) if r is not None]
+    out += track_tool_actions(state, p, "round_start")
     return out + [PassTool()]
+
+
+def track_tool_actions(state: GameState, p: int, timing: str) -> list[Action]:
+    """TOOL-DRILL, TOOL-MIXER (TOOL-TIMING): the track swaps of the player's cards acting at `timing`."""
+    out: list[Action] = []
+    if state.usable_cards(p, SWAP_WITH_TRACK, timing):
+        out += swap_with_track_actions(state, p)
+    if state.usable_cards(p, SWAP_TRACK_ROOMS, timing):
+        cols = [k for k, r in enumerate(state.track_rooms) if r is not None]
+        pairs = [(a, b) for i, a in enumerate(cols) for b in cols[i + 1 :]]
+        out += [SwapTrackRooms(a, b) for a, b in pairs if state.track_rooms[a] != state.track_rooms[b]]
+    return out
 
 
 def scaffold_before_actions(state: GameState, p: int) -> list[Action]:
@@ -84,14 +101,20 @@ def done_actions(state: GameState, p: int) -> list[Action]:
 
 def turn_actions(state: GameState, p: int) -> list[Action]:
     """ROUND-3, ROUND-COLUMN: take a column that holds its room card, or first use a tool
-    (TOOL-DRILL, TOOL-MIXER)."""
+    (TOOL-DRILL, TOOL-MIXER, TOOL-TURN), or a card whose end-game effect acts before_take
+    (TOOL-TIMING)."""
     out: list[Action] = [TakeColumn(k) for k, r in enumerate(state.track_rooms) if r is not None]
-    if state.usable_tools(p, SWAP_WITH_TRACK):
-        out += swap_with_track_actions(state, p)
-    if state.usable_tools(p, SWAP_TRACK_ROOMS):
-        cols = [k for k, r in enumerate(state.track_rooms) if r is not None]
-        pairs = [(a, b) for i, a in enumerate(cols) for b in cols[i + 1 :]]
-        out += [SwapTrackRooms(a, b) for a, b in pairs if state.track_rooms[a] != state.track_rooms[b]]
+    out += track_tool_actions(state, p, "before_take")
+    for role, actions in (
+        (ROOM_DISCARD_SWAP, room_discard_swaps),
+        (HOUSE_SWAP, house_swaps),
+        (ROOF_DISCARD_TAKE, roof_discard_takes),
+    ):
+        usable = state.usable_cards(p, role, "before_take")
+        if usable:
+            kind, slot = usable[0]
+            house = state.houses[p]
+            out += actions(state, p, house.tools[slot] if kind == "tool" else house.helpers[slot])
     return out
 
 
@@ -118,24 +141,31 @@ def swap_with_track_actions(state: GameState, p: int) -> list[Action]:
 
 def end_actions(state: GameState, p: int) -> list[Action]:
     """END-ORDER: every use of the player's next helper of each role, or done."""
-    return [*room_discard_swaps(state, p), *house_swaps(state, p), *roof_discard_takes(state, p), EndTurn()]
+    out: list[Action] = []
+    for role, actions in (
+        (ROOM_DISCARD_SWAP, room_discard_swaps),
+        (HOUSE_SWAP, house_swaps),
+        (ROOF_DISCARD_TAKE, roof_discard_takes),
+    ):
+        left = state.end_left[role]
+        if left:
+            out += actions(state, p, left[0])
+    return [*out, EndTurn()]
 
 
-def room_discard_swaps(state: GameState, p: int) -> list[Action]:
+def room_discard_swaps(state: GameState, p: int, helper: str) -> list[Action]:
     """END-SUPPLIER: any space against each kind of card of the room discard pile."""
     rules = state.rules
-    left = state.end_left[ROOM_DISCARD_SWAP]
-    if not left or not state.room_discard:
+    if not state.room_discard:
         return []
-    helper = left[0]
     house = state.houses[p]
     keep_open = keeps_rooms_open(rules, house)
     face_down_ok = rules.options["swap_face_down"] == "allowed"
     incoming = sorted(set(state.room_discard))
     out: list[Action] = []
     for cell in range(rules.board.size):
-        if house.cells[cell] < FACE_DOWN:
-            continue  # END-SUPPLIER swaps a card: not an empty space (a board with spaces to spare)
+        if not _holds_card(house.cells[cell]):
+            continue  # END-SUPPLIER swaps a card, never an empty space (in play, TOOL-TIMING; spaces to spare)
         emptied = house.place(cell, EMPTY)
         for code in incoming:
             room_id = rules.room_of_code(code).id
@@ -147,34 +177,31 @@ def room_discard_swaps(state: GameState, p: int) -> list[Action]:
     return out
 
 
-def house_swaps(state: GameState, p: int) -> list[Action]:
+def _holds_card(code: int) -> bool:
+    """A room card, face up or face down (not an empty space or a scaffold)."""
+    return code >= ROOM0 or code == FACE_DOWN
+
+
+def house_swaps(state: GameState, p: int, helper: str) -> list[Action]:
     """END-HANDYMAN: every pair of different spaces whose swap keeps PLACE-B and PLACE-C."""
-    left = state.end_left[HOUSE_SWAP]
-    if not left:
-        return []
     rules = state.rules
-    helper = left[0]
     house = state.houses[p]
     n = rules.board.size
     cells = house.cells
     out: list[Action] = []
     for a in range(n):
         for b in range(a + 1, n):
+            if not (_holds_card(cells[a]) and _holds_card(cells[b])):
+                continue  # two room cards (END-HANDYMAN); during play a space may still be empty
             if (cells[a], house.tokens[a], house.under[a]) == (cells[b], house.tokens[b], house.under[b]):
                 continue
-            if cells[a] < FACE_DOWN or cells[b] < FACE_DOWN:
-                continue  # END-HANDYMAN swaps two cards, never a card and an empty space
             if swap_keeps_b_and_c(rules.tables, cells, a, b):
                 out.append(SwapInHouse(helper, rules.board.cells[a], rules.board.cells[b]))
     return out
 
 
-def roof_discard_takes(state: GameState, p: int) -> list[Action]:
+def roof_discard_takes(state: GameState, p: int, helper: str) -> list[Action]:
     """END-ROOFER: each kind of card of the roof discard pile."""
-    left = state.end_left[ROOF_DISCARD_TAKE]
-    if not left:
-        return []
-    helper = left[0]
     return [TakeFromRoofDiscard(helper, state.rules.roofs[c].id, w) for c, w in sorted(set(state.roof_discard))]
 
 

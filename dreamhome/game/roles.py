@@ -7,7 +7,9 @@ track", never "does the player hold card X", so a rules file may call its cards 
 
 from __future__ import annotations
 
+from dreamhome.engine.endgame import end_role
 from dreamhome.ruleset import Effect, HeldCard, Ruleset
+from dreamhome.vocabulary import effect_timing
 
 SWAP_WITH_TRACK = "swap_with_track"  # swap(house, track) before_take (TOOL-DRILL)
 SWAP_TRACK_ROOMS = "swap_track_rooms"  # swap(track, track) before_take (TOOL-MIXER)
@@ -32,6 +34,49 @@ def tool_role(effect: Effect) -> str | None:
 def has_role(card: HeldCard, role: str) -> bool:
     """Whether a tool card plays `role` (one of its effects does)."""
     return card.kind == "tool" and any(tool_role(e) == role for e in card.effects)
+
+
+def effect_role(effect: Effect) -> str | None:
+    """The role of any effect the game driver plays: a tool's role (above) or an end-game
+    role (END_ROLES), whatever card holds it and whenever it acts (TOOL-TIMING)."""
+    return tool_role(effect) or end_role(effect.name, effect.places())
+
+
+def when(effect: Effect) -> str | None:
+    """When the effect acts (TOOL-TIMING): its timing, or its shape's default."""
+    return effect_timing(effect.name, effect.places(), effect.timing, effect.flags)
+
+
+def timed_effect(card: HeldCard, role: str, timing: str) -> Effect | None:
+    """The card's effect that plays `role` at `timing`, if any (TOOL-TIMING)."""
+    return next((e for e in card.effects if effect_role(e) == role and when(e) == timing), None)
+
+
+def has_end_effect(card: HeldCard) -> bool:
+    """TOOL-LAST, TOOL-TIMING: the card acts at the end (so a tool taken in the last round is kept)."""
+    return any(when(e) == "end" and effect_role(e) is not None for e in card.effects)
+
+
+def timed_cards(rules: Ruleset, role: str, timing: str) -> frozenset[str]:
+    """The ids of the cards (helpers and tools) playing `role` at `timing`; remembered per content hash."""
+    key = (rules.content_hash, role, timing)
+    found = _TIMED.get(key)
+    if found is None:
+        found = _TIMED[key] = frozenset(c.id for c in rules.helpers + rules.tools if timed_effect(c, role, timing))
+    return found
+
+
+_TIMED: dict[tuple[str, str, str], frozenset[str]] = {}
+
+
+def first_timed_effect(rules: Ruleset, tools: tuple[str, ...], helpers: tuple[str, ...], role: str, timing: str) -> Effect | None:
+    """The effect the game uses for `role` at `timing` among these cards: the first tool's, else the
+    first helper's (TOOL-TIMING; uses spent and TOOL-LAST left aside: for bots' estimates)."""
+    for cid in tools + helpers:
+        effect = timed_effect(rules.held(cid), role, timing)
+        if effect is not None:
+            return effect
+    return None
 
 
 def tools_with_role(rules: Ruleset, role: str) -> tuple[HeldCard, ...]:

@@ -59,11 +59,21 @@ from dreamhome.game.legal import LEGAL_BY_PHASE
 from dreamhome.game.observation import LOOKAHEAD_ACTIONS, Observation, with_piles
 from dreamhome.game.phases import RULE_OF_ACTION, RULE_OF_PHASE, Phase
 from dreamhome.game.roles import SCAFFOLD as SCAFFOLD_ROLE
-from dreamhome.game.roles import SWAP_TRACK_ROOMS, SWAP_WITH_TRACK, TAKE_ROOM_AT_ROUND_START, has_role, tools_with_role
+from dreamhome.game.roles import (
+    SWAP_TRACK_ROOMS,
+    SWAP_WITH_TRACK,
+    TAKE_ROOM_AT_ROUND_START,
+    has_end_effect,
+    has_role,
+    timed_cards,
+    timed_effect,
+    tools_with_role,
+)
 from dreamhome.game.state_io import copy_events, read_state
 from dreamhome.house import House
-from dreamhome.ruleset import EMPTY, ROOM0, SCAFFOLD, Ruleset
+from dreamhome.ruleset import EMPTY, ROOM0, SCAFFOLD, Effect, Ruleset
 from dreamhome.scoring import final_score, rooms_of, score_total
+from dreamhome.vocabulary import DURING_PLAY
 
 _Card = TypeVar("_Card")
 
@@ -153,6 +163,8 @@ class GameState:
         self.initial_first = self.first
         self.houses = [House.empty(rules) for _ in range(players)]
         self.tool_rounds: list[list[int]] = [[] for _ in range(players)]  # round each held tool was taken
+        self.tool_spent: list[list[int]] = [[] for _ in range(players)]  # uses spent of each held tool (TOOL-TIMING)
+        self.helper_spent: list[list[int]] = [[] for _ in range(players)]  # uses spent of each helper during play
         self.room_discard: list[int] = []
         self.roof_discard: list[tuple[int, bool]] = []
         self.gone: list[Resource] = []  # resource cards that left the game (RES-TOOL, RES-FURN, ROUND-5)
@@ -258,6 +270,8 @@ class GameState:
         ):
             setattr(twin, name, list(getattr(self, name)))
         twin.tool_rounds = [list(x) for x in self.tool_rounds]
+        twin.tool_spent = [list(x) for x in self.tool_spent]
+        twin.helper_spent = [list(x) for x in self.helper_spent]
         twin.skip = set(self.skip)
         twin.end_left = {k: list(v) for k, v in self.end_left.items()}
         twin._scored = dict(self._scored)
@@ -291,9 +305,19 @@ class GameState:
         if action.role == SCAFFOLD_ROLE:
             return self._scaffold_id()
         if action.role in (SWAP_WITH_TRACK, SWAP_TRACK_ROOMS, TAKE_ROOM_AT_ROUND_START) and 0 <= self.actor < self.n:
-            usable = self.usable_tools(self.actor, action.role)
-            return usable[0] if usable else next((c.id for c in tools_with_role(self.rules, action.role)), None)
+            usable = self.usable_cards(self.actor, action.role, self.timing_now())
+            if usable:
+                return self._held_id(self.actor, *usable[0])
+            return next((c.id for c in tools_with_role(self.rules, action.role)), None)
         return None
+
+    def timing_now(self) -> str:
+        """TOOL-TIMING: the timing of the phase's uses (round_start, before_take or end)."""
+        return {Phase.ROUND_START: "round_start", Phase.END: "end"}.get(self.phase, "before_take")
+
+    def _held_id(self, p: int, kind: str, slot: int) -> str:
+        house = self.houses[p]
+        return house.tools[slot] if kind == "tool" else house.helpers[slot]
 
     def _ix(self, name: str) -> int:
         return self.rules.board.index[name]
@@ -375,6 +399,54 @@ class GameState:
         ids = {c.id for c in tools_with_role(self.rules, role)}
         return [t for t, r in zip(house.tools, self.tool_rounds[p]) if t in ids and r < self.rules.game.rounds]
 
+    def usable_cards(self, p: int, role: str, timing: str) -> list[tuple[str, int]]:
+        """TOOL-TIMING, RES-TOOL, TOOL-LAST: the player's cards that can play `role` at `timing` now,
+        as (kind, slot in the house's tools or helpers): tools first, in the order taken, then
+        helpers; each with uses left; a tool taken in the last round only for `at end`."""
+        ids = timed_cards(self.rules, role, timing)
+        if not ids:
+            return []
+        house = self.houses[p]
+        last = self.rules.game.rounds
+        out: list[tuple[str, int]] = []
+        for i, (tool, taken) in enumerate(zip(house.tools, self.tool_rounds[p])):
+            if (
+                tool in ids
+                and not (timing in DURING_PLAY and taken >= last)
+                and self._spent(p, "tool", i) < self._uses(tool, role, timing)
+            ):
+                out.append(("tool", i))
+        for j, helper in enumerate(house.helpers):
+            if helper in ids and self._spent(p, "helper", j) < self._uses(helper, role, timing):
+                out.append(("helper", j))
+        return out
+
+    def _uses(self, card: str, role: str, timing: str) -> int:
+        effect = timed_effect(self.rules.held(card), role, timing)
+        return effect.uses if effect is not None else 0
+
+    def _spent(self, p: int, kind: str, slot: int) -> int:
+        spent = self.tool_spent[p] if kind == "tool" else self.helper_spent[p]
+        return spent[slot] if slot < len(spent) else 0
+
+    def round_start_take_fits(self, p: int) -> bool:
+        """TOOL-TIMING: a round-start take leaves a room card for every turn still to come this
+        round (a take with `skip_turn` also removes its user's turn); one without `skip_turn` is a
+        room card more, so its user's house must keep a space for every turn it has left."""
+        usable = self.usable_cards(p, TAKE_ROOM_AT_ROUND_START, "round_start")
+        if not usable:
+            return False
+        effect = timed_effect(self.rules.held(self._held_id(p, *usable[0])), TAKE_ROOM_AT_ROUND_START, "round_start")
+        skips = effect is not None and "skip_turn" in effect.flags and p not in self.skip
+        turns = sum(1 for q in self.order if q not in self.skip) - skips
+        if sum(1 for r in self.track_rooms if r is not None) - 1 < turns:
+            return False
+        if skips:
+            return True
+        # A room card more for this player: its house must still hold it and one per turn to come.
+        own_turns = self.rules.game.rounds - self.round + (p not in self.skip)
+        return sum(1 for c in self.houses[p].cells if c in (EMPTY, SCAFFOLD)) - 1 >= own_turns
+
     def token_cells(self, p: int, furn_id: str) -> list[int]:
         """FURN-TYPE, FURN-ONE: cards of rooms of the printed type that hold no token."""
         house = self.houses[p]
@@ -437,15 +509,15 @@ class GameState:
         self._round_start_window()
 
     def _on_take_room_at_round_start(self, action: TakeRoomAtRoundStart, p: int) -> None:
-        """TOOL-JACKHAMMER: the room card now, its resource discarded, no turn this round."""
-        self._use_tool(p, TAKE_ROOM_AT_ROUND_START)
+        """TOOL-JACKHAMMER: the room card now, its resource discarded; with skip_turn, no turn this
+        round (TOOL-TIMING)."""
+        self._use(p, TAKE_ROOM_AT_ROUND_START, "round_start")
         room = self.track_rooms[action.column]
         self.track_rooms[action.column] = None
         res = self.track_res[action.column]
         self.track_res[action.column] = None
         if res is not None:
             self._discard_resource(res)
-        self.skip.add(p)
         self.pending_room, self.pending_res = room, None
         self.after_place = Phase.ROUND_START
         self.phase = Phase.PLACE
@@ -455,7 +527,7 @@ class GameState:
 
     def _on_swap_with_track(self, action: SwapWithTrack, p: int) -> None:
         """TOOL-DRILL: the track's card takes the house card's space; the house card goes to the track."""
-        self._use_tool(p, SWAP_WITH_TRACK)
+        self._use(p, SWAP_WITH_TRACK, self.timing_now())
         house = self.houses[p]
         cell = self._ix(action.cell)
         outgoing = house.cells[cell]
@@ -468,7 +540,7 @@ class GameState:
 
     def _on_swap_track_rooms(self, action: SwapTrackRooms, p: int) -> None:
         """TOOL-MIXER: two room cards of the track change places."""
-        self._use_tool(p, SWAP_TRACK_ROOMS)
+        self._use(p, SWAP_TRACK_ROOMS, self.timing_now())
         t = self.track_rooms
         t[action.a], t[action.b] = t[action.b], t[action.a]
 
@@ -519,19 +591,36 @@ class GameState:
         house = swap_with_room_discard(rules, self.house_with_piles(p), self._ix(action.cell), action.room, action.face_down)
         self.room_discard = [rules.room(r).code for r in house.discard_rooms]
         self.houses[p] = replace(house, discard_rooms=(), discard_roofs=())
-        self.end_left[ROOM_DISCARD_SWAP].pop(0)
+        self._spend_helper(p, ROOM_DISCARD_SWAP, action.helper)
 
     def _on_swap_in_house(self, action: SwapInHouse, p: int) -> None:
         """END-HANDYMAN: two cards of the house change places, with their tokens."""
         self.houses[p] = swap_in_house(self.rules, self.houses[p], self._ix(action.a), self._ix(action.b))
-        self.end_left[HOUSE_SWAP].pop(0)
+        if self.phase != Phase.END:  # during play a room keeps its best token at once (END-HANDYMAN, TOOL-TIMING)
+            self.houses[p] = resolve_tokens(self.rules, self.houses[p])
+        self._spend_helper(p, HOUSE_SWAP, action.helper)
 
     def _on_take_from_roof_discard(self, action: TakeFromRoofDiscard, p: int) -> None:
         """END-ROOFER: a roof card of the roof discard pile to the player's roof pile."""
         roof = (self.rules.roof(action.color).index, action.window)
         self.roof_discard.remove(roof)
         self.houses[p] = replace(self.houses[p], roofs=self.houses[p].roofs + (roof,))
-        self.end_left[ROOF_DISCARD_TAKE].pop(0)
+        self._spend_helper(p, ROOF_DISCARD_TAKE, action.helper)
+
+    def _spend_helper(self, p: int, role: str, card: str) -> None:
+        """END-ORDER: one end-game use of the role gone; during play (TOOL-TIMING) one use of `card`."""
+        if self.phase == Phase.END:
+            self.end_left[role].pop(0)
+            house = self.houses[p]
+            while card in house.tools and not any(card in left for left in self.end_left.values()):
+                slot = house.tools.index(card)  # RES-TOOL: a tool whose uses are spent is discarded
+                self.gone.append(Resource("tool", card))
+                self.houses[p] = replace(house, tools=house.tools[:slot] + house.tools[slot + 1 :])
+                self.tool_rounds[p] = self.tool_rounds[p][:slot] + self.tool_rounds[p][slot + 1 :]
+                self.tool_spent[p] = self.tool_spent[p][:slot] + self.tool_spent[p][slot + 1 :]
+                house = self.houses[p]
+        else:
+            self._use(p, role, "before_take", card)
 
     def _on_end_turn(self, action: EndTurn, p: int) -> None:
         """END-ORDER, END-HANDYMAN: the player is done; a room keeps its best token."""
@@ -577,8 +666,8 @@ class GameState:
             self.gone.append(res)  # other resource cards leave the game
 
     def _round_start_window(self) -> None:
-        """TOOL-JACKHAMMER: the holders of a round-start tool, in turn order, before any turn."""
-        self.jack_queue = [p for p in self.order if self.usable_tools(p, TAKE_ROOM_AT_ROUND_START)]
+        """TOOL-JACKHAMMER, TOOL-TIMING: the holders of a round-start use, in turn order, before any turn."""
+        self.jack_queue = [p for p in self.order if len(LEGAL_BY_PHASE[Phase.ROUND_START](self, p)) > 1]
         self._next_round_start_tool()
 
     def _next_round_start_tool(self) -> None:
@@ -611,16 +700,35 @@ class GameState:
             self.first = self.took_zero
         self._start_round()
 
-    def _use_tool(self, p: int, role: str) -> None:
-        """RES-TOOL: the first usable tool of the role is used once, then discarded."""
-        house = self.houses[p]
-        for i, (tool, taken) in enumerate(zip(house.tools, self.tool_rounds[p])):
-            if has_role(self.rules.held(tool), role) and taken < self.rules.game.rounds:
-                self.gone.append(Resource("tool", tool))
-                self.houses[p] = replace(house, tools=house.tools[:i] + house.tools[i + 1 :])
-                self.tool_rounds[p] = self.tool_rounds[p][:i] + self.tool_rounds[p][i + 1 :]
-                return
-        raise AssertionError("tool not held")
+    def _use(self, p: int, role: str, timing: str, card: str | None = None) -> Effect:
+        """RES-TOOL, TOOL-TIMING: one use of the first usable card of the role at this timing (or of
+        `card`); a tool whose uses are spent is discarded (unless it still acts at the end), a
+        helper is kept; `skip_turn` costs the user's turn this round."""
+        for kind, slot in self.usable_cards(p, role, timing):
+            cid = self._held_id(p, kind, slot)
+            if card is not None and cid != card:
+                continue
+            held = self.rules.held(cid)
+            effect = timed_effect(held, role, timing)
+            assert effect is not None
+            spent = self._spent(p, kind, slot) + 1
+            if kind == "tool":
+                if spent >= effect.uses and not has_end_effect(held):
+                    house = self.houses[p]
+                    self.gone.append(Resource("tool", cid))
+                    self.houses[p] = replace(house, tools=house.tools[:slot] + house.tools[slot + 1 :])
+                    self.tool_rounds[p] = self.tool_rounds[p][:slot] + self.tool_rounds[p][slot + 1 :]
+                    self.tool_spent[p] = self.tool_spent[p][:slot] + self.tool_spent[p][slot + 1 :]
+                else:
+                    self.tool_spent[p][slot] = spent
+            else:
+                helpers = self.helper_spent[p]
+                helpers += [0] * (len(self.houses[p].helpers) - len(helpers))
+                helpers[slot] = spent
+            if "skip_turn" in effect.flags:
+                self.skip.add(p)
+            return effect
+        raise AssertionError("no usable card for this action")
 
     def _scaffold_id(self) -> str:
         return tools_with_role(self.rules, SCAFFOLD_ROLE)[0].id
@@ -636,11 +744,12 @@ class GameState:
             self.pending_res = None
         elif res.kind == "helper":  # HELP-DESIGNER applies at once: the house holds it now
             self.houses[p] = replace(house, helpers=house.helpers + (res.id,))
+            self.helper_spent[p] = self.helper_spent[p] + [0] * (len(house.helpers) + 1 - len(self.helper_spent[p]))
             self.pending_res = None
         elif res.kind == "tool":
             self.pending_res = None
-            last = self.round >= self.rules.game.rounds  # TOOL-LAST
-            if last:
+            last = self.round >= self.rules.game.rounds  # TOOL-LAST (a tool that acts at the end is kept)
+            if last and not has_end_effect(self.rules.held(res.id)):
                 self.gone.append(res)
             elif has_role(self.rules.held(res.id), SCAFFOLD_ROLE):
                 self.scaffold_pending = True
@@ -648,6 +757,7 @@ class GameState:
             else:
                 self.houses[p] = replace(house, tools=house.tools + (res.id,))
                 self.tool_rounds[p] = self.tool_rounds[p] + [self.round]
+                self.tool_spent[p] = self.tool_spent[p] + [0]
         if self.scaffold_pending and free_supported_cells(self.rules, self.houses[p]):
             self.phase = Phase.SCAFFOLD_BEFORE
         else:
@@ -734,6 +844,8 @@ class GameState:
             "actor": self.actor,
             "houses": [house_to_json(rules, h) for h in self.houses],
             "tool_rounds": [list(x) for x in self.tool_rounds],
+            "tool_spent": [list(x) for x in self.tool_spent],
+            "helper_spent": [list(x) for x in self.helper_spent],
             "room_deck": [_room_id(rules, c) for c in self.room_deck],
             "res_deck": [_res_dict(r) for r in self.res_deck],
             "track_rooms": [_room_id(rules, c) for c in self.track_rooms],

@@ -16,6 +16,7 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.game.phases import Phase
 from dreamhome.house import House, house_from_json
 from dreamhome.ruleset import Ruleset
+from dreamhome.vocabulary import MAX_USES
 
 T = TypeVar("T")
 RESOURCE_KINDS = ("roof", "furnishing", "helper", "tool")
@@ -99,9 +100,13 @@ class _Reader:
         return house
 
     def held(self, field: str, value: Any) -> str:
-        if not isinstance(value, str) or not self.rules.has_held(value, "helper"):
-            raise _fail(field, f"unknown helper card {value!r}")
+        if not isinstance(value, str) or not self.rules.has_held(value):  # a tool may act at the end (TOOL-TIMING)
+            raise _fail(field, f"unknown helper or tool card {value!r}")
         return value
+
+
+def _counts(field: str, value: Any) -> list[int]:
+    return _list(field, value, lambda f, x: _int(f, x, 0, MAX_USES))
 
 
 def read_state(rules: Ruleset, data: Any) -> dict[str, Any]:
@@ -133,6 +138,15 @@ def read_state(rules: Ruleset, data: Any) -> dict[str, Any]:
     houses = _list("houses", r.get("houses"), r.house)
     if len(houses) != n or len(tool_rounds) != n:
         raise _fail("houses", f"expected one house and one tool list per player ({n})")
+    spent = {  # TOOL-TIMING; absent from states saved before uses were counted: nothing spent
+        name: _list(name, data.get(name, [[0] * len(getattr(h, kind)) for h in houses]), _counts)
+        for name, kind in (("tool_spent", "tools"), ("helper_spent", "helpers"))
+    }
+    for p, house in enumerate(houses):
+        if len(spent["tool_spent"]) != n or len(spent["tool_spent"][p]) != len(house.tools):
+            raise _fail("tool_spent", f"one count per tool held, per player ({n})")
+        if len(spent["helper_spent"]) != n or len(spent["helper_spent"][p]) > len(house.helpers):
+            raise _fail("helper_spent", f"at most one count per helper held, per player ({n})")
     fields = {
         "n": n,
         "seed": _int("seed", r.get("seed")),
@@ -143,6 +157,7 @@ def read_state(rules: Ruleset, data: Any) -> dict[str, Any]:
         "actor": actor,
         "houses": houses,
         "tool_rounds": tool_rounds,
+        **spent,
         "room_deck": _list("room_deck", r.get("room_deck"), r.room),
         "res_deck": _list("res_deck", r.get("res_deck"), r.resource),
         "track_rooms": _list("track_rooms", r.get("track_rooms"), _optional(r.room)),

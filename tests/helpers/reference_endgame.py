@@ -16,11 +16,18 @@ from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0
 from dreamhome.scoring import best_roof_points, rooms_of, score_total
 
 
+def _end_timing(effect):
+    """docs/language.md: `at end` written, or no timing at all (the end-game shapes' default);
+    `before_take` (flag or timing) acts during play instead."""
+    return effect.timing == "end" or (effect.timing is None and "before_take" not in effect.flags)
+
+
 def _uses(rules, house):
+    """Every end-game use of the helpers and tools the house holds, `uses` times each (TOOL-TIMING)."""
     sup = hand = roof = 0
-    for hid in house.helpers:
+    for hid in house.helpers + house.tools:
         for effect in rules.held(hid).effects:
-            if effect.timing != "end":
+            if not _end_timing(effect):
                 continue
             if effect.name == "swap" and effect.places() == ("house", "room_discard"):
                 sup += effect.uses
