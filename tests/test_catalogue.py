@@ -19,6 +19,7 @@ import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -41,6 +42,7 @@ from dreamhome.scoring import add_final_score, score_components, score_house, sc
 from dreamhome.solver.best_house import best_house
 from dreamhome.solver.optimize import best_final_score
 from dreamhome.solver.place import placement_bounds
+from tests.helpers.cli import run
 from tests.helpers.paths import DATA, ROOT
 from tests.helpers.reference import reference_score
 from tests.helpers.reference_endgame import reference_best_final
@@ -325,3 +327,12 @@ def test_docs_variants_md_lists_exactly_the_catalogue() -> None:
     questions = {v: (VARIANTS_DIR / f"{v}.dh").read_text(encoding="utf-8").splitlines()[0][2:] for v in VARIANTS}
     assert {k: v for k, v in rows.items() if k not in ("kids", "car")} == questions
     assert "variants.md" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+def test_rules_variants_bad_rules_file_is_one_line(tmp_path: Path) -> None:
+    """Bad input: one clear line with file:line:column, exit 2, never a traceback."""
+    bad = tmp_path / "bad.dh"
+    bad.write_text("game x { players 2..4 }\n", encoding="utf-8")
+    proc = run("--rules", bad, "rules", "variants")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert len(proc.stderr.splitlines()) == 1 and f"{bad}:1:1: error:" in proc.stderr
