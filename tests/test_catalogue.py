@@ -5,9 +5,9 @@ Each one must state its question, compile cleanly, and keep every reading of the
 agreement on seeded inputs: the fast scorer = the explained scorer = the CP-SAT objective
 (`add_final_score`) = the independent reference of tests/helpers/reference.py
 (SCORE-TOTAL); `legal_placements` = placing and checking with legality (PLACE-*); seeded
-games keep every invariant and replay exactly (COMP-1, ROUND-6); `optimize` = the exhaustive
-end-game reference (END-ORDER); `max` = a brute force on the tiny board where the variant
-applies there; `dreamhome whatif base VARIANT` runs and its numbers are the games' own.
+games keep every invariant and replay exactly (COMP-1, ROUND-6); `place`'s bounds = the best
+of every completion; `optimize` = the exhaustive end-game reference (END-ORDER); `max` = a brute
+force on the tiny board where the variant applies there; `dreamhome whatif base VARIANT` runs and its numbers are the games' own.
 docs/variants.md lists exactly the catalogue, with each file's question.
 """
 
