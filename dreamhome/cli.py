@@ -772,6 +772,48 @@ def rules_show(rules_file, assumed, as_json, rules_spec):
         console.print(table)
 
 
+def _variant_question(path: os.PathLike[str]) -> str:
+    """A variant file's question: its first line, a `# comment` (the catalogue's convention).
+
+    Read from the file each time, so a new file in rules/variants/ is listed with no list in Python.
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            first = handle.readline().strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"{printable(str(path))}: cannot read the variant file ({exc.__class__.__name__})")
+    return first.lstrip("#").strip() if first.startswith("#") else ""
+
+
+@rules.command("variants")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rules_options
+def rules_variants(as_json, rules_spec):
+    """List the variants: the packaged variant files (each with its question) and the
+    `variant` blocks of the rules in use (each with its title). Switch one on with `--variant NAME`."""
+    from dreamhome.dsl.compiler import VARIANTS_DIR
+
+    ruleset = load_rules((rules_spec[0], ()))
+    files = [
+        {"name": path.stem, "question": _variant_question(path), "file": f"rules/variants/{path.name}"}
+        for path in sorted(VARIANTS_DIR.glob("*.dh"))
+    ]
+    # variants_available holds the file's own blocks (by title), then the packaged files (by "rules file X").
+    own = [(name, label) for name, label in ruleset.variants_available.items() if not label.startswith("rules file ")]
+    blocks = [{"name": name, "title": label} for name, label in own]
+    if as_json:
+        emit_json({"files": files, "blocks": blocks})
+        return
+    width = max((len(v["name"]) for v in files + blocks), default=0)
+    click.echo(f"Variant files ({len(files)}), applied over the rules in use:")
+    for v in files:
+        click.echo(f"  {v['name']:<{width}}  {printable(v['question'])}")
+    where = printable(rules_spec[0]) if rules_spec[0] else "base.dh"
+    click.echo(f"Variant blocks of {where} ({len(blocks)}):")
+    for v in blocks:
+        click.echo(f"  {v['name']:<{width}}  {printable(v['title'])}")
+
+
 def run() -> None:
     """Entry point: never a traceback, and every error is one line on stderr.
 
