@@ -1,0 +1,173 @@
+"""Hints for a human seat: what each legal option keeps reachable, and the solver bot's pick.
+
+The terminal seat (`dreamhome play --bots human,…`, dreamhome/game/human.py) and the browser
+table both call one function::
+
+    hint(state: GameState, time_limit: float = 1.0) -> Hint
+
+For the player to act in `state`, every legal action (in `state.legal_actions()` order) gets an
+`OptionHint`: the best final score the solver finds still reachable after it (`bound`, the same
+bound the solver bot uses: the house completed with the best room cards still unseen, no
+further resource card, the score helpers counted), whether CP-SAT proved it within the time
+(`proven`), or why there is none (`note`). `Hint.bot_choice` is the position of the action the
+solver bot would choose. The hint sees only what the player sees (SEE-1): the house after an
+option is read from the option applied to a copy of the game (a deal it may trigger changes no
+house), and the cards still to come are counted from the observation, never from the deck.
+
+Like the solver bot, the look-ahead leaves swap helpers out during the rounds (for speed);
+in the end game the house is taken whole, with both discard piles. All the solves share
+`time_limit` seconds of wall clock (the bot's own pick comes first); a bound not proven in
+time is the best found (`proven` False), and one not found at all is None with a note.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+
+from dreamhome.engine.deck import rooms_left
+from dreamhome.engine.placement import legal_placements
+from dreamhome.errors import DreamhomeError
+from dreamhome.game.actions import Action, EndTurn, TakeColumn, TakeRoomAtRoundStart
+from dreamhome.game.bots import make_bot
+from dreamhome.game.observation import Observation
+from dreamhome.game.state import GameState
+from dreamhome.house import House
+from dreamhome.scoring import score_total
+
+END_PHASE = "end"  # Phase.END's value: the end-game helpers (END-ORDER)
+MIN_SOLVE = 0.02  # seconds: the least a solve gets, even when the budget is spent
+
+
+@dataclass(frozen=True)
+class OptionHint:
+    """One legal option: its position in `legal_actions()`, its text, and what it keeps reachable."""
+
+    index: int
+    action: Action
+    text: str
+    bound: int | None  # best final score still reachable after this option (None: no bound, see note)
+    proven: bool  # CP-SAT proved the bound within the time limit
+    note: str  # how the bound was read, or why there is none
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "index": self.index,
+            "action": self.action.to_dict(),
+            "text": self.text,
+            "bound": self.bound,
+            "proven": self.proven,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class Hint:
+    """Every option of the player to act, and the solver bot's pick (an index into `options`)."""
+
+    player: int
+    options: tuple[OptionHint, ...]
+    bot_choice: int | None  # None: the game is over, or the solver bot could not choose
+    seconds: float  # wall clock spent on the hint
+
+    @property
+    def all_proven(self) -> bool:
+        return all(o.proven for o in self.options if o.bound is not None)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "player": self.player,
+            "options": [o.to_json() for o in self.options],
+            "bot_choice": self.bot_choice,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def hint(state: GameState, time_limit: float = 1.0) -> Hint:
+    """The hint for the player to act in `state` (unchanged), within about `time_limit` seconds."""
+    from dreamhome.solver.place import best_placement_bound, completion_bound
+
+    start = time.perf_counter()
+    deadline = start + time_limit
+    if state.is_terminal():
+        return Hint(-1, (), None, 0.0)
+    me = state.current_player()
+    legal = state.legal_actions()
+    obs = state.observation()
+    bot_choice = _bot_choice(state, obs, legal)
+    rules = state.rules
+    end = obs.phase == END_PHASE
+    options: list[OptionHint] = []
+    for i, action in enumerate(legal):
+        text = state.action_text(action)
+        left = max(MIN_SOLVE, (deadline - time.perf_counter()) / (len(legal) - i))
+        if isinstance(action, EndTurn):
+            # END-ORDER: nothing more is done to the house; its score is what it keeps.
+            house = obs.house_with_piles(me)
+            options.append(OptionHint(i, action, text, score_total(rules, house), True, "the house as it stands"))
+            continue
+        try:
+            if isinstance(action, (TakeColumn, TakeRoomAtRoundStart)):
+                room = obs.track_rooms[action.column]
+                if room is None:
+                    options.append(OptionHint(i, action, text, None, False, "no room card in that column"))
+                    continue
+                house = _house(obs, end)
+                pool = _without(pool_of(obs), room)
+                placements = legal_placements(rules, house, room)
+                if not placements:
+                    options.append(OptionHint(i, action, text, None, False, "the room card has no legal space"))
+                    continue
+                value, proven, _ = best_placement_bound(rules, house, pool, room, placements, time_limit=left)
+                name = rules.room_of_code(room).name
+                options.append(
+                    OptionHint(i, action, text, value, proven, f"{name} placed at its best space; resource card not counted")
+                )
+                continue
+            after = state.child(action).observation(me, lookahead=False)
+            house = _house(after, end)
+            value, proven = completion_bound(rules, house, pool_of(after), time_limit=left)
+            options.append(OptionHint(i, action, text, value, proven, "the house after it, completed at best"))
+        except DreamhomeError:
+            options.append(OptionHint(i, action, text, None, False, "no completion found within the time limit"))
+    return Hint(me, tuple(options), bot_choice, time.perf_counter() - start)
+
+
+def _bot_choice(state: GameState, obs: Observation, legal: list[Action]) -> int | None:
+    """What a fresh solver bot for this seat would play (its work is bounded by deterministic
+    time); a fresh one, so the hint never moves the random stream of a bot in the game."""
+    try:
+        choice = make_bot("solver", state.seed, obs.me).choose(obs, legal)
+    except DreamhomeError:
+        return None
+    return legal.index(choice) if choice in legal else None
+
+
+def pool_of(obs: Observation) -> dict[int, int]:
+    """The room cards still unseen by `obs.me` (SEE-1): the deck less its own house, the room
+    discard pile and the other houses; the track's cards are among them (the solver bot's pool)."""
+    seen = list(obs.room_discard)
+    for other, house in enumerate(obs.houses):
+        if other != obs.me:
+            seen += [c for c in house.cells]
+    return rooms_left(obs.rules, obs.houses[obs.me], seen)
+
+
+def _without(pool: dict[int, int], room: int) -> dict[int, int]:
+    """The pool less the card in hand."""
+    rest = dict(pool)
+    if rest.get(room):
+        rest[room] -= 1
+    return rest
+
+
+def _house(obs: Observation, end: bool) -> House:
+    """The house the solver completes: in the end game, whole and with both discard piles; during
+    the rounds, without its swap helpers and piles (as the solver bot looks ahead)."""
+    if end:
+        return obs.house_with_piles(obs.me)
+    house = obs.houses[obs.me]
+    return replace(house, helpers=tuple(h for h in house.helpers if obs.rules.held(h).effect("swap") is None))
+
+
+__all__ = ["Hint", "OptionHint", "hint", "pool_of"]
