@@ -240,6 +240,27 @@ def test_a_hint_changes_nothing_and_names_the_solver_bots_choice():
         assert all(o.bound is not None and o.bound >= 0 for o in takes)
 
 
+def test_in_the_end_game_the_hint_follows_the_solver_bots_plan():
+    """END-ORDER: at the start of an end turn, the hint's pick is the solver bot's, its bound the
+    plan's score, never below any option's floor (the score right after it)."""
+    checked = 0
+    for seed in range(8):
+        for state in _greedy_states(seed, players=3):
+            if state.observation().phase != "end" or state.events[-1].get("player") == state.current_player():
+                continue  # only the first decision of an end turn (the bot plans there)
+            legal = state.legal_actions()
+            h = hint(state, time_limit=60.0)  # the bot's deterministic work decides, not the clock
+            bot = make_bot("solver", state.seed, state.current_player())
+            assert h.bot_choice == legal.index(bot.choose(state.observation(), legal))
+            assert h.bot_choice is not None
+            best = h.options[h.bot_choice]
+            assert best.bound is not None and all(o.bound is not None and o.bound <= best.bound for o in h.options)
+            checked += 1
+        if checked >= 3:
+            break
+    assert checked >= 3
+
+
 def test_a_finished_game_has_no_hint():
     state = _greedy_states(1)[-1]
     final = state.clone()

@@ -14,28 +14,46 @@ solver bot would choose. The hint sees only what the player sees (SEE-1): the ho
 option is read from the option applied to a copy of the game (a deal it may trigger changes no
 house), and the cards still to come are counted from the observation, never from the deck.
 
-Like the solver bot, the look-ahead leaves swap helpers out during the rounds (for speed);
-in the end game the house is taken whole, with both discard piles. All the solves share
-`time_limit` seconds of wall clock (the bot's own pick comes first); a bound not proven in
-time is the best found (`proven` False), and one not found at all is None with a note.
+Like the solver bot, the look-ahead leaves swap helpers out during the rounds (for speed).
+All the solves share `time_limit` seconds of wall clock (the bot's own pick comes first); a
+bound not proven in time is the best found (`proven` False), and one not found at all is None
+with a note. In the end game (END-ORDER) an option's `bound` is the score right after it, a
+floor (`proven` False: the player may stop there; a further swap may do better), except
+ending the turn (exact): a house may offer hundreds of swaps, too many for one solve each;
+the solver bot's pick is the first step of its end-game plan (`best_final_score` with the
+bot's deterministic work, cut at the time left), and that option's bound is the plan's score.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from dreamhome.engine.deck import rooms_left
+from dreamhome.engine.endgame import HOUSE_SWAP, ROOM_DISCARD_SWAP
 from dreamhome.engine.placement import legal_placements
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.actions import Action, EndTurn, TakeColumn, TakeRoomAtRoundStart
+from dreamhome.game.actions import (
+    Action,
+    EndTurn,
+    SwapInHouse,
+    SwapWithRoomDiscard,
+    TakeColumn,
+    TakeFromRoofDiscard,
+    TakeRoomAtRoundStart,
+)
 from dreamhome.game.bots import make_bot
 from dreamhome.game.observation import Observation
 from dreamhome.game.state import GameState
 from dreamhome.house import House
 from dreamhome.scoring import score_total
 
+if TYPE_CHECKING:
+    from dreamhome.solver.optimize import EndAction
+
 END_PHASE = "end"  # Phase.END's value: the end-game helpers (END-ORDER)
+END_WORK = 2.0  # the solver bot's deterministic work on its end-game plan (bots.SolverBot._end_game)
 MIN_SOLVE = 0.02  # seconds: the least a solve gets, even when the budget is spent
 
 
@@ -94,17 +112,31 @@ def hint(state: GameState, time_limit: float = 1.0) -> Hint:
     me = state.current_player()
     legal = state.legal_actions()
     obs = state.observation()
-    bot_choice = _bot_choice(state, obs, legal)
     rules = state.rules
     end = obs.phase == END_PHASE
+    plan: tuple[int | None, int | None, bool] = (None, None, False)
+    if end:
+        plan = _end_plan(obs, legal, max(MIN_SOLVE, deadline - time.perf_counter()))
+        bot_choice = plan[0]
+    else:
+        bot_choice = _bot_choice(state, obs, legal)
     options: list[OptionHint] = []
     for i, action in enumerate(legal):
         text = state.action_text(action)
         left = max(MIN_SOLVE, (deadline - time.perf_counter()) / (len(legal) - i))
-        if isinstance(action, EndTurn):
-            # END-ORDER: nothing more is done to the house; its score is what it keeps.
-            house = obs.house_with_piles(me)
-            options.append(OptionHint(i, action, text, score_total(rules, house), True, "the house as it stands"))
+        if end:
+            # END-ORDER: the score right after the option is reachable (the player may stop
+            # there); the end game's further uses are the bot's plan (bot_choice), not searched
+            # per option (hundreds of swaps, one solve each, would not fit the budget).
+            after = obs.after(action) if not isinstance(action, EndTurn) else obs.house_with_piles(me)
+            if after is None:
+                after = state.child(action).observation(me, lookahead=False).house_with_piles(me)
+            exact = isinstance(action, EndTurn)
+            note = "the house as it stands" if exact else "at least: the score right after it"
+            value = score_total(rules, after)
+            if i == plan[0] and plan[1] is not None and plan[1] >= value:
+                value, exact, note = plan[1], plan[2], "the solver's end-game plan"
+            options.append(OptionHint(i, action, text, value, exact, note))
             continue
         try:
             if isinstance(action, (TakeColumn, TakeRoomAtRoundStart)):
@@ -112,7 +144,7 @@ def hint(state: GameState, time_limit: float = 1.0) -> Hint:
                 if room is None:
                     options.append(OptionHint(i, action, text, None, False, "no room card in that column"))
                     continue
-                house = _house(obs, end)
+                house = _house(obs)
                 pool = _without(pool_of(obs), room)
                 placements = legal_placements(rules, house, room)
                 if not placements:
@@ -124,9 +156,8 @@ def hint(state: GameState, time_limit: float = 1.0) -> Hint:
                     OptionHint(i, action, text, value, proven, f"{name} placed at its best space; resource card not counted")
                 )
                 continue
-            after = state.child(action).observation(me, lookahead=False)
-            house = _house(after, end)
-            value, proven = completion_bound(rules, house, pool_of(after), time_limit=left)
+            seen = state.child(action).observation(me, lookahead=False)
+            value, proven = completion_bound(rules, _house(seen), pool_of(seen), time_limit=left)
             options.append(OptionHint(i, action, text, value, proven, "the house after it, completed at best"))
         except DreamhomeError:
             options.append(OptionHint(i, action, text, None, False, "no completion found within the time limit"))
@@ -141,6 +172,37 @@ def _bot_choice(state: GameState, obs: Observation, legal: list[Action]) -> int 
     except DreamhomeError:
         return None
     return legal.index(choice) if choice in legal else None
+
+
+def _end_plan(obs: Observation, legal: list[Action], seconds: float) -> tuple[int | None, int | None, bool]:
+    """END-ORDER, as the solver bot plays it: the plan of `best_final_score` (the bot's
+    deterministic work, cut at `seconds` of wall clock), its first step that is legal now, else
+    ending the turn. Returns (that option's index, the plan's final score, whether proven)."""
+    from dreamhome.solver.optimize import best_final_score
+
+    try:
+        result = best_final_score(obs.rules, obs.house_with_piles(obs.me), time_limit=seconds, deterministic_time=END_WORK)
+    except DreamhomeError:
+        return None, None, False
+    for step in result.steps:
+        action = _as_action(obs, step.action)
+        if action in legal:
+            return legal.index(action), result.total, result.optimal
+    end_turn = EndTurn()
+    return (legal.index(end_turn) if end_turn in legal else None), result.total, result.optimal
+
+
+def _as_action(obs: Observation, step: EndAction) -> Action:
+    """A step of an end-game plan (its role, helper, cells or roof) as the game's action."""
+    rules = obs.rules
+    names = rules.board.cells
+    if step.kind == ROOM_DISCARD_SWAP:
+        assert step.incoming is not None  # a room-discard swap names the card it takes
+        return SwapWithRoomDiscard(step.helper, names[step.cells[0]], step.incoming, step.face_down)
+    if step.kind == HOUSE_SWAP:
+        return SwapInHouse(step.helper, names[step.cells[0]], names[step.cells[1]])
+    assert step.roof is not None  # the third role takes a roof card (END-ROOFER)
+    return TakeFromRoofDiscard(step.helper, rules.roofs[step.roof[0]].id, step.roof[1])
 
 
 def pool_of(obs: Observation) -> dict[int, int]:
@@ -161,11 +223,9 @@ def _without(pool: dict[int, int], room: int) -> dict[int, int]:
     return rest
 
 
-def _house(obs: Observation, end: bool) -> House:
-    """The house the solver completes: in the end game, whole and with both discard piles; during
-    the rounds, without its swap helpers and piles (as the solver bot looks ahead)."""
-    if end:
-        return obs.house_with_piles(obs.me)
+def _house(obs: Observation) -> House:
+    """The house the solver completes during the rounds: without its swap helpers (as the
+    solver bot looks ahead)."""
     house = obs.houses[obs.me]
     return replace(house, helpers=tuple(h for h in house.helpers if obs.rules.held(h).effect("swap") is None))
 

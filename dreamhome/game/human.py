@@ -206,20 +206,18 @@ class HumanGame:
         table.add_column("keeps reachable", justify="right")
         table.add_column("")
         for o in h.options:
-            bound = "—" if o.bound is None else (str(o.bound) if o.proven else f"≥{o.bound}?")
+            bound = "—" if o.bound is None else (str(o.bound) if o.proven else f"≥{o.bound}")
             mark = "← solver bot" if o.index == h.bot_choice else ""
             table.add_row(str(o.index + 1), escape(option_text(self.state, o.action)), bound, mark)
         self.console.print(table)
-        unproven = [o for o in h.options if o.bound is not None and not o.proven]
-        missing = [o for o in h.options if o.bound is None and "time" in o.note]
-        if unproven or missing:
-            self._say(
-                f"not proven within {self.hint_seconds:g} s: {len(unproven) + len(missing)} option(s) (best found shown as ≥N?)"
-            )
         self._say(
-            "keeps reachable: the best final score the solver finds after the option (cards still unseen, "
-            f"no further resource card); {h.seconds:.2f} s"
+            "keeps reachable: the best final score the solver finds after the option, with the room cards still "
+            "unseen and no further resource card"
         )
+        notes = sorted({o.note for o in h.options if o.bound is None or not o.proven})
+        if notes:
+            self._say(f"≥N or —: not proven within {self.hint_seconds:g} s; " + "; ".join(notes))
+        self._say(f"({h.seconds:.2f} s)")
 
     def _say(self, text: str) -> None:
         self.console.print(escape(text), highlight=False, soft_wrap=True)
