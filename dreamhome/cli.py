@@ -573,7 +573,12 @@ def _play_with_humans(state, names, seats, record_path: str | None, as_json: boo
     if as_json:
         fail("--json cannot be used with a human seat (the terminal is the game's)")
     outputs_or_fail([record_path])
-    outcome = HumanGame(state, names, seats, _console()).run()
+    game = HumanGame(state, names, seats, _console())
+    try:
+        outcome = game.run()
+    except Interrupted as exc:  # Ctrl-C at the prompt: one line, and how to continue a saved game
+        say(f"{exc}: {resume_hint(game.saved)}")
+        raise click.exceptions.Exit(exc.exit_code) from None
     if outcome.how == "quit":
         click.echo(f"quit: {resume_hint(outcome.saved)}")
         return

@@ -162,6 +162,36 @@ def test_an_unfinished_record_is_refused_by_replay_in_one_line(tmp_path):
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("name", "needle"),
+    [("two_players_kids.v2.json", "already finished"), ("two_players_kids.json", "record/1 game is finished")],
+)
+def test_resume_refuses_a_finished_record_in_one_line(name, needle):
+    proc = play("--resume", str(ROOT / "tests" / "golden" / name), lines=["quit"])
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and needle in proc.stderr
+
+
+def test_resume_refuses_a_record_whose_bot_would_play_otherwise(tmp_path):
+    """The bots are replayed from the seed: a record whose bot seat was swapped (digest fixed
+    up, as an editor would) names the first event where the bot plays differently."""
+    from dreamhome.game.record import record_digest
+
+    saved = tmp_path / "saved.json"
+    assert (
+        play("--players", "2", "--bots", "human,random", "--seed", "4", lines=["1"] * 30 + [f"save {saved}", "quit"]).returncode
+        == 0
+    )
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    data["bots"] = ["human", "greedy"]
+    data["digest"] = record_digest(data)
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    proc = play("--resume", str(saved), lines=["quit"])
+    assert proc.returncode == 2
+    line = proc.stderr.strip()
+    assert "\n" not in line and "the greedy bot at seat 1 plays" in line and "the record says" in line
+
+
 def test_end_of_input_is_one_line_and_exit_2():
     proc = play(*GAME, lines=["1"])
     assert proc.returncode == 2
