@@ -30,7 +30,7 @@ from tests.helpers.rules import compiled
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ("--players", "2", "--bots", "human,greedy", "--seed", "5", "--first-player", "0")
 # Seat 0 leads round 1 of a 2-player game: ROUND-1's discard, then its take, then its placement.
-OPENING = ["bogus", "99", "", "help", "1", "hint", "2", "undo", "1"]
+OPENING = ["bogus", "99", "", "help", "save", "save /", "1", "hint", "2", "undo", "1"]
 ANSWERS = 400  # more "1"s than any game needs; the rest of the input is left unread
 
 
@@ -66,6 +66,7 @@ def test_a_whole_game_through_a_pipe_ends_with_the_scorers_scores(whole_game):
     assert "\x1b[" not in out  # piped: no colour codes
     assert "unknown command 'bogus'" in out and "no option 99: choose 1–" in out  # bad input: one line, prompt again
     assert "commands:" in out and "save FILE" in out  # help
+    assert "save needs a file name" in out and "not saved: /" in out
     assert "round 1 of 12" in out and "track" in out and "your options" in out
     data = load_record(record)
     assert "finished" not in data

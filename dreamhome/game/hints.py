@@ -45,6 +45,7 @@ from dreamhome.game.actions import (
 )
 from dreamhome.game.bots import make_bot
 from dreamhome.game.observation import Observation
+from dreamhome.game.phases import Phase
 from dreamhome.game.state import GameState
 from dreamhome.house import House
 from dreamhome.scoring import score_total
@@ -52,7 +53,6 @@ from dreamhome.scoring import score_total
 if TYPE_CHECKING:
     from dreamhome.solver.optimize import EndAction
 
-END_PHASE = "end"  # Phase.END's value: the end-game helpers (END-ORDER)
 END_WORK = 2.0  # the solver bot's deterministic work on its end-game plan (bots.SolverBot._end_game)
 MIN_SOLVE = 0.02  # seconds: the least a solve gets, even when the budget is spent
 
@@ -113,7 +113,7 @@ def hint(state: GameState, time_limit: float = 1.0) -> Hint:
     legal = state.legal_actions()
     obs = state.observation()
     rules = state.rules
-    end = obs.phase == END_PHASE
+    end = obs.phase == Phase.END.value  # END-ORDER: the end-game helpers
     plan: tuple[int | None, int | None, bool] = (None, None, False)
     if end:
         plan = _end_plan(obs, legal, max(MIN_SOLVE, deadline - time.perf_counter()))
