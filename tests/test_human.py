@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from dreamhome.engine.endgame import END_ROLES, helper_uses
-from dreamhome.game.actions import PlaceRoom, TakeColumn
+from dreamhome.game.actions import EndTurn, PlaceRoom, TakeColumn
 from dreamhome.game.bots import make_bot
 from dreamhome.game.hints import hint
 from dreamhome.game.record import GameResult, load_record, replay_record, resume_record
@@ -272,24 +272,31 @@ def test_a_hint_changes_nothing_and_names_the_solver_bots_choice():
 
 
 def test_in_the_end_game_the_hint_follows_the_solver_bots_plan():
-    """END-ORDER: at the start of an end turn, the hint's pick is the solver bot's, its bound the
-    plan's score, never below any option's floor (the score right after it)."""
-    checked = 0
-    for seed in range(8):
+    """END-ORDER: at the start of an end turn, the hint's pick is the solver bot's; at every end
+    decision the pick's bound (the plan's score) is at least every option's floor (the score
+    right after it), and ending the turn is exactly the house's score."""
+    first_decisions = 0
+    rules = compiled()
+    for seed in range(6):
         for state in _greedy_states(seed, players=3):
-            if state.observation().phase != "end" or state.events[-1].get("player") == state.current_player():
-                continue  # only the first decision of an end turn (the bot plans there)
+            if state.observation().phase != "end":
+                continue
             legal = state.legal_actions()
             h = hint(state, time_limit=60.0)  # the bot's deterministic work decides, not the clock
-            bot = make_bot("solver", state.seed, state.current_player())
-            assert h.bot_choice == legal.index(bot.choose(state.observation(), legal))
             assert h.bot_choice is not None
             best = h.options[h.bot_choice]
             assert best.bound is not None and all(o.bound is not None and o.bound <= best.bound for o in h.options)
-            checked += 1
-        if checked >= 3:
+            for o in h.options:
+                if isinstance(o.action, EndTurn):
+                    house = house_to_json(rules, state.observation().house_with_piles(state.current_player()))
+                    assert o.proven and o.bound == reference_score(rules, house)["total"]
+            if state.events[-1].get("player") != state.current_player():  # the first decision of a turn
+                bot = make_bot("solver", state.seed, state.current_player())
+                assert h.bot_choice == legal.index(bot.choose(state.observation(), legal))
+                first_decisions += 1
+        if first_decisions >= 3:
             break
-    assert checked >= 3
+    assert first_decisions >= 3
 
 
 def test_a_finished_game_has_no_hint():

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from dreamhome.engine.deck import rooms_left
-from dreamhome.engine.endgame import HOUSE_SWAP, ROOM_DISCARD_SWAP
+from dreamhome.engine.endgame import HOUSE_SWAP, ROOF_DISCARD_TAKE, ROOM_DISCARD_SWAP, helper_uses
 from dreamhome.engine.placement import legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
@@ -54,7 +54,12 @@ if TYPE_CHECKING:
     from dreamhome.solver.optimize import EndAction
 
 END_WORK = 2.0  # the solver bot's deterministic work on its end-game plan (bots.SolverBot._end_game)
-MIN_SOLVE = 0.02  # seconds: the least a solve gets, even when the budget is spent
+MIN_SOLVE = 0.02
+END_ACTION_OF_ROLE: dict[str, type[Action]] = {
+    ROOM_DISCARD_SWAP: SwapWithRoomDiscard,
+    HOUSE_SWAP: SwapInHouse,
+    ROOF_DISCARD_TAKE: TakeFromRoofDiscard,
+}  # seconds: the least a solve gets, even when the budget is spent
 
 
 @dataclass(frozen=True)
@@ -181,7 +186,8 @@ def _end_plan(obs: Observation, legal: list[Action], seconds: float) -> tuple[in
     from dreamhome.solver.optimize import best_final_score
 
     try:
-        result = best_final_score(obs.rules, obs.house_with_piles(obs.me), time_limit=seconds, deterministic_time=END_WORK)
+        house = _unused_helpers(obs, legal)
+        result = best_final_score(obs.rules, house, time_limit=seconds, deterministic_time=END_WORK)
     except DreamhomeError:
         return None, None, False
     for step in result.steps:
@@ -190,6 +196,24 @@ def _end_plan(obs: Observation, legal: list[Action], seconds: float) -> tuple[in
             return legal.index(action), result.total, result.optimal
     end_turn = EndTurn()
     return (legal.index(end_turn) if end_turn in legal else None), result.total, result.optimal
+
+
+def _unused_helpers(obs: Observation, legal: list[Action]) -> House:
+    """The house with both piles, less the end-game helpers whose role no legal action plays any
+    more (END-ORDER: a helper used this turn stays in the house, but its use is gone; the legal
+    actions are the public trace of that). Two copies of a role of which one is used still count
+    twice: the observation does not say how many uses are left."""
+    house = obs.house_with_piles(obs.me)
+    uses = helper_uses(obs.rules, house)
+    gone: list[str] = []
+    for role, kind in END_ACTION_OF_ROLE.items():
+        if not any(isinstance(a, kind) for a in legal):
+            gone += uses.of(role)
+    helpers = list(house.helpers)
+    for helper in gone:
+        if helper in helpers:
+            helpers.remove(helper)
+    return replace(house, helpers=tuple(helpers))
 
 
 def _as_action(obs: Observation, step: EndAction) -> Action:
