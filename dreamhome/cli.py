@@ -482,7 +482,8 @@ def max_command(as_json, time_limit, workers, save_path, rules_spec):
     "--bots",
     default=None,
     metavar="NAMES",
-    help="One bot per seat, comma-separated: random, greedy (default: greedy for every seat).",
+    help="One seat each, comma-separated: random, greedy, solver, or human for you at the terminal "
+    "(default: greedy for every seat).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the shuffle (and of the bots).")
 @click.option("--first-player", type=int, default=None, help="Seat holding the first-player marker (default: by seed).")
@@ -494,17 +495,41 @@ def max_command(as_json, time_limit, workers, save_path, rules_spec):
     help="Write the game record (dreamhome.record/2) to this file.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the summary.")
+@click.option(
+    "--resume",
+    "resume_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Continue a game saved by a human seat (`save FILE`), with its own players, bots, seed and rules.",
+)
 @rules_options
-def play(players, bots, seed, first_player, record_path, as_json, rules_spec):
-    """Play a full game between bots; the same seed gives the same game."""
-    from dreamhome.game.record import play_game, write_record
+def play(players, bots, seed, first_player, record_path, as_json, resume_path, rules_spec):
+    """Play a full game between bots (or with human seats); the same seed gives the same game."""
+    from dreamhome.game.record import HUMAN, play_game, write_record
 
+    if resume_path:
+        _resume_game(resume_path, record_path, as_json, rules_spec)
+        return
     outputs_or_fail([record_path], [rules_spec[0]])
     rules = load_rules(rules_spec)
     game = rules.game
     if not game.min_players <= players <= game.max_players:
         fail(f"players must be {game.min_players}–{game.max_players} under these rules, got {players}")
     names = [b.strip() for b in bots.split(",")] if bots else ["greedy"] * players
+    if HUMAN in names:
+        from dreamhome.game.record import make_seats
+        from dreamhome.game.state import GameState
+
+        if len(names) != players:
+            fail(f"--bots names {len(names)} seat(s) for {players} players; give one per seat")
+        try:
+            seats = make_seats(names, seed)
+            state = GameState(rules, players, seed, first_player)
+        except DreamhomeError as exc:
+            fail(str(exc))
+        _play_with_humans(state, tuple(names), tuple(seats), record_path, as_json)
+        return
     try:
         result = play_game(rules, players, names, seed, first_player)
     except DreamhomeError as exc:
@@ -515,6 +540,63 @@ def play(players, bots, seed, first_player, record_path, as_json, rules_spec):
         except DreamhomeError as exc:
             fail(str(exc))
     _print_game(result, as_json)
+
+
+def _resume_game(resume_path: str, record_path: str | None, as_json: bool, rules_spec) -> None:
+    """`play --resume FILE`: the saved game's own players, bots, seed and rules; none may be given."""
+    from click.core import ParameterSource
+
+    from dreamhome.fileio import display_name
+    from dreamhome.game.record import load_record, resume_record
+
+    ctx = click.get_current_context()
+    given = [
+        f"--{name.replace('_', '-')}"
+        for name in ("players", "bots", "seed", "first_player")
+        if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE
+    ]
+    if rules_spec[0] or rules_spec[1]:
+        given.append("--rules/--variant")
+    if given:
+        fail(f"--resume continues the saved game with its own players, bots, seed and rules; drop {', '.join(given)}")
+    if resume_path == "-":
+        fail("--resume needs a file: stdin is where the moves are read")
+    outputs_or_fail([record_path], [resume_path])
+    source = display_name(resume_path)
+    try:
+        resumed = resume_record(load_record(resume_path), source)
+    except DreamhomeError as exc:
+        fail(str(exc))
+    click.echo(f"{source}: resumed in round {resumed.state.round}")
+    _play_with_humans(resumed.state, resumed.bots, resumed.seats, record_path, as_json)
+
+
+def _play_with_humans(state, names, seats, record_path: str | None, as_json: bool) -> None:
+    """The game with human seats at the terminal (dreamhome.game.human) to its end, a quit or
+    the end of the input (one line, exit 2; a saved game says how to continue it)."""
+    from dreamhome.game.human import HumanGame, resume_hint
+    from dreamhome.game.record import write_record
+
+    if as_json:
+        fail("--json cannot be used with a human seat (the terminal is the game's)")
+    outputs_or_fail([record_path])
+    game = HumanGame(state, names, seats, _console())
+    try:
+        outcome = game.run()
+    except Interrupted as exc:  # Ctrl-C at the prompt: one line, and how to continue a saved game
+        say(f"{exc}: {resume_hint(game.saved)}")
+        raise click.exceptions.Exit(exc.exit_code) from None
+    if outcome.how == "quit":
+        click.echo(f"quit: {resume_hint(outcome.saved)}")
+        return
+    if outcome.how == "eof":
+        fail(f"end of input before the game ended: {resume_hint(outcome.saved)}")
+    if record_path:
+        try:
+            write_record(outcome.result, record_path)
+        except DreamhomeError as exc:
+            fail(str(exc))
+    _print_game(outcome.result, False)
 
 
 def _print_game(result, as_json: bool) -> None:

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.actions import RECORD1_NOTES, RECORD1_TYPES, action_from_dict
-from dreamhome.game.bots import make_bot
+from dreamhome.game.actions import RECORD1_NOTES, RECORD1_TYPES, Action, action_from_dict
+from dreamhome.game.bots import Bot, make_bot
 from dreamhome.game.state import GameState, IllegalAction, copy_events
 from dreamhome.ruleset import Ruleset
 
@@ -57,10 +57,12 @@ class GameResult:
         }
 
     def record(self) -> dict[str, Any]:
-        """The record as new data: changing it changes nothing of the game."""
+        """The record as new data: changing it changes nothing of the game. A game saved before
+        its end (a human seat's `save`) is marked `"finished": false`, its scores those so far:
+        `replay` refuses it and `play --resume` continues it (`resume_record`)."""
         s = self.state
         rules = s.rules
-        data = {
+        data: dict[str, Any] = {
             "format": FORMAT,
             "rules": {"source": rules.source, "variants": list(rules.variants_on), "hash": rules.content_hash},
             "seed": s.seed,
@@ -70,6 +72,8 @@ class GameResult:
             "events": copy_events(s.events),
             **{k: v for k, v in self.summary().items() if k in ("scores", "winners", "houses")},
         }
+        if not s.is_terminal():
+            data["finished"] = False
         data["digest"] = record_digest(data)
         return data
 
@@ -97,6 +101,74 @@ def play_game(rules: Ruleset, players: int, bots: list[str], seed: int, first_pl
     return GameResult(state, tuple(bots))
 
 
+HUMAN = "human"
+"""The seat name of a person at the table (dreamhome.game.human): no bot, the record's actions."""
+
+
+def make_seats(bots: list[str] | tuple[str, ...], seed: int) -> list[Bot | None]:
+    """One bot per seat, seeded from the game seed and the seat (`make_bot`); None for a human."""
+    return [None if name == HUMAN else make_bot(name, seed, i) for i, name in enumerate(bots)]
+
+
+def bot_turn(state: GameState, seat: Bot) -> Action:
+    """The bot's decision for the player to act (its random stream moves on)."""
+    return seat.choose(state.observation(lookahead=seat.looks_ahead), state.legal_actions())
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """An unfinished game read back from its record: the state where it stopped, the seat names,
+    and the bots, whose random streams and plans are where they were when it was saved."""
+
+    state: GameState
+    bots: tuple[str, ...]
+    seats: tuple[Bot | None, ...]
+
+
+def resume_record(data: Any, source: str = "record") -> Resumed:
+    """Continue an unfinished record (`"finished": false`): the game is replayed from its seed,
+    each bot choosing again at each of its decisions (so its random stream and its plan move on
+    exactly as in the game that was saved), every event checked as `replay_record` does, and a
+    bot's choice that differs from the record's is refused. A game resumed this way ends as the
+    uninterrupted game would with the same inputs."""
+    header = _check_header(data, source)
+    if header.v1:
+        raise DreamhomeError(f"{source}: a record/1 game is finished; `dreamhome replay` it")
+    if header.finished:
+        raise DreamhomeError(f"{source}: the game is already finished; `dreamhome replay {source}` checks it")
+    events = _readable_events(data["events"], False, source)
+    state = _start(data, source, False)
+    seats = make_seats(header.bots, state.seed)
+    for index, event in enumerate(events):
+        if "action" not in event or event.get("forced") or len(state.events) > index:
+            continue
+        if state.is_terminal():
+            raise DreamhomeError(f"{source}: event {index} comes after the end of the game")
+        try:
+            action = action_from_dict(event["action"])
+        except (ValueError, TypeError) as exc:
+            raise DreamhomeError(f"{source}: event {index} ({event.get('text', '?')}) is refused: {exc}") from None
+        seat = seats[state.current_player()]
+        if seat is not None:
+            mine = bot_turn(state, seat)
+            if mine != action:
+                raise DreamhomeError(
+                    f"{source}: event {index}: the {seat.name} bot at seat {state.current_player()} plays "
+                    f"'{state.action_text(mine)}', the record says '{event.get('text', '?')}'"
+                )
+        try:
+            state.apply_action(action)
+        except IllegalAction as exc:
+            raise DreamhomeError(f"{source}: event {index} ({event.get('text', '?')}) is refused: {exc}") from None
+        _compare(state.events, events, source, len(state.events), False)
+    _compare(state.events, events, source, max(len(events), len(state.events)), False)
+    if state.is_terminal():
+        raise DreamhomeError(f"{source}: marked unfinished, but its game is over")
+    if data.get("digest") != record_digest(data):
+        raise DreamhomeError(f"{source}: the record's digest does not match its contents (edited?)")
+    return Resumed(state, header.bots, tuple(seats))
+
+
 def write_record(result: GameResult, path: str | Path) -> None:
     from dreamhome.fileio import write_atomic
 
@@ -117,6 +189,10 @@ def replay_record(data: Any, source: str = "record", on_step: Callable[[GameStat
     """Replay and verify a record; `on_step(state)` is called after the setup and after every
     decision (the viewer takes its snapshots there). Any flaw is one `DreamhomeError` line."""
     header = _check_header(data, source)
+    if not header.finished:
+        raise DreamhomeError(
+            f"{source}: an unfinished game (saved by a human seat); continue it with `dreamhome play --resume {source}`"
+        )
     events = _readable_events(data["events"], header.v1, source)
     state = _start(data, source, header.v1)
     if on_step is not None:
@@ -147,6 +223,7 @@ def replay_record(data: Any, source: str = "record", on_step: Callable[[GameStat
 class _Header:
     v1: bool
     bots: tuple[str, ...]
+    finished: bool
 
 
 _REQUIRED = ("rules", "seed", "players", "first_player", "bots", "events", "scores", "winners", "houses")
@@ -181,7 +258,10 @@ def _check_header(data: Any, source: str) -> _Header:
     for key in ("scores", "winners", "houses"):
         if not isinstance(data[key], list):
             raise DreamhomeError(f"{source}: {key} must be a list")
-    return _Header(data["format"] == FORMAT_V1, tuple(bots))
+    finished = data.get("finished", True)
+    if not isinstance(finished, bool) or (finished is False and data["format"] == FORMAT_V1):
+        raise DreamhomeError(f"{source}: finished must be true or false (record/2 only), got {json.dumps(finished)}")
+    return _Header(data["format"] == FORMAT_V1, tuple(bots), finished)
 
 
 def _readable_events(events: list[Any], v1: bool, source: str) -> list[dict[str, Any]]:

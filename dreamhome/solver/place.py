@@ -128,6 +128,25 @@ def best_placement_now(
     return value, chosen
 
 
+def best_placement_bound(
+    rules: Ruleset,
+    house: House,
+    pool: dict[int, int],
+    card: int,
+    placements: list[Placement],
+    *,
+    time_limit: float | None = None,
+    deterministic_time: float | None = None,
+    seed: int = 0,
+) -> tuple[int, bool, Placement]:
+    """`best_placement_now` under a wall-clock limit, saying whether the value is proven: the
+    hints of a human seat (dreamhome.game.hints) must answer within a second and say so when
+    the solver ran out of time."""
+    value, proven, chosen = _solve_completion(rules, house, pool, (card, placements), time_limit, 1, seed, deterministic_time)
+    assert chosen is not None  # the model places the card in hand on exactly one of `placements`
+    return value, proven, chosen
+
+
 def _solve_completion(
     rules: Ruleset,
     house: House,

@@ -1,0 +1,318 @@
+"""A human seat in the terminal (`dreamhome play --bots human,…`), driven through a pipe, and its
+hints (dreamhome.game.hints).
+
+The games are played by the real command in a subprocess with scripted stdin; their results
+are checked against the independent scorer of tests/helpers/reference.py and against
+`dreamhome replay`, and a saved-then-resumed game against the same game played in one go.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dreamhome.engine.endgame import END_ROLES, helper_uses
+from dreamhome.game.actions import EndTurn, PlaceRoom, TakeColumn
+from dreamhome.game.bots import make_bot
+from dreamhome.game.hints import hint
+from dreamhome.game.record import GameResult, load_record, replay_record, resume_record
+from dreamhome.game.state import GameState
+from dreamhome.house import house_to_json
+from dreamhome.ruleset import EMPTY, SCAFFOLD
+from tests.helpers.reference import reference_score
+from tests.helpers.rules import compiled
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = ("--players", "2", "--bots", "human,greedy", "--seed", "5", "--first-player", "0")
+# Seat 0 leads round 1 of a 2-player game: ROUND-1's discard, then its take, then its placement.
+OPENING = ["bogus", "99", "", "help", "save", "save /", "1", "hint", "2", "undo", "1"]
+ANSWERS = 400  # more "1"s than any game needs; the rest of the input is left unread
+
+
+def play(*args: str, lines: list[str]) -> subprocess.CompletedProcess[str]:
+    """`dreamhome play ARGS…` fed `lines` on a plain pipe (so stdout is no terminal)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "dreamhome", "play", *args],
+        input="".join(line + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"COLUMNS": "160", "PATH": "/usr/bin:/bin", "HOME": "/tmp", "PYTHONPATH": str(ROOT)},
+        timeout=600,
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc
+
+
+def final_scores(stdout: str) -> list[int]:
+    return [int(m) for m in re.findall(r"^seat \d+ \([^)]*\): (\d+)", stdout, flags=re.M) if m][-2:]
+
+
+@pytest.fixture(scope="module")
+def whole_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    record = tmp_path_factory.mktemp("human") / "whole.json"
+    return play(*GAME, "--record", str(record), lines=OPENING + ["1"] * ANSWERS), record
+
+
+def test_a_whole_game_through_a_pipe_ends_with_the_scorers_scores(whole_game):
+    proc, record = whole_game
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "\x1b[" not in out  # piped: no colour codes
+    assert "unknown command 'bogus'" in out and "no option 99: choose 1–" in out  # bad input: one line, prompt again
+    assert "commands:" in out and "save FILE" in out  # help
+    assert "save needs a file name" in out and "not saved: /" in out
+    assert "round 1 of 12" in out and "track" in out and "your options" in out
+    data = load_record(record)
+    assert "finished" not in data
+    rules = compiled()
+    # SCORE-*: the scores printed and recorded are the independent scorer's on the final houses.
+    expected = [reference_score(rules, house)["total"] for house in data["houses"]]
+    assert data["scores"] == expected == final_scores(out)
+    result = replay_record(data, "whole")
+    assert result.scores() == expected
+    replay = subprocess.run(
+        [sys.executable, "-m", "dreamhome", "replay", str(record)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "HOME": "/tmp", "PYTHONPATH": str(ROOT)},
+    )
+    assert replay.returncode == 0 and "every event verified" in replay.stdout
+
+
+def test_the_hint_names_every_option_and_the_solver_bots_pick(whole_game):
+    out = whole_game[0].stdout
+    table = out[out.index("keeps reachable") : out.index("keeps reachable:")]
+    assert table.count("take column") >= 2 and "← solver bot" in table
+    assert re.search(r"take column \d .*\s\d+\s", table)  # a bound beside each option
+
+
+def test_undo_takes_back_the_take_and_the_record_never_holds_it(whole_game):
+    proc, record = whole_game
+    out = proc.stdout
+    undone = re.search(r"seat 0 \(you\): take column (\d)\n", out)
+    assert undone is not None
+    assert f"took back: take column {undone.group(1)}" in out
+    kept = re.findall(r"seat 0 \(you\): take column (\d)\n", out)[1]
+    assert kept != undone.group(1)
+    takes = [
+        e["action"]["column"]
+        for e in load_record(record)["events"]
+        if e.get("round") == 1 and e.get("player") == 0 and e.get("action", {}).get("type") == "TakeColumn"
+    ]
+    assert takes == [int(kept)]
+
+
+def test_undo_after_another_player_acted_is_refused():
+    proc = play(*GAME, lines=["1", "1", "1", "undo", "quit"])  # discard, take, place; then greedy plays
+    assert proc.returncode == 0
+    assert "nothing to undo" in proc.stdout
+    assert "quit: the game was not saved" in proc.stdout
+
+
+def test_save_and_resume_end_exactly_as_the_game_played_in_one_go(whole_game, tmp_path):
+    _, whole = whole_game
+    saved = tmp_path / "saved.json"
+    first = play(*GAME, lines=OPENING + ["1"] * 25 + [f"save {saved}", "quit"])
+    assert first.returncode == 0, first.stderr
+    assert f"quit: continue from your last save with `dreamhome play --resume {saved}`" in first.stdout
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    assert data["finished"] is False and data["bots"] == ["human", "greedy"]
+    resumed = tmp_path / "resumed.json"
+    second = play("--resume", str(saved), "--record", str(resumed), lines=["1"] * ANSWERS)
+    assert second.returncode == 0, second.stderr
+    assert json.loads(resumed.read_text(encoding="utf-8")) == json.loads(whole.read_text(encoding="utf-8"))
+
+
+def test_resume_continues_the_random_stream_of_a_random_bot(tmp_path):
+    """A random bot draws at each of its decisions: resumed, it must draw as if never stopped."""
+    game = ("--players", "2", "--bots", "random,human", "--seed", "11")
+    whole = tmp_path / "whole.json"
+    assert play(*game, "--record", str(whole), lines=["1"] * ANSWERS).returncode == 0
+    saved = tmp_path / "saved.json"
+    assert play(*game, lines=["1"] * 30 + [f"save {saved}", "quit"]).returncode == 0
+    resumed = tmp_path / "resumed.json"
+    assert play("--resume", str(saved), "--record", str(resumed), lines=["1"] * ANSWERS).returncode == 0
+    assert json.loads(resumed.read_text(encoding="utf-8")) == json.loads(whole.read_text(encoding="utf-8"))
+
+
+def test_an_unfinished_record_is_refused_by_replay_in_one_line(tmp_path):
+    saved = tmp_path / "saved.json"
+    assert play(*GAME, lines=["1", "1", f"save {saved}", "quit"]).returncode == 0
+    proc = subprocess.run(
+        [sys.executable, "-m", "dreamhome", "replay", str(saved)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "HOME": "/tmp", "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "unfinished game" in lines[0] and "--resume" in lines[0]
+    # Edited while saved: the resume refuses it (its digest, or the first event that differs).
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    data["seed"] = 6
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    bad = play("--resume", str(saved), lines=["quit"])
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "needle"),
+    [("two_players_kids.v2.json", "already finished"), ("two_players_kids.json", "record/1 game is finished")],
+)
+def test_resume_refuses_a_finished_record_in_one_line(name, needle):
+    proc = play("--resume", str(ROOT / "tests" / "golden" / name), lines=["quit"])
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and needle in proc.stderr
+
+
+def test_resume_refuses_a_record_whose_bot_would_play_otherwise(tmp_path):
+    """The bots are replayed from the seed: a record whose bot seat was swapped (digest fixed
+    up, as an editor would) names the first event where the bot plays differently."""
+    from dreamhome.game.record import record_digest
+
+    saved = tmp_path / "saved.json"
+    assert (
+        play("--players", "2", "--bots", "human,random", "--seed", "4", lines=["1"] * 30 + [f"save {saved}", "quit"]).returncode
+        == 0
+    )
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    data["bots"] = ["human", "greedy"]
+    data["digest"] = record_digest(data)
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    proc = play("--resume", str(saved), lines=["quit"])
+    assert proc.returncode == 2
+    line = proc.stderr.strip()
+    assert "\n" not in line and "the greedy bot at seat 1 plays" in line and "the record says" in line
+
+
+def test_end_of_input_is_one_line_and_exit_2():
+    proc = play(*GAME, lines=["1"])
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == ["dreamhome: end of input before the game ended: the game was not saved"]
+
+
+def test_resume_takes_nothing_but_the_file(tmp_path):
+    saved = tmp_path / "saved.json"
+    assert play(*GAME, lines=["1", f"save {saved}", "quit"]).returncode == 0
+    proc = play("--resume", str(saved), "--seed", "3", lines=["quit"])
+    assert proc.returncode == 2 and "drop --seed" in proc.stderr
+    assert play(*GAME, "--json", lines=["quit"]).returncode == 2
+
+
+def test_a_saved_record_matches_the_record_schema(tmp_path):
+    from tests.test_docs import _validator
+
+    saved = tmp_path / "saved.json"
+    assert play(*GAME, lines=["1", "1", f"save {saved}", "quit"]).returncode == 0
+    _validator("record.schema.json").validate(json.loads(saved.read_text(encoding="utf-8")))
+
+
+# ---- hints (in process) ------------------------------------------------------------------
+
+
+def _greedy_states(seed: int, players: int = 2) -> list[GameState]:
+    """Every decision point of a seeded greedy game."""
+    rules = compiled()
+    state = GameState(rules, players, seed)
+    bots = [make_bot("greedy", seed, p) for p in range(players)]
+    states = []
+    while not state.is_terminal():
+        states.append(state.clone())
+        bot = bots[state.current_player()]
+        state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
+    return states
+
+
+def test_at_the_last_placement_each_bound_is_the_scorers_score_of_the_finished_house():
+    """With one free space left and no end-game helper, the bound of each placement is the score
+    of the house it finishes (no completion is left to choose): the independent scorer's."""
+    checked = 0
+    rules = compiled()
+    for seed in range(12):
+        for state in _greedy_states(seed):
+            p = state.current_player()
+            house = state.houses[p]
+            legal = state.legal_actions()
+            free = sum(1 for c in house.cells if c in (EMPTY, SCAFFOLD))
+            if (
+                free != 1
+                or not all(isinstance(a, PlaceRoom) for a in legal)
+                or any(helper_uses(rules, house).of(role) for role in END_ROLES)
+            ):
+                continue
+            h = hint(state, time_limit=5.0)
+            for option in h.options:
+                after = state.child(option.action).houses[p]
+                assert option.proven
+                assert option.bound == reference_score(rules, house_to_json(rules, after))["total"], option.text
+            checked += 1
+    assert checked >= 3
+
+
+def test_a_hint_changes_nothing_and_names_the_solver_bots_choice():
+    states = _greedy_states(2)
+    for state in states[5:40:7]:
+        events, legal = len(state.events), state.legal_actions()
+        h = hint(state, time_limit=2.0)
+        assert len(state.events) == events and state.legal_actions() == legal
+        assert [o.action for o in h.options] == legal
+        bot = make_bot("solver", state.seed, state.current_player())
+        assert h.bot_choice == legal.index(bot.choose(state.observation(), legal))
+        assert all(o.bound is not None or o.note for o in h.options)
+        takes = [o for o in h.options if isinstance(o.action, TakeColumn)]
+        assert all(o.bound is not None and o.bound >= 0 for o in takes)
+
+
+def test_in_the_end_game_the_hint_follows_the_solver_bots_plan():
+    """END-ORDER: at the start of an end turn, the hint's pick is the solver bot's; at every end
+    decision the pick's bound (the plan's score) is at least every option's floor (the score
+    right after it), and ending the turn is exactly the house's score."""
+    first_decisions = 0
+    rules = compiled()
+    for seed in range(6):
+        for state in _greedy_states(seed, players=3):
+            if state.observation().phase != "end":
+                continue
+            legal = state.legal_actions()
+            h = hint(state, time_limit=60.0)  # the bot's deterministic work decides, not the clock
+            assert h.bot_choice is not None
+            best = h.options[h.bot_choice]
+            assert best.bound is not None and all(o.bound is not None and o.bound <= best.bound for o in h.options)
+            for o in h.options:
+                if isinstance(o.action, EndTurn):
+                    house = house_to_json(rules, state.observation().house_with_piles(state.current_player()))
+                    assert o.proven and o.bound == reference_score(rules, house)["total"]
+            if state.events[-1].get("player") != state.current_player():  # the first decision of a turn
+                bot = make_bot("solver", state.seed, state.current_player())
+                assert h.bot_choice == legal.index(bot.choose(state.observation(), legal))
+                first_decisions += 1
+        if first_decisions >= 3:
+            break
+    assert first_decisions >= 3
+
+
+def test_a_finished_game_has_no_hint():
+    state = _greedy_states(1)[-1]
+    final = state.clone()
+    bots = [make_bot("greedy", 1, p) for p in range(2)]
+    while not final.is_terminal():
+        bot = bots[final.current_player()]
+        final.apply_action(bot.choose(final.observation(), final.legal_actions()))
+    assert hint(final).options == () and hint(final).bot_choice is None
+
+
+def test_resume_record_in_process_gives_the_bots_back_where_they_were(whole_game, tmp_path):
+    saved = tmp_path / "saved.json"
+    assert play(*GAME, lines=OPENING + ["1"] * 12 + [f"save {saved}", "quit"]).returncode == 0
+    resumed = resume_record(load_record(saved), "saved")
+    assert resumed.bots == ("human", "greedy") and resumed.seats[0] is None
+    assert not resumed.state.is_terminal()
+    assert GameResult(resumed.state, resumed.bots).record()["finished"] is False
