@@ -282,6 +282,73 @@ def test_hint_marks_options_of_the_legal_list(tmp_path: Path) -> None:
     assert hint["pick"] is None or hint["pick"] in indexes
 
 
+@pytest.mark.parametrize(
+    "content",
+    [
+        "",
+        "[]",
+        '{"format": "dreamhome.webgame/1"}',
+        '{"format": "dreamhome.webgame/1", "settings": {"players": 2}, "state": {}}',
+        '{"format": "dreamhome.webgame/1", "settings": {"players": 2, "bots": ["a:B"], "variant": "", "seed": 0, "seat": 0}}',
+    ],
+)
+def test_a_damaged_game_file_is_a_clear_error(tmp_path: Path, content: str) -> None:
+    gid = "D" * 22
+    (tmp_path / f"{gid}.json").write_text(content)
+    r = client(tmp_path).get(f"/api/games/{gid}")
+    assert 400 <= r.status_code < 500 and r.json()["error"], r.text
+
+
+class FakeHints:
+    """A stand-in for dreamhome/game/hints.py with its contract (until the lead merges it)."""
+
+    def __init__(self) -> None:
+        from dataclasses import dataclass
+
+        @dataclass(frozen=True)
+        class HintOption:
+            action_index: int
+            text: str
+            bound: int | None
+            proven: bool
+
+        @dataclass(frozen=True)
+        class Hint:
+            options: tuple[HintOption, ...]
+            pick: int | None
+
+        self.HintOption, self.Hint = HintOption, Hint
+        self.calls: list[float] = []
+
+    def hints(self, state: GameState, time_limit: float = 1.0) -> Any:
+        self.calls.append(time_limit)
+        legal = state.legal_actions()
+        options = tuple(self.HintOption(i, state.action_text(a), 10 + i, i % 2 == 0) for i, a in enumerate(legal))
+        return self.Hint(options, len(legal) - 1)
+
+
+def test_the_hint_endpoint_follows_the_hints_contract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    fake = FakeHints()
+    module = types.ModuleType("dreamhome.game.hints")
+    module.hints = fake.hints  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "dreamhome.game.hints", module)
+    c = client(tmp_path)
+    view = start(c)
+    hint = c.get(f"/api/games/{view['id']}/hint").json()
+    n = len(view["legal"])
+    assert [o["index"] for o in hint["options"]] == list(range(n))
+    assert [o["text"] for o in hint["options"]] == [a["text"] for a in view["legal"]]
+    assert [o["bound"] for o in hint["options"]] == [10 + i for i in range(n)]
+    assert [o["proven"] for o in hint["options"]] == [i % 2 == 0 for i in range(n)]
+    assert hint["pick"] == n - 1 and fake.calls
+    monkeypatch.setitem(sys.modules, "dreamhome.game.hints", None)  # not merged: a clear 501
+    r = c.get(f"/api/games/{view['id']}/hint")
+    assert r.status_code == 501 and "not available" in r.json()["error"]
+
+
 def test_assets_are_local_and_pages_carry_a_strict_policy(tmp_path: Path) -> None:
     c = client(tmp_path)
     page = c.get("/")

@@ -212,10 +212,15 @@ class GameStore:
         data = read_json(path, "game")
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise DreamhomeError(f"game {game_id}: not a {FORMAT} file")
-        s = data["settings"]
-        settings = Settings(s["players"], tuple(s["bots"]), s["variant"], s["seed"], s["seat"])
+        try:
+            s = data["settings"]
+            settings = Settings(int(s["players"]), tuple(map(str, s["bots"])), str(s["variant"]), int(s["seed"]), int(s["seat"]))
+            if any(name not in BOT_NAMES for name in settings.bots) or settings.variant not in ("", *variant_catalogue()):
+                raise ValueError("unknown bot or variant")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DreamhomeError(f"game {game_id}: the saved settings are damaged ({exc})") from None
         rules = rules_for(settings.variant)
-        if data["state"].get("rules_hash") != rules.content_hash:
+        if not isinstance(data.get("state"), dict) or data["state"].get("rules_hash") != rules.content_hash:
             raise DreamhomeError(f"game {game_id}: saved under other rules than this version's")
         state = GameState.from_dict(rules, data["state"])
         ends = data.get("end_houses")
