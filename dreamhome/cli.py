@@ -779,6 +779,9 @@ def rules_show(rules_file, assumed, as_json, rules_spec):
 )
 def serve(host, port, data_dir):
     """A table in the browser: play against the bots (needs the `web` extra)."""
+    from dreamhome.web.server import default_signals
+
+    default_signals()
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401

@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import signal
+import sys
 import threading
 import time
+import types
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -75,7 +78,8 @@ class Reference:
 def same(view: dict[str, Any], ref: Reference) -> None:
     s = ref.state
     assert view["version"] == len(s.events)
-    assert view["round"] == s.round and view["phase"] == s.phase.value and view["terminal"] == s.is_terminal()
+    assert view["round"] == min(s.round, s.rules.game.rounds)
+    assert view["phase"] == s.phase.value and view["terminal"] == s.is_terminal()
     assert [a["text"] for a in view["legal"]] == ref.legal_texts()
     assert [h["score"] for h in view["houses"]] == [score_total(s.rules, h) for h in s.houses]
 
@@ -328,9 +332,6 @@ class FakeHints:
 
 
 def test_the_hint_endpoint_follows_the_hints_contract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-    import types
-
     fake = FakeHints()
     module = types.ModuleType("dreamhome.game.hints")
     module.hints = fake.hints  # type: ignore[attr-defined]
@@ -386,6 +387,25 @@ def test_serve_bad_options_are_one_line(tmp_path: Path) -> None:
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("delay", [0.0, 1.0])
+def test_serve_stops_on_a_signal_at_any_moment(tmp_path: Path, signum: int, delay: float) -> None:
+    """A signal while the server starts used to be lost (the server then ignored SIGTERM)."""
+    proc = spawn("serve", "--port", "0", "--data", tmp_path)
+    try:
+        assert proc.stderr is not None and "http://" in proc.stderr.readline()
+        time.sleep(delay)
+        proc.send_signal(signum)
+        code = proc.wait(timeout=15)
+        rest = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert code in ((130,) if signum == signal.SIGINT else (-signal.SIGTERM, 143)), (code, rest)
+    assert "Traceback" not in rest
+
+
 def test_serve_warns_when_not_on_localhost(tmp_path: Path) -> None:
     proc = spawn("serve", "--host", "127.0.0.2", "--port", "0", "--data", tmp_path)
     try:
@@ -434,12 +454,16 @@ def legal_cells(state: GameState) -> set[str]:
     return cells
 
 
-def test_a_whole_game_in_the_browser(live_server: tuple[str, Path]) -> None:
-    """Real clicks on a real server: start, columns, cells, the final scores and the replay link."""
+def test_a_whole_game_in_the_browser(live_server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real clicks on a real server: start, columns, cells, a hint, the final scores and the replay link."""
     if CHROMIUM is None:
         pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run installs it)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     url, folder = live_server
+    fake = FakeHints()  # the server runs in this process: the stand-in answers its hint requests
+    module = types.ModuleType("dreamhome.game.hints")
+    module.hints = fake.hints  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "dreamhome.game.hints", module)
     ARTIFACTS.mkdir(exist_ok=True)
     started = time.monotonic()
     with sync_api.sync_playwright() as p:
@@ -460,7 +484,7 @@ def test_a_whole_game_in_the_browser(live_server: tuple[str, Path]) -> None:
         while True:
             page.wait_for_selector("body:not(.busy)", state="attached")
             state = saved_state(folder)
-            assert page.text_content("#round") == str(state.round)
+            assert page.text_content("#round") == str(min(state.round, state.rules.game.rounds))
             if state.is_terminal():
                 break
             assert state.current_player() == 0
@@ -468,6 +492,20 @@ def test_a_whole_game_in_the_browser(live_server: tuple[str, Path]) -> None:
             assert highlighted == legal_cells(state)
             assert len(page.query_selector_all("#actions button.action")) == len(state.legal_actions())
             version = page.get_attribute("#table", "data-version")
+            if decisions == 1:  # the hint: every option with its bound's colour, the pick marked, and clickable
+                page.click("#hint-button")
+                page.wait_for_selector("#hints:not([hidden]) li")
+                n = len(state.legal_actions())
+                assert len(page.query_selector_all("#hints li")) == n
+                assert "solver's pick" in (page.text_content("#hints li.pick") or "")
+                assert page.get_attribute("#hints li.pick", "data-index") == str(n - 1)
+                if n > 1:
+                    assert page.query_selector("#hints li .b0") and page.query_selector("#hints li .b4")
+                page.screenshot(path=str(ARTIFACTS / "web-hint.png"))
+                page.click("#hints li.pick button")
+                page.wait_for_selector(f'#table:not([data-version="{version}"])', state="attached")
+                decisions += 1
+                continue
             if not shot and state.round == 6 and highlighted:
                 page.screenshot(path=str(ARTIFACTS / "web-table.png"), full_page=False)  # legal cells highlighted
                 shot = True

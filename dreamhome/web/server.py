@@ -3,11 +3,26 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
+
+
+def default_signals() -> None:
+    """Python's own SIGINT/SIGTERM handling for the server process, set before anything else.
+
+    uvicorn stops gracefully on both signals by its own handlers once it runs. Before that, the
+    CLI's handlers (interrupt.py, made for CP-SAT solves) raise `Interrupted` wherever the main
+    thread happens to be; one that arrived while the server was starting was lost and the
+    server served on, deaf to SIGTERM. With the defaults a signal before uvicorn's handlers
+    ends the process (SIGTERM) or raises KeyboardInterrupt (Ctrl-C: "interrupted", exit 130)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def default_data_dir() -> Path:

@@ -107,7 +107,7 @@ def game_view(game: Game, since: int | None = None) -> dict[str, Any]:
         "names": names,
         "variant": game.settings.variant,
         "seed": game.settings.seed,
-        "round": obs.round,
+        "round": min(obs.round, rules.game.rounds),  # the engine counts one past the last round when it ends
         "rounds": rules.game.rounds,
         "phase": obs.phase,
         "actor": obs.actor,

@@ -150,6 +150,7 @@ function render(v) {
   document.getElementById("phase").textContent = v.phase;
   const turn = v.terminal ? "game over" : v.your_turn ? "your turn" : v.names[v.actor] + " to act";
   document.getElementById("turn").textContent = turn;
+  document.getElementById("first").textContent = v.names[v.first] || "—";
   document.getElementById("status").textContent = "game " + v.id + " · seed " + v.seed + (v.variant ? " · variant " + v.variant : "");
 
   // Track: each column a target if an action names it.
