@@ -43,7 +43,7 @@ STATIC = ROOT / "dreamhome" / "web" / "static"
 
 
 def client(folder: Path) -> TestClient:
-    return TestClient(create_app(folder), raise_server_exceptions=False)
+    return TestClient(create_app(folder), base_url="http://127.0.0.1", raise_server_exceptions=False)
 
 
 def start(c: TestClient, **body: Any) -> dict[str, Any]:

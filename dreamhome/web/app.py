@@ -64,7 +64,7 @@ CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
 )
-LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]", "testserver"]
+LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
 
 def _error(status: int, message: str) -> JSONResponse:
