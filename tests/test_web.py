@@ -199,6 +199,7 @@ BAD_STARTS: list[Any] = [
     {"players": 2, "bots": "greedy"},
     {"players": 2, "variant": "../../etc/passwd"},
     {"players": 2, "variant": 3},
+    {"players": 2, "variant": False},
     {"players": 2, "seed": -1},
     {"players": 2, "seed": 2**40},
     {"players": 2, "seed": 1.5},
@@ -354,6 +355,8 @@ def test_assets_are_local_and_pages_carry_a_strict_policy(tmp_path: Path) -> Non
     c = client(tmp_path)
     page = c.get("/")
     assert page.status_code == 200
+    game = start(c)
+    assert c.get(f"/games/{game['id']}").text == page.text  # a game's address opens the same page
     assert "default-src 'none'" in page.headers["content-security-policy"]
     assert page.headers["x-content-type-options"] == "nosniff"
     for asset in STATIC.iterdir():

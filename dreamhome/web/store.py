@@ -101,7 +101,8 @@ class Settings:
         for name in bots:
             if name not in BOT_NAMES:
                 raise RequestError(f"unknown bot {str(name)[:40]!r}; known bots: {', '.join(BOT_NAMES)}")
-        variant = data.get("variant") or ""
+        variant = data.get("variant", "")
+        variant = "" if variant is None else variant
         if not isinstance(variant, str) or (variant and variant not in variant_catalogue()):
             raise RequestError(f"unknown variant {str(variant)[:40]!r}; known: {', '.join(variant_catalogue())}")
         seed = data.get("seed", 0)
