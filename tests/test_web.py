@@ -442,6 +442,36 @@ def live_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     sock.close()
 
 
+def test_games_played_at_the_same_time_stay_apart(live_server: tuple[str, Path]) -> None:
+    """Two people at once on one real server: each game equals its own engine game."""
+    import httpx
+
+    url, folder = live_server
+    results: dict[int, Any] = {}
+
+    def play(seed: int) -> None:
+        try:
+            with httpx.Client(timeout=60) as http:
+                view = http.post(url + "api/games", json={"players": 2, "bots": ["greedy"], "seed": seed}).json()
+                ref = Reference(2, ["greedy"], seed)
+                while not view["terminal"]:
+                    view = http.post(f"{url}api/games/{view['id']}/act", json={"index": 0, "version": view["version"]}).json()
+                    ref.act(0)
+                    same(view, ref)
+                results[seed] = view["id"]
+        except BaseException as exc:  # handed to the main thread, which fails the test
+            results[seed] = exc
+
+    threads = [threading.Thread(target=play, args=(seed,)) for seed in (21, 22)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    for seed in (21, 22):
+        assert isinstance(results.get(seed), str), results.get(seed)
+    assert len({p.name for p in folder.glob("*.json")}) == 2
+
+
 def saved_state(folder: Path) -> GameState:
     (path,) = folder.glob("*.json")
     data = json.loads(path.read_text())
