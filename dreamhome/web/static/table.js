@@ -198,6 +198,7 @@ function render(v) {
     const h = v.houses[seat];
     const box = el("div", { class: "house" + (seat === v.seat ? " mine" : ""), id: "house-" + seat, "data-score": h.score });
     box.innerHTML = h.svg;
+    if (h.tools.length) box.append(el("p", { class: "held" }, "tools: " + h.tools.join(", ")));
     houses.append(box);
   }
   const mine = document.getElementById("house-" + v.seat);
