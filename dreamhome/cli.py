@@ -803,7 +803,7 @@ def serve(host, port, data_dir):
     except (OSError, OverflowError, UnicodeError) as exc:
         fail(f"cannot listen on {printable(host)}:{port}: {getattr(exc, 'strerror', None) or exc}")
     if not is_local(host):
-        say(f"warning: listening on {host}: anyone who can reach it can start and play games (there is no login)")
+        say(f"warning: listening on {printable(host)}: anyone who can reach it can start and play games (there is no login)")
     serve(sock, folder, say)
 
 
