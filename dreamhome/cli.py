@@ -896,6 +896,48 @@ def rules_variants(as_json, rules_spec):
         click.echo(f"  {v['name']:<{width}}  {printable(v['title'])}")
 
 
+@main.command()
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="Address to listen on (anything but localhost is open to others)."
+)
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="Port (0: a free one, printed).")
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder where games are kept (default: dreamhome/games in the user's data folder).",
+)
+def serve(host, port, data_dir):
+    """A table in the browser: play against the bots (needs the `web` extra)."""
+    from dreamhome.web.server import default_signals
+
+    default_signals()
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        fail("serve needs the web extra: pip install 'dreamhome[web]'")
+    from pathlib import Path
+
+    from dreamhome.web.server import bind, default_data_dir, is_local, serve
+
+    folder = Path(data_dir) if data_dir else default_data_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"{printable(str(folder))}: cannot make the games folder: {exc.strerror or exc}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        fail(f"{printable(str(folder))}: the games folder is not writable")
+    try:
+        sock = bind(host, port)
+    except (OSError, OverflowError, UnicodeError) as exc:
+        fail(f"cannot listen on {printable(host)}:{port}: {getattr(exc, 'strerror', None) or exc}")
+    if not is_local(host):
+        say(f"warning: listening on {printable(host)}: anyone who can reach it can start and play games (there is no login)")
+    serve(sock, folder, say)
+
+
 def run() -> None:
     """Entry point: never a traceback, and every error is one line on stderr.
 

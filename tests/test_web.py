@@ -1,0 +1,566 @@
+"""`dreamhome serve`: the JSON API (Starlette's TestClient) and a whole game in a real browser.
+
+The references are the engine itself driven without HTTP: a `GameState` with the same seed,
+the same bot (`make_bot`) and the same decisions must reach the same events, houses and
+scores as the server; the scores are recomputed with `score_total` from the saved state.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import signal
+import sys
+import threading
+import time
+import types
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
+
+with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx; both work here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from dreamhome.dsl.compiler import compile_rules  # noqa: E402
+from dreamhome.game.bots import make_bot  # noqa: E402
+from dreamhome.game.state import GameState  # noqa: E402
+from dreamhome.scoring import score_total  # noqa: E402
+from dreamhome.web.app import create_app  # noqa: E402
+from dreamhome.web.store import GAME_ID  # noqa: E402
+from tests.helpers.cli import run, spawn  # noqa: E402
+from tests.helpers.paths import ROOT  # noqa: E402
+
+ARTIFACTS = ROOT / "test-artifacts"
+STATIC = ROOT / "dreamhome" / "web" / "static"
+
+
+def client(folder: Path) -> TestClient:
+    return TestClient(create_app(folder), base_url="http://127.0.0.1", raise_server_exceptions=False)
+
+
+def start(c: TestClient, **body: Any) -> dict[str, Any]:
+    r = c.post("/api/games", json={"players": 2, "bots": ["greedy"], "seed": 7, **body})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+class Reference:
+    """The same game without the server: the engine, the same bots, the same decisions."""
+
+    def __init__(self, players: int, bots: list[str], seed: int, variant: str = ""):
+        self.state = GameState(compile_rules(None, [variant] if variant else []), players, seed)
+        self.bots = {p: make_bot(name, seed, p) for p, name in enumerate(bots, start=1)}
+        self.run_bots()
+
+    def run_bots(self) -> None:
+        s = self.state
+        while not s.is_terminal() and s.current_player() != 0:
+            bot = self.bots[s.current_player()]
+            s.apply_action(bot.choose(s.observation(lookahead=bot.looks_ahead), s.legal_actions()))
+
+    def act(self, index: int) -> None:
+        self.state.apply_action(self.state.legal_actions()[index])
+        self.run_bots()
+
+    def legal_texts(self) -> list[str]:
+        s = self.state
+        return [s.action_text(a) for a in s.legal_actions()] if not s.is_terminal() and s.current_player() == 0 else []
+
+
+def same(view: dict[str, Any], ref: Reference) -> None:
+    s = ref.state
+    assert view["version"] == len(s.events)
+    assert view["round"] == min(s.round, s.rules.game.rounds)
+    assert view["phase"] == s.phase.value and view["terminal"] == s.is_terminal()
+    assert [a["text"] for a in view["legal"]] == ref.legal_texts()
+    assert [h["score"] for h in view["houses"]] == [score_total(s.rules, h) for h in s.houses]
+
+
+# ---------------------------------------------------------------- the API
+def test_start_shows_the_engines_table_and_legal_actions(tmp_path: Path) -> None:
+    """ROUND-1, SEE-1: the first view is the engine's state after the bots' first moves."""
+    c = client(tmp_path)
+    view = start(c)
+    assert GAME_ID.fullmatch(view["id"])
+    ref = Reference(2, ["greedy"], 7)
+    same(view, ref)
+    assert view["your_turn"] and view["round"] == 1
+    assert len(view["track"]) == len(ref.state.track_rooms)
+    # Every legal action names its board targets: the cells and columns in its own fields.
+    for a, action in zip(view["legal"], ref.state.legal_actions()):
+        fields = action.to_dict()
+        assert a["type"] == fields["type"]
+        for cell in a["cells"]:
+            assert cell in fields.values() and cell in ref.state.rules.board.cells
+    # SEE-1: the view never carries the decks.
+    text = json.dumps(view)
+    assert "room_deck" not in text and "res_deck" not in text
+
+
+def test_a_whole_game_through_the_api_equals_the_engine(tmp_path: Path) -> None:
+    """SCORE-*: every click gives the engine's next state; the end shows the scorer's totals."""
+    c = client(tmp_path)
+    view = start(c, seed=11)
+    ref = Reference(2, ["greedy"], 11)
+    k = 0
+    while not view["terminal"]:
+        index = k % len(view["legal"])  # not always the first: face-down, tools and passes get clicked too
+        r = c.post(f"/api/games/{view['id']}/act", json={"index": index, "version": view["version"]})
+        assert r.status_code == 200, r.text
+        view = r.json()
+        ref.act(index)
+        same(view, ref)
+        k += 1
+    assert [s["total"] for s in view["scores"]] == [score_total(ref.state.rules, h) for h in ref.state.houses]
+    assert view["winners"] == ref.state.winners()
+    for s in view["scores"]:
+        assert sum(line["points"] for line in s["lines"]) == s["total"]
+    final = c.get(view["final"])
+    assert final.status_code == 200, final.text
+    rules = ref.state.rules
+    from dreamhome.house import house_from_json
+
+    saved = json.loads((tmp_path / f"{view['id']}.json").read_text())
+    for h, b in zip(final.json()["houses"], saved["best"]):
+        assert h["played"] == score_total(rules, ref.state.houses[h["seat"]])
+        assert h["best"] == score_total(rules, house_from_json(rules, b["house"]))  # the scorer, not the solver's claim
+        assert h["best"] >= b["start"]  # doing nothing is one of optimize's options
+        assert "<svg" in h["svg"]
+    page = c.get(view["replay"])
+    assert page.status_code == 200 and "<script" in page.text
+    assert "script-src 'sha256-" in page.headers["content-security-policy"]
+
+
+def test_the_log_shows_the_bots_moves_since_the_last_decision(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    view = start(c, seed=5)
+    mark = view["version"]
+    view = c.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": mark}).json()
+    ref = Reference(2, ["greedy"], 5)
+    ref.act(0)
+    events = ref.state.events[mark:]
+    assert len(view["log"]) == len(events)
+    decisions = [e for e in events if "text" in e]
+    assert decisions and decisions[0]["player"] == 0
+    bot_moves = [line for line in view["log"] if "greedy bot" in line]
+    assert len(bot_moves) == sum(1 for e in decisions if e["player"] == 1)
+
+
+def test_two_games_at_once_stay_apart(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    a, b = start(c, seed=1), start(c, seed=2)
+    assert a["id"] != b["id"]
+    c.post(f"/api/games/{a['id']}/act", json={"index": 0, "version": a["version"]})
+    assert c.get(f"/api/games/{b['id']}").json() == b  # the other game did not move
+    assert c.get(f"/api/games/{a['id']}").json()["version"] > a["version"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{g['id']}.json" for g in (a, b))
+
+
+def test_a_restarted_server_carries_on(tmp_path: Path) -> None:
+    """A new app over the same folder shows the same game and plays on from it."""
+    c = client(tmp_path)
+    view = start(c, seed=3, bots=["random"])
+    for _ in range(3):
+        view = c.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": view["version"]}).json()
+    again = client(tmp_path)
+    reloaded = again.get(f"/api/games/{view['id']}").json()
+    assert {k: v for k, v in reloaded.items() if k != "log"} == {k: v for k, v in view.items() if k != "log"}
+    r = again.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": view["version"]})
+    assert r.status_code == 200 and r.json()["version"] > view["version"]
+
+
+def test_ids_are_unguessable_and_only_ids_open_files(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    ids = {start(c, seed=s)["id"] for s in range(3)}
+    assert len(ids) == 3 and all(GAME_ID.fullmatch(i) for i in ids)
+    (tmp_path / "planted.json").write_text("{}")
+    for bad in ("planted", "..%2Fplanted", "A" * 22, "A" * 23, "%2e%2e%2f%2e%2e%2fetc%2fpasswd"):
+        r = c.get(f"/api/games/{bad}")
+        assert r.status_code == 404, (bad, r.status_code)
+
+
+BAD_STARTS: list[Any] = [
+    [],
+    "x",
+    {"players": 1},
+    {"players": 5},
+    {"players": "2"},
+    {"players": True},
+    {"players": 2, "bots": ["greedy", "greedy"]},
+    {"players": 2, "bots": ["dreamhome.game.bots:RandomBot"]},  # no import of a class from a request
+    {"players": 2, "bots": "greedy"},
+    {"players": 2, "variant": "../../etc/passwd"},
+    {"players": 2, "variant": 3},
+    {"players": 2, "variant": False},
+    {"players": 2, "seed": -1},
+    {"players": 2, "seed": 2**40},
+    {"players": 2, "seed": 1.5},
+    {"players": 2, "colour": "red"},
+]
+
+
+@pytest.mark.parametrize("body", BAD_STARTS)
+def test_bad_start_requests_get_a_clear_400(tmp_path: Path, body: Any) -> None:
+    r = client(tmp_path).post("/api/games", json=body)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] and "Traceback" not in r.text
+    assert not any(tmp_path.iterdir())  # nothing was written
+
+
+def test_bad_requests_never_get_a_500(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    view = start(c)
+    gid = view["id"]
+    act = f"/api/games/{gid}/act"
+    cases: list[tuple[str, str, dict[str, Any], set[int]]] = [
+        ("POST", "/api/games", {"content": b"{not json", "headers": {"content-type": "application/json"}}, {400}),
+        ("POST", "/api/games", {"content": b"\xff\xfe", "headers": {"content-type": "application/json"}}, {400}),
+        ("POST", "/api/games", {"content": b"[" * 10**5 + b"]" * 10**5, "headers": {"content-type": "application/json"}}, {413}),
+        ("POST", "/api/games", {"content": b"[" * 2000 + b"]" * 2000, "headers": {"content-type": "application/json"}}, {400}),
+        ("POST", "/api/games", {"content": b'{"players": 2}', "headers": {"content-type": "text/plain"}}, {415}),
+        ("POST", "/api/games", {"data": {"players": "2"}}, {415}),  # a cross-site form
+        ("POST", act, {"json": {"index": -1, "version": view["version"]}}, {400}),
+        ("POST", act, {"json": {"index": 10**6, "version": view["version"]}}, {400}),
+        ("POST", act, {"json": {"index": "0", "version": view["version"]}}, {400}),
+        ("POST", act, {"json": {"index": None, "version": view["version"]}}, {400}),
+        ("POST", act, {"json": {"index": 0}}, {400}),
+        ("POST", act, {"json": {"index": 0, "version": view["version"] - 1}}, {409}),
+        ("POST", act, {"json": {"index": 0, "version": view["version"], "extra": 1}}, {400}),
+        ("POST", act, {"json": [0]}, {400}),
+        ("GET", act, {}, {405}),
+        ("POST", f"/api/games/{'B' * 22}/act", {"json": {"index": 0, "version": 0}}, {404}),
+        ("GET", f"/api/games/{gid}/final", {}, {409}),
+        ("GET", f"/games/{gid}/replay", {}, {409}),
+        ("GET", f"/games/{'C' * 22}", {}, {404}),
+        ("GET", "/static/../store.py", {}, {404}),
+        ("GET", "/static/nothing.js", {}, {404}),
+        ("GET", "/api/nothing", {}, {404}),
+        ("GET", "/", {"headers": {"host": "evil.example"}}, {400}),  # DNS rebinding
+    ]
+    for method, path, kwargs, expected in cases:
+        r = c.request(method, path, **kwargs)
+        assert r.status_code in expected, (method, path, r.status_code, r.text[:200])
+        assert "Traceback" not in r.text
+    assert c.get(f"/api/games/{gid}").json() == view  # none of them changed the game
+
+
+def test_a_finished_game_refuses_more_actions(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    view = start(c, seed=2, bots=["random"])
+    while not view["terminal"]:
+        view = c.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": view["version"]}).json()
+    r = c.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": view["version"]})
+    assert r.status_code == 409 and "over" in r.json()["error"]
+    assert view["legal"] == []
+
+
+def test_every_variant_of_the_catalogue_starts(tmp_path: Path) -> None:
+    """VAR-*: the variant blocks of base.dh and the files of rules/variants/ are offered and play."""
+    c = client(tmp_path)
+    options = c.get("/api/options").json()
+    files = {p.stem for p in (ROOT / "dreamhome" / "rules" / "variants").glob("*.dh")}
+    blocks = set(re.findall(r"^variant (\w+)", (ROOT / "dreamhome" / "rules" / "base.dh").read_text(), re.M))
+    assert set(options["variants"]) == files | blocks
+    for name in options["variants"]:
+        view = start(c, variant=name, players=3, bots=["random", "greedy"])
+        assert view["variant"] == name
+        same(view, Reference(3, ["random", "greedy"], 7, name))
+
+
+def test_hint_marks_options_of_the_legal_list(tmp_path: Path) -> None:
+    pytest.importorskip("dreamhome.game.hints", reason="dreamhome/game/hints.py is not merged yet")
+    c = client(tmp_path)
+    view = start(c)
+    r = c.get(f"/api/games/{view['id']}/hint")
+    assert r.status_code == 200, r.text
+    hint = r.json()
+    indexes = {a["index"] for a in view["legal"]}
+    assert hint["options"] and {o["index"] for o in hint["options"]} <= indexes
+    assert hint["pick"] is None or hint["pick"] in indexes
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "",
+        "[]",
+        '{"format": "dreamhome.webgame/1"}',
+        '{"format": "dreamhome.webgame/1", "settings": {"players": 2}, "state": {}}',
+        '{"format": "dreamhome.webgame/1", "settings": {"players": 2, "bots": ["a:B"], "variant": "", "seed": 0, "seat": 0}}',
+    ],
+)
+def test_a_damaged_game_file_is_a_clear_error(tmp_path: Path, content: str) -> None:
+    gid = "D" * 22
+    (tmp_path / f"{gid}.json").write_text(content)
+    r = client(tmp_path).get(f"/api/games/{gid}")
+    assert 400 <= r.status_code < 500 and r.json()["error"], r.text
+
+
+class FakeHints:
+    """A stand-in for dreamhome/game/hints.py with its contract (until the lead merges it)."""
+
+    def __init__(self) -> None:
+        from dataclasses import dataclass
+
+        @dataclass(frozen=True)
+        class HintOption:
+            action_index: int
+            text: str
+            bound: int | None
+            proven: bool
+
+        @dataclass(frozen=True)
+        class Hint:
+            options: tuple[HintOption, ...]
+            pick: int | None
+
+        self.HintOption, self.Hint = HintOption, Hint
+        self.calls: list[float] = []
+
+    def hints(self, state: GameState, time_limit: float = 1.0) -> Any:
+        self.calls.append(time_limit)
+        legal = state.legal_actions()
+        options = tuple(self.HintOption(i, state.action_text(a), 10 + i, i % 2 == 0) for i, a in enumerate(legal))
+        return self.Hint(options, len(legal) - 1)
+
+
+def test_the_hint_endpoint_follows_the_hints_contract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeHints()
+    module = types.ModuleType("dreamhome.game.hints")
+    module.hints = fake.hints  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "dreamhome.game.hints", module)
+    c = client(tmp_path)
+    view = start(c)
+    hint = c.get(f"/api/games/{view['id']}/hint").json()
+    n = len(view["legal"])
+    assert [o["index"] for o in hint["options"]] == list(range(n))
+    assert [o["text"] for o in hint["options"]] == [a["text"] for a in view["legal"]]
+    assert [o["bound"] for o in hint["options"]] == [10 + i for i in range(n)]
+    assert [o["proven"] for o in hint["options"]] == [i % 2 == 0 for i in range(n)]
+    assert hint["pick"] == n - 1 and fake.calls
+    monkeypatch.setitem(sys.modules, "dreamhome.game.hints", None)  # not merged: a clear 501
+    r = c.get(f"/api/games/{view['id']}/hint")
+    assert r.status_code == 501 and "not available" in r.json()["error"]
+
+
+def test_assets_are_local_and_pages_carry_a_strict_policy(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    page = c.get("/")
+    assert page.status_code == 200
+    game = start(c)
+    assert c.get(f"/games/{game['id']}").text == page.text  # a game's address opens the same page
+    assert "default-src 'none'" in page.headers["content-security-policy"]
+    assert page.headers["x-content-type-options"] == "nosniff"
+    for asset in STATIC.iterdir():
+        text = asset.read_text()
+        text = text.replace('xmlns="http://www.w3.org/2000/svg"', "")  # a namespace name, not an address
+        assert "http://" not in text and "https://" not in text, asset.name  # no CDN, no network
+        assert c.get(f"/static/{asset.name}").status_code == 200
+
+
+# ---------------------------------------------------------------- the command
+def test_serve_prints_its_url_and_answers(tmp_path: Path) -> None:
+    proc = spawn("serve", "--port", "0", "--data", tmp_path / "games")
+    try:
+        line = proc.stderr.readline() if proc.stderr else ""
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert url, line
+        import httpx
+
+        assert httpx.get(url.group(0) + "api/options", timeout=10).json()["bots"] == ["random", "greedy", "solver"]
+        assert (tmp_path / "games").is_dir()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_serve_bad_options_are_one_line(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    for args in (["--data", tmp_path / "file"], ["--port", "70000"], ["--host", "no such host!"]):
+        proc = run("serve", "--port", "0", *args) if args[0] != "--port" else run("serve", *args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("delay", [0.0, 1.0])
+def test_serve_stops_on_a_signal_at_any_moment(tmp_path: Path, signum: int, delay: float) -> None:
+    """A signal while the server starts used to be lost (the server then ignored SIGTERM)."""
+    proc = spawn("serve", "--port", "0", "--data", tmp_path)
+    try:
+        assert proc.stderr is not None and "http://" in proc.stderr.readline()
+        time.sleep(delay)
+        proc.send_signal(signum)
+        code = proc.wait(timeout=15)
+        rest = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert code in ((130,) if signum == signal.SIGINT else (-signal.SIGTERM, 143)), (code, rest)
+    assert "Traceback" not in rest
+
+
+def test_serve_warns_when_not_on_localhost(tmp_path: Path) -> None:
+    proc = spawn("serve", "--host", "127.0.0.2", "--port", "0", "--data", tmp_path)
+    try:
+        line = proc.stderr.readline() if proc.stderr else ""
+        assert "warning" in line and "127.0.0.2" in line
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+# ---------------------------------------------------------------- the browser
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The app under uvicorn on a free port, in a thread of this process."""
+    import uvicorn
+
+    from dreamhome.web.server import bind, url_of
+
+    sock = bind("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(create_app(tmp_path), log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    yield url_of(sock), tmp_path
+    server.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+def test_games_played_at_the_same_time_stay_apart(live_server: tuple[str, Path]) -> None:
+    """Two people at once on one real server: each game equals its own engine game."""
+    import httpx
+
+    url, folder = live_server
+    results: dict[int, Any] = {}
+
+    def play(seed: int) -> None:
+        try:
+            with httpx.Client(timeout=60) as http:
+                view = http.post(url + "api/games", json={"players": 2, "bots": ["greedy"], "seed": seed}).json()
+                ref = Reference(2, ["greedy"], seed)
+                while not view["terminal"]:
+                    view = http.post(f"{url}api/games/{view['id']}/act", json={"index": 0, "version": view["version"]}).json()
+                    ref.act(0)
+                    same(view, ref)
+                results[seed] = view["id"]
+        except BaseException as exc:  # handed to the main thread, which fails the test
+            results[seed] = exc
+
+    threads = [threading.Thread(target=play, args=(seed,)) for seed in (21, 22)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    for seed in (21, 22):
+        assert isinstance(results.get(seed), str), results.get(seed)
+    assert len({p.name for p in folder.glob("*.json")}) == 2
+
+
+def saved_state(folder: Path) -> GameState:
+    (path,) = folder.glob("*.json")
+    data = json.loads(path.read_text())
+    return GameState.from_dict(compile_rules(), data["state"])
+
+
+def legal_cells(state: GameState) -> set[str]:
+    """The cells the engine's legal actions name (what the page must highlight)."""
+    cells = set()
+    for action in state.legal_actions():
+        fields = action.to_dict()
+        cells |= {v for k, v in fields.items() if k in ("cell", "a", "b") and isinstance(v, str)}
+    return cells
+
+
+def test_a_whole_game_in_the_browser(live_server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real clicks on a real server: start, columns, cells, a hint, the final scores and the replay link."""
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    url, folder = live_server
+    fake = FakeHints()  # the server runs in this process: the stand-in answers its hint requests
+    module = types.ModuleType("dreamhome.game.hints")
+    module.hints = fake.hints  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "dreamhome.game.hints", module)
+    ARTIFACTS.mkdir(exist_ok=True)
+    started = time.monotonic()
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1500, "height": 1100})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(url)
+        page.select_option("#players", "2")
+        page.select_option("#bot-seats select", "greedy")
+        page.fill("#seed", "4")
+        page.screenshot(path=str(ARTIFACTS / "web-start.png"))
+        page.click("#start-button")
+        page.wait_for_selector("#table:not([hidden])")
+        decisions = 0
+        shot = False
+        while True:
+            page.wait_for_selector("body:not(.busy)", state="attached")
+            state = saved_state(folder)
+            assert page.text_content("#round") == str(min(state.round, state.rules.game.rounds))
+            if state.is_terminal():
+                break
+            assert state.current_player() == 0
+            highlighted = set(page.eval_on_selector_all("#house-0 .cell.legal", "els => els.map(e => e.dataset.cell)"))
+            assert highlighted == legal_cells(state)
+            assert len(page.query_selector_all("#actions button.action")) == len(state.legal_actions())
+            version = page.get_attribute("#table", "data-version")
+            if decisions == 1:  # the hint: every option with its bound's colour, the pick marked, and clickable
+                page.click("#hint-button")
+                page.wait_for_selector("#hints:not([hidden]) li")
+                n = len(state.legal_actions())
+                assert len(page.query_selector_all("#hints li")) == n
+                assert "solver's pick" in (page.text_content("#hints li.pick") or "")
+                assert page.get_attribute("#hints li.pick", "data-index") == str(n - 1)
+                if n > 1:
+                    assert page.query_selector("#hints li .b0") and page.query_selector("#hints li .b4")
+                page.screenshot(path=str(ARTIFACTS / "web-hint.png"))
+                page.click("#hints li.pick button")
+                page.wait_for_selector(f'#table:not([data-version="{version}"])', state="attached")
+                decisions += 1
+                continue
+            if not shot and state.round == 6 and highlighted:
+                page.screenshot(path=str(ARTIFACTS / "web-table.png"), full_page=False)  # legal cells highlighted
+                shot = True
+            if page.query_selector("#track .column.legal"):
+                page.click("#track .column.legal")
+            elif highlighted:
+                page.click(f'#house-0 .cell.legal[data-cell="{sorted(highlighted)[0]}"]', force=True)
+            else:
+                page.click("#actions button.action")
+            if page.is_visible("#choices"):
+                face_up = page.query_selector_all("#choice-buttons button:not(:text('face down'))")
+                (face_up[0] if face_up else page.query_selector("#choice-buttons button")).click()
+            page.wait_for_selector(f'#table:not([data-version="{version}"])', state="attached")
+            decisions += 1
+        assert decisions > 10 and shot
+        state = saved_state(folder)
+        shown = [int(t) for t in page.eval_on_selector_all("#scores .total", "els => els.map(e => e.textContent)")]
+        assert shown == [score_total(state.rules, h) for h in state.houses]
+        page.wait_for_selector("#best .best-house")
+        page.screenshot(path=str(ARTIFACTS / "web-final.png"), full_page=True)
+        href = page.get_attribute("#replay-link", "href")
+        assert href is not None and page.request.get(url.rstrip("/") + href).status == 200
+        assert not errors, errors
+        browser.close()
+    assert time.monotonic() - started < 90
