@@ -9,7 +9,7 @@ Routes (every id checked by `store.check_game_id` before anything else):
 * `POST /api/games/{id}/act` {index, version}: the person's decision, `index` into
   `legal_actions()`, `version` the number of events the page saw (a stale page gets 409, so
   a double click never applies a second action meant for an older list); then the bots move.
-* `GET /api/games/{id}/hint`: `dreamhome.game.hints.hints` for the person's options.
+* `GET /api/games/{id}/hint`: `dreamhome.game.hints.hint` for the person's options.
 * `GET /games/{id}/replay`: the replay page (`render_html.replay_html`) of a finished game.
 
 Why the guards: the server binds to 127.0.0.1, but any web page the person opens could send
@@ -22,7 +22,6 @@ traceback.
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -41,7 +40,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.state import IllegalAction
+from dreamhome.game.hints import Hint, hint
+from dreamhome.game.state import GameState, IllegalAction
 from dreamhome.web.store import (
     BOT_NAMES,
     ConflictError,
@@ -54,6 +54,9 @@ from dreamhome.web.store import (
     variant_catalogue,
 )
 from dreamhome.web.view import final_view, game_view, hint_view
+
+HintFunction = Callable[[GameState, float], Hint]
+"""What the hint endpoint calls: `dreamhome.game.hints.hint`, or a stand-in in tests."""
 
 log = logging.getLogger("dreamhome.web")
 
@@ -139,7 +142,7 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(data_dir: str | Path, allowed_hosts: list[str] | None = None) -> Starlette:
+def create_app(data_dir: str | Path, allowed_hosts: list[str] | None = None, hint_for: HintFunction = hint) -> Starlette:
     """The app over the games kept in `data_dir` (made on the first game).
 
     `allowed_hosts`: the Host header values accepted (default: the loopback names)."""
@@ -202,15 +205,11 @@ def create_app(data_dir: str | Path, allowed_hosts: list[str] | None = None) -> 
 
     async def hint(request: Request) -> Response:
         game = store.get(request.path_params["game_id"])
-        try:  # dreamhome.game.hints: hints(state, time_limit) -> Hint (written beside this module)
-            hints = importlib.import_module("dreamhome.game.hints").hints
-        except (ImportError, AttributeError):
-            return _error(501, "hints are not available in this version")
 
         def work() -> dict[str, Any]:
             if not game.person_to_act():
                 raise ConflictError("hints are for your turn")
-            return hint_view(game, hints(game.state, time_limit=1.0))
+            return hint_view(game, hint_for(game.state, 1.0))
 
         return JSONResponse(await run_in_threadpool(_locked, game, work))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dreamhome.game.hints import Hint
 from dreamhome.game.state import Resource
 from dreamhome.render_svg import house_svg
 from dreamhome.ruleset import Ruleset
@@ -182,10 +183,10 @@ def final_view(game: Game) -> dict[str, Any]:
     return {"houses": out}
 
 
-def hint_view(game: Game, hint: Any) -> dict[str, Any]:
-    """The hint as JSON: each option's bound and proof, and the solver's pick (hints.py contract)."""
+def hint_view(game: Game, hint: Hint) -> dict[str, Any]:
+    """The hint as JSON: each option's bound and proof, and the solver's pick (dreamhome.game.hints)."""
     return {
-        "options": [{"index": o.action_index, "text": o.text, "bound": o.bound, "proven": o.proven} for o in hint.options],
-        "pick": hint.pick,
+        "options": [{"index": o.index, "text": o.text, "bound": o.bound, "proven": o.proven} for o in hint.options],
+        "pick": hint.bot_choice,
         "version": len(game.state.events),
     }
