@@ -15,6 +15,7 @@ API (for the CLI, the terminal seat and the browser table):
   `str.format(**args)`; a key a language's catalogue lacks falls back to English. An unknown
   key is a bug in the caller (`KeyError`), never a silent blank.
 - `language_name(lang)`: the language's own name ("Русский"), for a language menu.
+- `has_text(key)`: whether the key exists (labels built from data fall back to the data).
 - `keys()`: every key (the English catalogue's), for tests.
 
 Catalogues are JSON files shipped inside the package (`dreamhome/locales/LANG.json`,
@@ -74,6 +75,12 @@ def _entries(lang: str) -> dict[str, str]:
 def keys() -> tuple[str, ...]:
     """Every key of the interface text (the English catalogue is the reference)."""
     return tuple(_entries(DEFAULT_LANG))
+
+
+def has_text(key: str) -> bool:
+    """Whether the catalogue has `key`: for labels built from data (a score part a later
+    scorer adds), which then fall back to the data's own spelling."""
+    return key in _entries(DEFAULT_LANG)
 
 
 def language_name(lang: str) -> str:

@@ -330,11 +330,11 @@ class Ruleset:
         """Helpers/tools whose compiled effects include `name` (engine code never names cards)."""
         return tuple(c for c in self.helpers + self.tools if c.effect(name) is not None and (kind is None or c.kind == kind))
 
-    def effect_card_name(self, effect: str, default: str) -> str:
-        """The name (lower case) of the first card whose effect is `effect`, for messages and
-        pictures that must name it the way the rules file does; `default` when no card has it."""
+    def effect_card_name(self, effect: str, default: str, lang: str = "en") -> str:
+        """The name (lower case, in `lang`) of the first card whose effect is `effect`, for messages
+        and pictures that must name it the way the rules file does; `default` when no card has it."""
         cards = self.cards_with_effect(effect)
-        return cards[0].name.lower() if cards else default
+        return self.card_name(cards[0].id, lang).lower() if cards else default
 
     def option(self, name: str) -> str:
         return self.options[name]
