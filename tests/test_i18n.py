@@ -142,6 +142,41 @@ def test_fast_reader_never_accepts_a_bad_name_line(text: str) -> None:
         RulesParser(fast=False).parse(text, "n.dh")
 
 
+MUTATED = (
+    'tool drill "Drill" { count 1 effect swap(house, track) before_take name ru "Перфоратор" @assumed name hu "Fúrógép" }\n'
+    'bonus b { when has kitchen name fr "B" points 3 }'
+)
+SPARE = ("name", "ru", '"x"', "@assumed", "{", "}", "effect", "at", "when", "has", "count", "1")
+
+
+def _mutations() -> list[str]:
+    """MUTATED with each token dropped, doubled, or replaced by each of SPARE."""
+    tokens = MUTATED.split(" ")
+    out = []
+    for k in range(len(tokens)):
+        out.append(" ".join(tokens[:k] + tokens[k + 1 :]))
+        out.append(" ".join(tokens[: k + 1] + tokens[k:]))
+        out += [" ".join([*tokens[:k], spare, *tokens[k + 1 :]]) for spare in SPARE]
+    return out
+
+
+def test_fast_reader_never_disagrees_with_lark_around_names() -> None:
+    """The fast reader gives up, or reads exactly what Lark reads (never accepts what Lark refuses)."""
+    lark = RulesParser(fast=False)
+    accepted = 0
+    for text in _mutations():
+        fast = _read_fast(text, "m.dh")
+        if fast is None:
+            continue
+        accepted += 1
+        try:
+            reference = lark.parse(text, "m.dh").items
+        except RulesError:
+            pytest.fail(f"the fast reader accepted text Lark rejects: {text!r}")
+        assert fast == reference, text
+    assert accepted > 20  # the mutations do reach the reader's name paths, not only its give-ups
+
+
 def test_overriding_one_language_keeps_the_others() -> None:
     base = compile_rules()
     rules = compile_rules(text='include "base.dh"\nroom kitchen { name ru "Кухонька" @assumed }\n', name="o.dh")
