@@ -49,7 +49,7 @@ def house_grid(rules: Ruleset, house: House, violations: list[Violation] | None 
     grid = Table(show_header=True, show_lines=True, header_style="dim", padding=(0, 1))
     grid.add_column("", style="dim", no_wrap=True)
     for col in columns:
-        grid.add_column(str(col), justify="center", min_width=10, max_width=13)
+        grid.add_column(str(col), justify="center", min_width=10, max_width=13, overflow="fold")
     for fi, floor in enumerate(board.floors):
         row: list[Text | str] = [floor.name]
         for col in columns:
