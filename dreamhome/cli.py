@@ -154,13 +154,15 @@ def current_lang() -> str:
     return str((obj or {}).get("lang") or "en")
 
 
-def resolve_card(rules, card: str) -> str:
+def resolve_room_card(rules, card: str) -> str:
     """CARD as a person types it: an id, or the card's name in any language, any case
     (`Ruleset.find_cards`). A text nothing matches is passed on as it stands, so the command's
     own message (with its "did you mean") still says what is wrong with it."""
     found = rules.find_cards(card)
     if len(found) > 1:
         fail(f"{card!r} names several cards ({', '.join(found)}); give the id")
+    if found and not rules.has_room(found[0]):
+        fail(f"{card!r} is the card '{found[0]}', not a room card")
     return found[0] if found else card
 
 
@@ -422,7 +424,7 @@ def place(house_path, card, pool_path, as_json, time_limit, workers, processes, 
 
     lang = current_lang()
     rules = load_rules(rules_spec)
-    card = resolve_card(rules, card)
+    card = resolve_room_card(rules, card)
     house = load_house_or_fail(rules, house_path)
     pool = None
     try:

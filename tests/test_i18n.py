@@ -253,6 +253,11 @@ def test_place_by_a_name_in_any_language_gives_the_table_of_the_id() -> None:
         assert by_name.stdout == by_id.stdout, name
 
 
+def test_place_by_the_name_of_a_card_that_is_no_room_says_so() -> None:
+    proc = run("place", MIDGAME, "Рояль")
+    assert proc.returncode == 2 and proc.stderr == "dreamhome: 'Рояль' is the card 'piano', not a room card\n"
+
+
 def test_lang_ru_score_prints_the_russian_names() -> None:
     proc = run("--lang", "ru", "score", EXAMPLE)
     assert proc.returncode == 0, proc.stderr
