@@ -147,6 +147,25 @@ def absolute_includes() -> bool:
     return bool((obj or {}).get("absolute_includes"))
 
 
+def current_lang() -> str:
+    """--lang (or DREAMHOME_LANG), given to the command group: the language of card names and labels."""
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_root().obj if ctx is not None else None
+    return str((obj or {}).get("lang") or "en")
+
+
+def resolve_room_card(rules, card: str) -> str:
+    """CARD as a person types it: an id, or the card's name in any language, any case
+    (`Ruleset.find_cards`). A text nothing matches is passed on as it stands, so the command's
+    own message (with its "did you mean") still says what is wrong with it."""
+    found = rules.find_cards(card)
+    if len(found) > 1:
+        fail(f"{card!r} names several cards ({', '.join(found)}); give the id")
+    if found and not rules.has_room(found[0]):
+        fail(f"{card!r} is the card '{found[0]}', not a room card")
+    return found[0] if found else card
+
+
 def load_rules(spec):
     from dreamhome.dsl.compiler import compile_rules
 
@@ -190,9 +209,16 @@ def emit_json(data) -> None:
     is_flag=True,
     help="Let rules files include other rules files by absolute path (default: beside the file or packaged).",
 )
+@click.option(
+    "--lang",
+    "lang",
+    default=None,
+    metavar="LANG",
+    help="Language of card names and labels: en, ru, fr, hu (default: $DREAMHOME_LANG, else en).",
+)
 @click.version_option(package_name="dreamhome")
 @click.pass_context
-def main(ctx, rules_path, variants, absolute_includes):
+def main(ctx, rules_path, variants, absolute_includes, lang):
     """Dream Home as formal rules: check, score and explain houses.
 
     A house is a `dreamhome.house/1` JSON file (see docs/formats.md); `-` reads
@@ -209,8 +235,15 @@ def main(ctx, rules_path, variants, absolute_includes):
       dreamhome optimize examples/endgame.json
       dreamhome rules show --assumed
       dreamhome --variant NAME rules show
+      dreamhome --lang ru place house.json кухня
     """
-    ctx.obj = {"rules_path": rules_path, "variants": variants, "absolute_includes": absolute_includes}
+    from dreamhome.i18n import UnknownLanguageError, check_lang, language_from_env
+
+    try:
+        chosen = check_lang(lang) if lang is not None else language_from_env()
+    except UnknownLanguageError as exc:
+        fail(f"--lang: {exc}" if lang is not None else f"DREAMHOME_LANG: {exc}")
+    ctx.obj = {"rules_path": rules_path, "variants": variants, "absolute_includes": absolute_includes, "lang": chosen}
 
 
 @main.command()
@@ -220,9 +253,11 @@ def main(ctx, rules_path, variants, absolute_includes):
 @rules_options
 def check(house_path, as_json, final, rules_spec):
     """Is HOUSE legal? Lists each broken rule by id and cell (exit 1 if not)."""
+    from dreamhome.i18n import text
     from dreamhome.legality import final_state_violations, house_violations
     from dreamhome.render_text import held_text, house_grid
 
+    lang = current_lang()
     rules = load_rules(rules_spec)
     house = load_house_or_fail(rules, house_path)
     violations = (final_state_violations if final else house_violations)(rules, house)
@@ -230,14 +265,15 @@ def check(house_path, as_json, final, rules_spec):
         emit_json({"legal": not violations, "violations": [v.to_json() for v in violations]})
     else:
         console = _console()
-        console.print(house_grid(rules, house, violations))
-        console.print(held_text(rules, house))
+        console.print(house_grid(rules, house, violations, lang=lang))
+        console.print(held_text(rules, house, lang))
         if violations:
-            console.print(f"[bold #d0312d]illegal[/]: {len(violations)} violation(s)")
+            count = text("check.violations", lang, count=len(violations))
+            console.print(f"[bold #d0312d]{text('check.illegal', lang)}[/]: {count}")
             for v in violations:
                 console.print(f"  [bold]{v.rule}[/] {v.cell or ''}: {v.message}")
         else:
-            console.print("[bold #2e9b46]legal[/]")
+            console.print(f"[bold #2e9b46]{text('check.legal', lang)}[/]")
     if violations:
         raise click.exceptions.Exit(EXIT_NO)
 
@@ -273,7 +309,7 @@ def score(house_path, as_json, final, rules_spec):
         emit_json(result.to_json(rules))
     else:
         console = _console()
-        console.print(house_with_score(rules, house, result, console.width))
+        console.print(house_with_score(rules, house, result, console.width, current_lang()))
 
 
 @main.command()
@@ -329,20 +365,20 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
         from dreamhome.render_svg import before_after_svg
 
         steps = [step.explain(rules) for step in result.steps]
-        _write_picture(svg_path, before_after_svg(rules, house, result.house, steps))
+        _write_picture(svg_path, before_after_svg(rules, house, result.house, steps, current_lang()))
     if as_json:
         emit_json(result.to_json(rules))
         return
     console = _console()
     console.rule("[bold]before")
-    console.print(house_with_score(rules, house, score_house(rules, house), console.width))
+    console.print(house_with_score(rules, house, score_house(rules, house), console.width, current_lang()))
     console.rule("[bold]end-game actions")
     if not result.steps:
         console.print("no helper action improves this house")
     for n, step in enumerate(result.steps, 1):
         console.print(f"{n}. {step.explain(rules)}")
     console.rule("[bold]after")
-    console.print(house_with_score(rules, result.house, score_house(rules, result.house), console.width))
+    console.print(house_with_score(rules, result.house, score_house(rules, result.house), console.width, current_lang()))
     proof = "proven optimal" if result.optimal else f"not proven optimal ({result.status})"
     console.print(
         f"[bold]best final score: {result.total}[/] ({proof}, {result.seconds:.2f} s; {result.start} before any action)"
@@ -377,7 +413,7 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
 )
 @rules_options
 def place(house_path, card, pool_path, as_json, time_limit, workers, processes, rules_spec):
-    """Where should CARD (a room card id) go in HOUSE? Every legal placement, best first.
+    """Where should CARD (a room card: its id, or its name in any language) go in HOUSE? Every legal placement, best first.
 
     Each placement's bound is the best final score the house could still reach
     if every remaining free cell were filled with the best cards still to come,
@@ -391,7 +427,11 @@ def place(house_path, card, pool_path, as_json, time_limit, workers, processes, 
 
     if pool_path == "-" and house_path == "-":
         fail("-: the house and the pool cannot both come from stdin")
+    from dreamhome.i18n import text
+
+    lang = current_lang()
     rules = load_rules(rules_spec)
+    card = resolve_room_card(rules, card)
     house = load_house_or_fail(rules, house_path)
     pool = None
     try:
@@ -403,20 +443,21 @@ def place(house_path, card, pool_path, as_json, time_limit, workers, processes, 
     if as_json:
         emit_json({"card": card, "placements": [b.to_json(rules) for b in bounds]})
         return
-    table = Table(title=f"Placements of {rules.room(card).name.lower()}", header_style="bold")
-    for col in ("rank", "cell", "how", "bound", ""):
-        table.add_column(col)
+    table = Table(title=text("place.title", lang, card=rules.card_name(card, lang).lower()), header_style="bold")
+    for col in ("place.rank", "place.cell", "place.how", "place.bound"):
+        table.add_column(text(col, lang))
+    table.add_column("")
     for rank, b in enumerate(bounds, 1):
         table.add_row(
             str(rank),
             rules.board.cells[b.placement.cell],
-            "face down" if b.placement.face_down else "face up",
+            text("place.face_down" if b.placement.face_down else "place.face_up", lang),
             str(b.bound),
-            "" if b.optimal else "not proven (time limit)",
+            "" if b.optimal else text("place.not_proven", lang),
         )
     _console().print(table)
     if not bounds:
-        click.echo("no legal placement: the house has no free supported space")
+        click.echo(text("place.none", lang))
 
 
 @main.command("max")
@@ -471,7 +512,7 @@ def max_command(as_json, time_limit, workers, save_path, rules_spec):
         )
         return
     console = _console()
-    console.print(house_with_score(rules, result.house, breakdown, console.width))
+    console.print(house_with_score(rules, result.house, breakdown, console.width, current_lang()))
     proof = "proven optimal" if result.optimal else f"not proven optimal ({result.status})"
     console.print(f"[bold]best house possible: {result.total}[/] ({proof} in {result.seconds:.1f} s)")
 
@@ -661,7 +702,7 @@ def render(house_path, output, title, rules_spec):
     rules = load_rules(rules_spec)
     house = load_house_or_fail(rules, house_path)
     require_legal(rules, house, house_path)
-    _write_picture(output, house_svg(rules, house, title))
+    _write_picture(output, house_svg(rules, house, title, current_lang()))
 
 
 def _write_picture(output: str, svg: str) -> None:
@@ -850,7 +891,7 @@ def rules_show(rules_file, assumed, as_json, rules_spec):
         emit_json(report)
         return
     console = _console()
-    for table in rules_tables(ruleset, assumed_only=assumed):
+    for table in rules_tables(ruleset, assumed_only=assumed, lang=current_lang()):
         console.print(table)
 
 

@@ -5,7 +5,8 @@ on the left and the basement on the right; each card a tile coloured by its
 category with its name, tokens on their cards, empty rooms face down, spaces
 held by a scaffold tool (labelled with the card's name), each room outlined as
 one shape with its score, the roof cards chosen, and the score breakdown beside
-the house.
+the house. Card names and labels are in the language `lang` (`Ruleset.card_name`,
+`dreamhome.i18n.text`); the score lines are the scorer's English sentences.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from dreamhome.house import House
+from dreamhome.i18n import DEFAULT_LANG, has_text
+from dreamhome.i18n import text as ui
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 from dreamhome.scoring import Score, rooms_of, score_house
 
@@ -21,10 +24,10 @@ LEFT, TOP = 90, 56
 FILL = {"normal": "#d7ecd0", "annex": "#eadcf3", "basement": "#f6e6bd"}
 
 
-def _scaffold_name(rules: Ruleset) -> str:
+def _scaffold_name(rules: Ruleset, lang: str) -> str:
     """TOOL-SCAFFOLDING: the name the rules file gives its scaffold tool."""
     cards = rules.cards_with_effect("scaffold", "tool")
-    return cards[0].name if cards else "scaffold"
+    return rules.card_name(cards[0].id, lang) if cards else "scaffold"
 
 
 def _text(
@@ -37,7 +40,7 @@ def _text(
 
 
 def house_svg_parts(
-    rules: Ruleset, house: House, score: Score, x0: float, y0: float, title: str = ""
+    rules: Ruleset, house: House, score: Score, x0: float, y0: float, title: str = "", lang: str = DEFAULT_LANG
 ) -> tuple[list[str], float, float]:
     """SVG elements of one house with its breakdown at (x0, y0); returns (elements, width, height)."""
     board = rules.board
@@ -60,7 +63,7 @@ def house_svg_parts(
                 f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{CELL_H}" rx="6" fill="#f3f3f3" '
                 f'stroke="#bbb" stroke-dasharray="4 3"/>'
             )
-            out.append(_text(x + 8, y + 16, f"roof pile ({len(house.roofs)})", 11, "normal", "start", "#666"))
+            out.append(_text(x + 8, y + 16, f"{ui('grid.roof_pile', lang)} ({len(house.roofs)})", 11, "normal", "start", "#666"))
             chosen = list(score.roof_choice)
             for k, (colour, window) in enumerate(house.roofs[:12]):
                 rx = x + 10 + (k % 6) * 38
@@ -93,14 +96,14 @@ def house_svg_parts(
                 f'<rect x="{x:.0f}" y="{y:.0f}" width="{CELL_W}" height="{CELL_H}" rx="6" fill="#f9d2cf" '
                 f'stroke="#c0392b" class="cell scaffold" data-cell="{name}"/>'
             )
-            out.append(_text(x + CELL_W / 2, y + CELL_H / 2 + 5, _scaffold_name(rules), 13, "bold", fill="#c0392b"))
+            out.append(_text(x + CELL_W / 2, y + CELL_H / 2 + 5, _scaffold_name(rules, lang), 13, "bold", fill="#c0392b"))
             continue
         if code == FACE_DOWN:
             out.append(
                 f'<rect x="{x:.0f}" y="{y:.0f}" width="{CELL_W}" height="{CELL_H}" rx="6" fill="#d5d5d5" '
                 f'stroke="#999" class="cell face-down" data-cell="{name}"/>'
             )
-            out.append(_text(x + CELL_W / 2, y + CELL_H / 2 + 5, "empty room", 13, "normal", fill="#555"))
+            out.append(_text(x + CELL_W / 2, y + CELL_H / 2 + 5, ui("grid.empty_room", lang), 13, "normal", fill="#555"))
             continue
         room = rules.room_of_code(code)
         out.append(
@@ -108,12 +111,12 @@ def house_svg_parts(
             f'fill="{FILL.get(room.category, "#eee")}" stroke="#888" class="cell card" data-cell="{name}" '
             f'data-room="{escape(room.id)}"/>'
         )
-        out.append(_text(x + CELL_W / 2, y + 24, room.name, 13, "bold"))
+        out.append(_text(x + CELL_W / 2, y + 24, rules.card_name(room.id, lang), 13, "bold"))
         out.append(_text(x + CELL_W / 2, y + 41, f"{room.category} · " + "/".join(map(str, room.points)), 10, fill="#555"))
         if house.tokens[i]:
             furn = rules.furnishings[house.tokens[i] - 1]
             out.append(f'<circle cx="{x + 16:.0f}" cy="{y + CELL_H - 16:.0f}" r="9" fill="#2b7bb9" class="token"/>')
-            out.append(_text(x + 30, y + CELL_H - 12, furn.name, 11, "normal", "start", "#2b7bb9"))
+            out.append(_text(x + 30, y + CELL_H - 12, rules.card_name(furn.id, lang), 11, "normal", "start", "#2b7bb9"))
     # Rooms: one outline per room, with its score.
     room_points = {tuple(line.cells): line.points for line in score.lines if line.part == "rooms"}
     for _code, cells in rooms_of(rules, house):
@@ -131,15 +134,16 @@ def house_svg_parts(
     # Breakdown beside the house.
     bx = x0 + LEFT + len(columns) * (CELL_W + GAP) + 30
     by = y0 + TOP + 4
-    out.append(_text(bx, by, f"total {score.total}", 18, "bold", "start"))
+    out.append(_text(bx, by, f"{ui('score.total', lang)} {score.total}", 18, "bold", "start"))
     lines = [f"{line.points:>3}  {line.text}" for line in score.lines]
     lines.append("")
-    lines += [f"{v:>3}  {k.replace('_', ' ')}" for k, v in score.components().items()]
+    parts = {k: ui(f"score.part.{k}", lang) if has_text(f"score.part.{k}") else k.replace("_", " ") for k in score.components()}
+    lines += [f"{v:>3}  {parts[k]}" for k, v in score.components().items()]
     extra = []
     if house.helpers:
-        extra.append("helpers: " + ", ".join(rules.held(h).name for h in house.helpers))
+        extra.append(ui("held.helpers", lang) + ": " + ", ".join(rules.card_name(h, lang) for h in house.helpers))
     if house.outside:
-        extra.append("outside: " + ", ".join(rules.furnishing(f).name for f in house.outside))
+        extra.append(ui("held.outside", lang) + ": " + ", ".join(rules.card_name(f, lang) for f in house.outside))
     for k, text in enumerate(lines + ([""] + extra if extra else [])):
         out.append(_text(bx, by + 24 + k * 17, text, 12, "normal", "start"))
     height = max(TOP + len(board.floors) * (CELL_H + GAP), 40 + (len(lines) + len(extra) + 2) * 17) + 20
@@ -155,18 +159,18 @@ def _document(parts: list[str], width: float, height: float) -> str:
     )
 
 
-def house_svg(rules: Ruleset, house: House, title: str = "") -> str:
-    parts, width, height = house_svg_parts(rules, house, score_house(rules, house), 0, 0, title)
+def house_svg(rules: Ruleset, house: House, title: str = "", lang: str = DEFAULT_LANG) -> str:
+    parts, width, height = house_svg_parts(rules, house, score_house(rules, house), 0, 0, title, lang)
     return _document(parts, width, height)
 
 
-def before_after_svg(rules: Ruleset, before: House, after: House, actions: list[str]) -> str:
+def before_after_svg(rules: Ruleset, before: House, after: House, actions: list[str], lang: str = DEFAULT_LANG) -> str:
     """`optimize --svg`: the house before and after the end-game actions, the actions listed."""
-    top, w1, h1 = house_svg_parts(rules, before, score_house(rules, before), 0, 0, "before")
+    top, w1, h1 = house_svg_parts(rules, before, score_house(rules, before), 0, 0, "before", lang)
     y = h1 + 10
     listing = [_text(20, y + 18, "end-game actions", 16, "bold", "start")]
     for k, text in enumerate(actions or ["no helper action improves this house"]):
         listing.append(_text(30, y + 42 + k * 18, f"{k + 1}. {text}", 13, "normal", "start"))
     y += 50 + 18 * max(1, len(actions))
-    bottom, w2, h2 = house_svg_parts(rules, after, score_house(rules, after), 0, y, "after")
+    bottom, w2, h2 = house_svg_parts(rules, after, score_house(rules, after), 0, y, "after", lang)
     return _document(top + listing + bottom, max(w1, w2), y + h2)

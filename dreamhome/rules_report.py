@@ -20,6 +20,7 @@ def _held_card(rules: Ruleset, card: HeldCard) -> dict[str, object]:
     return {
         "id": card.id,
         "name": card.name,
+        "names": dict(card.names),
         "count": card.count,
         "effects": [e.describe() for e in card.effects],
         "provenance": _fields_prov(rules, card.id, ("count",)),
@@ -35,6 +36,7 @@ def rules_report(rules: Ruleset) -> dict[str, object]:
         {
             "id": r.id,
             "name": r.name,
+            "names": dict(r.names),
             "category": r.category,
             "points": list(r.points),
             "max_size": r.max_size,
@@ -62,6 +64,7 @@ def rules_report(rules: Ruleset) -> dict[str, object]:
             {
                 "id": r.id,
                 "name": r.name,
+                "names": dict(r.names),
                 "count": r.count,
                 "windows": r.windows,
                 "provenance": _fields_prov(rules, r.id, ("count", "windows")),
@@ -72,6 +75,7 @@ def rules_report(rules: Ruleset) -> dict[str, object]:
             {
                 "id": f.id,
                 "name": f.name,
+                "names": dict(f.names),
                 "room": f.room,
                 "points": f.points,
                 "count": f.count,
@@ -83,7 +87,9 @@ def rules_report(rules: Ruleset) -> dict[str, object]:
         ],
         "helpers": [_held_card(rules, c) for c in rules.helpers],
         "tools": [_held_card(rules, c) for c in rules.tools],
-        "bonuses": [{"id": b.id, "name": b.name, "points": b.points, "when": b.text} for b in rules.bonuses],
+        "bonuses": [
+            {"id": b.id, "name": b.name, "names": dict(b.names), "points": b.points, "when": b.text} for b in rules.bonuses
+        ],
         "roof_scoring": {
             "size": rules.roof_scoring.size,
             "uniform": rules.roof_scoring.uniform,
@@ -107,7 +113,8 @@ def _mark(rules: Ruleset, ident: str, fld: str, value: str) -> Text:
     return Text(value + f" ({prov})", style="cyan")
 
 
-def rules_tables(rules: Ruleset, assumed_only: bool = False) -> list[Table | Text]:
+def rules_tables(rules: Ruleset, assumed_only: bool = False, lang: str = "en") -> list[Table | Text]:
+    """The ruleset for people; card names in `lang` (`Ruleset.card_name`), English where it has none."""
     if assumed_only:
         table = Table(title=f"Assumed values in {rules.path}", header_style="bold")
         for col in ("id", "field", "where"):
@@ -135,7 +142,7 @@ def rules_tables(rules: Ruleset, assumed_only: bool = False) -> list[Table | Tex
         bonus = f"{r.bonus[0]} beside {r.bonus[1]}" if r.bonus else ""
         rooms.add_row(
             r.id,
-            r.name,
+            rules.card_name(r.id, lang),
             r.category,
             _mark(rules, r.id, "points", " / ".join(map(str, r.points))),
             _mark(rules, r.id, "bonus", bonus) if bonus else "",
@@ -173,7 +180,7 @@ def rules_tables(rules: Ruleset, assumed_only: bool = False) -> list[Table | Tex
     scoring.add_column("points")
     scoring.add_column("when")
     for b in rules.bonuses:
-        scoring.add_row(b.name, str(b.points), b.text)
+        scoring.add_row(rules.card_name(b.id, lang), str(b.points), b.text)
     rs = rules.roof_scoring
     scoring.add_row(
         "Roof", f"{rs.uniform} / {rs.mixed} + {rs.window} per window", f"{rs.size} cards chosen: all one colour / mixed"

@@ -7,6 +7,7 @@ ROOM0 + i for face-up room type i of `Ruleset.rooms`.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,6 +25,14 @@ EMPTY = 0
 SCAFFOLD = 1
 FACE_DOWN = 2
 ROOM0 = 3
+
+
+def fold_name(text: str) -> str:
+    """A card's id or name as lookups compare it: NFKC-normalised, case-folded, `_` and runs of
+    white space as one space, and `ё` as `е` (Russian print often drops the dots), so `Tree
+    house`, `tree_house` and `TREE  HOUSE` fold alike."""
+    text = unicodedata.normalize("NFKC", text).casefold().replace("ё", "е")
+    return " ".join(text.replace("_", " ").split())
 
 
 @dataclass(frozen=True)
@@ -64,6 +73,7 @@ class RoomType:
     children: int
     bonus: tuple[int, str] | None  # (value, room id beside it), SCORE-ROOMS
     index: int
+    names: tuple[tuple[str, str], ...] = ()  # (language, name) pairs, English first (docs/language.md, names)
 
     @property
     def code(self) -> int:
@@ -82,6 +92,7 @@ class RoofType:
     windows: int  # how many of `count` carry a window
     index: int
     colour: str = DEFAULT_ROOF_COLOUR  # how pictures draw it (#rrggbb); no rule reads it
+    names: tuple[tuple[str, str], ...] = ()  # (language, name) pairs, English first (docs/language.md, names)
 
 
 @dataclass(frozen=True)
@@ -96,6 +107,7 @@ class Furnishing:
     award: str | None  # how a card-less token is earned ("first_complete")
     is_card: bool  # dealt as a resource card
     index: int
+    names: tuple[tuple[str, str], ...] = ()  # (language, name) pairs, English first (docs/language.md, names)
 
     @property
     def code(self) -> int:
@@ -140,6 +152,7 @@ class HeldCard:
     kind: str  # "helper" or "tool"
     count: int
     effects: tuple[Effect, ...]
+    names: tuple[tuple[str, str], ...] = ()  # (language, name) pairs, English first (docs/language.md, names)
 
     def effect(self, name: str) -> Effect | None:
         return next((e for e in self.effects if e.name == name), None)
@@ -162,6 +175,7 @@ class Bonus:
     points: int
     clauses: tuple[Clause, ...]
     text: str
+    names: tuple[tuple[str, str], ...] = ()  # (language, name) pairs, English first (docs/language.md, names)
 
 
 @dataclass(frozen=True)
@@ -210,6 +224,15 @@ class Ruleset:
         return lookup
 
     @cached_property
+    def _by_name(self) -> dict[str, tuple[str, ...]]:
+        """Every card's and bonus's id and names in every language, folded (`fold_name`), to its ids."""
+        lookup: dict[str, dict[str, None]] = {}
+        for ident, item in self._by_id.items():
+            for text in (ident, *(name for _lang, name in item.names)):
+                lookup.setdefault(fold_name(text), {})[ident] = None
+        return {key: tuple(ids) for key, ids in lookup.items()}
+
+    @cached_property
     def _room_by_id(self) -> dict[str, RoomType]:
         return {r.id: r for r in self.rooms}
 
@@ -242,6 +265,28 @@ class Ruleset:
     # ---- lookups -----------------------------------------------------
     def item(self, ident: str) -> Any:
         return self._by_id.get(ident)
+
+    def card_name(self, ident: str, lang: str = "en") -> str:
+        """The name of card (or bonus) `ident` in `lang`, as the rulebook of that language prints
+        it where base.dh has it; English where the rules give no name in `lang`; the id itself
+        for an id the rules do not know (a message must still say something)."""
+        item = self._by_id.get(ident)
+        if item is None:
+            return ident
+        names = dict(item.names)
+        return str(names.get(lang) or names.get("en") or item.name)
+
+    def find_cards(self, text: str) -> tuple[str, ...]:
+        """The ids whose id or name in any language is `text`, compared case-insensitively after
+        Unicode normalisation (`fold_name`): a player types a card as their rulebook prints it."""
+        if text.strip() in self._by_id:  # an id always means itself, even if another card is named so
+            return (text.strip(),)
+        return self._by_name.get(fold_name(text), ())
+
+    def find_card(self, text: str) -> str | None:
+        """`find_cards` when it names exactly one card, else None (unknown or ambiguous)."""
+        found = self.find_cards(text)
+        return found[0] if len(found) == 1 else None
 
     def room(self, ident: str) -> RoomType:
         return self._room_by_id[ident]
@@ -285,17 +330,23 @@ class Ruleset:
         """Helpers/tools whose compiled effects include `name` (engine code never names cards)."""
         return tuple(c for c in self.helpers + self.tools if c.effect(name) is not None and (kind is None or c.kind == kind))
 
-    def effect_card_name(self, effect: str, default: str) -> str:
-        """The name (lower case) of the first card whose effect is `effect`, for messages and
-        pictures that must name it the way the rules file does; `default` when no card has it."""
+    def effect_card_name(self, effect: str, default: str, lang: str = "en") -> str:
+        """The name (lower case, in `lang`) of the first card whose effect is `effect`, for messages
+        and pictures that must name it the way the rules file does; `default` when no card has it."""
         cards = self.cards_with_effect(effect)
-        return cards[0].name.lower() if cards else default
+        return self.card_name(cards[0].id, lang).lower() if cards else default
 
     def option(self, name: str) -> str:
         return self.options[name]
 
     def assumed_values(self) -> list[tuple[str, str, SourceRef]]:
+        """The rule values marked @assumed. A card's names (`name:LANG`) are left out: they change
+        no rule, and whether a translation is ours is read from `provenance` itself."""
         return sorted(
-            ((ident, fld, ref) for (ident, fld), ref in self.provenance.items() if ref.provenance == "assumed"),
+            (
+                (ident, fld, ref)
+                for (ident, fld), ref in self.provenance.items()
+                if ref.provenance == "assumed" and not fld.startswith("name:")
+            ),
             key=lambda t: (t[2].file, t[2].line),
         )

@@ -38,6 +38,11 @@ class Condition:
     pos: Pos
 
 
+NAME_FIELD = "name:"
+"""The key of a `name LANG "text"` field is `name:LANG` (value: LANG, text, LANG's position), so
+that a later declaration overrides one language's name and keeps the others (field-wise override)."""
+
+
 @dataclass(frozen=True)
 class Field:
     name: str

@@ -26,6 +26,7 @@ from typing import cast
 
 from dreamhome.board import Board, Floor, build_board
 from dreamhome.dsl.ast import (
+    NAME_FIELD,
     Condition,
     Decl,
     EffectSpec,
@@ -42,6 +43,7 @@ from dreamhome.dsl.parser import BOM, RulesParser
 from dreamhome.dsl.playability import Decks, Where, board_size_problem, playability_problems
 from dreamhome.errors import Diagnostic, RulesError
 from dreamhome.fileio import printable
+from dreamhome.i18n import LANGUAGES
 from dreamhome.ruleset import (
     DEFAULT_ROOF_COLOUR,
     Bonus,
@@ -157,6 +159,27 @@ def _pair(fld: Field) -> tuple[int, int]:
 def _ref(fld: Field) -> tuple[str, Pos]:
     """`room ROOM`, `award NAME`: the name and where it is written."""
     return cast("tuple[str, Pos]", fld.value)
+
+
+def _label(name: str) -> str:
+    """How a field reads in a message: `name ru` for a name field, `top` for `floor top`."""
+    if name.startswith(NAME_FIELD):
+        return "name " + name[len(NAME_FIELD) :]
+    return name.split(":")[-1]
+
+
+def _card_names(ident: str, merged: _Merged) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The English name (`name en`, else the title string, else the id) and every language's
+    name in LANGUAGES order. A language without a name is left out: `Ruleset.card_name`
+    falls back to English for it."""
+    given = {
+        cast("tuple[str, str, Pos]", fld.value)[0]: cast("tuple[str, str, Pos]", fld.value)[1]
+        for key, fld in merged.fields.items()
+        if key.startswith(NAME_FIELD)
+    }
+    english = given.get("en") or merged.name or ident
+    given["en"] = english
+    return english, tuple((lang, given[lang]) for lang in LANGUAGES if lang in given)
 
 
 def _span(fld: Field) -> tuple[str, int, int]:
@@ -368,15 +391,25 @@ class _Compiler:
         seen_fields: set[str] = set()
         for fld in decl.fields:
             if fld.name in seen_fields and fld.name != "effect":
-                self.error(fld.pos, f"'{fld.name.split(':')[-1]}' is given twice in this declaration")
+                self.error(fld.pos, f"'{_label(fld.name)}' is given twice in this declaration")
             seen_fields.add(fld.name)
+            if fld.name.startswith(NAME_FIELD):
+                self.check_name(fld)
             if any(abs(n) > MAX_NUMBER for n in _numbers(fld.value)):
-                self.error(fld.pos, f"'{fld.name.split(':')[-1]}': a number out of range (at most {MAX_NUMBER:,} either way)")
+                self.error(fld.pos, f"'{_label(fld.name)}': a number out of range (at most {MAX_NUMBER:,} either way)")
             if fld.provenance is not None and fld.provenance not in PROVENANCE_TAGS:
                 self.error(
                     fld.pos,
                     f"unknown provenance '@{fld.provenance}'; expected one of " + ", ".join("@" + t for t in PROVENANCE_TAGS),
                 )
+
+    def check_name(self, fld: Field) -> None:
+        """`name LANG "text"`: LANG one of the supported languages, the text not blank."""
+        lang, text, lang_pos = cast("tuple[str, str, Pos]", fld.value)
+        if lang not in LANGUAGES:
+            self.error(lang_pos, f"unknown language '{lang}' for a name; expected one of {', '.join(LANGUAGES)}")
+        elif not text.strip():
+            self.error(fld.pos, f"the {lang} name is empty")
 
     def merge_decl(self, state: _State, decl: Decl, seen_in_file: dict[str, Pos] | None) -> None:
         """Later declarations override earlier ones field by field: one dict update, O(fields)."""
@@ -436,7 +469,7 @@ class _Compiler:
             ok = False
         if merged.kind != "board":
             for name, fld in merged.fields.items():
-                if name not in required | optional:
+                if name not in required | optional and not name.startswith(NAME_FIELD):
                     self.error(
                         fld.pos,
                         f"'{name}' does not belong in {KIND_WORDS.get(merged.kind, merged.kind)}"
@@ -599,9 +632,10 @@ class _Compiler:
                 bonus = (value, target)
         children = _int(f["children"]) if "children" in f else 0
         self.check_count(f["count"])
+        english, names = _card_names(ident, merged)
         room = RoomType(
             ident,
-            merged.name or ident,
+            english,
             category,
             CATEGORY_FLOOR_KIND[category],
             points,
@@ -609,6 +643,7 @@ class _Compiler:
             children,
             bonus,
             len(cards.rooms),
+            names,
         )
         cards.rooms.append(room)
 
@@ -623,7 +658,8 @@ class _Compiler:
         colour = cast(str, f["colour"].value) if "colour" in f else DEFAULT_ROOF_COLOUR
         if not _COLOUR.fullmatch(colour):
             self.error(f["colour"].pos, f'colour {colour!r} is not a colour; write it as "#rrggbb"')
-        cards.roofs.append(RoofType(ident, merged.name or ident, count, windows, len(cards.roofs), colour))
+        english, names = _card_names(ident, merged)
+        cards.roofs.append(RoofType(ident, english, count, windows, len(cards.roofs), colour, names))
 
     def build_token(self, ident: str, merged: _Merged, scope: _Scope, cards: _Cards) -> None:
         """A furnishing (a resource card, RES-FURN) or a card-less token (VAR-CAR):
@@ -651,9 +687,9 @@ class _Compiler:
         if "count" in f:
             self.check_count(f["count"])
         is_card = merged.kind == "furnishing"
-        cards.furnishings.append(
-            Furnishing(ident, merged.name or ident, room, points[0], count, award, is_card, len(cards.furnishings))
-        )
+        english, names = _card_names(ident, merged)
+        index = len(cards.furnishings)
+        cards.furnishings.append(Furnishing(ident, english, room, points[0], count, award, is_card, index, names))
 
     def build_held(self, ident: str, merged: _Merged, scope: _Scope, cards: _Cards) -> None:
         """A helper or tool card and its compiled effects (RES-HELPER, RES-TOOL)."""
@@ -661,7 +697,8 @@ class _Compiler:
         self.check_count(f["count"])
         specs = cast("tuple[EffectSpec, ...]", f["effect"].value)
         effects = tuple(e for e in (self.compile_effect(spec) for spec in specs) if e)
-        card = HeldCard(ident, merged.name or ident, merged.kind, _int(f["count"]), effects)
+        english, names = _card_names(ident, merged)
+        card = HeldCard(ident, english, merged.kind, _int(f["count"]), effects, names)
         (cards.helpers if merged.kind == "helper" else cards.tools).append(card)
 
     def build_bonus(self, ident: str, merged: _Merged, scope: _Scope, cards: _Cards) -> None:
@@ -675,7 +712,8 @@ class _Compiler:
         for cond in conditions:
             if self.check_room_ref(cond.room, cond.pos, scope):
                 clauses.extend(self.clauses(cond, scope))
-        cards.bonuses.append(Bonus(ident, merged.name or ident, points[0], tuple(clauses), self.describe_when(conditions)))
+        english, names = _card_names(ident, merged)
+        cards.bonuses.append(Bonus(ident, english, points[0], tuple(clauses), self.describe_when(conditions), names))
 
     def clauses(self, cond: Condition, scope: _Scope) -> list[Clause]:
         """`has ROOM`: one clause over every floor; `every KIND floor has ROOM`: one per floor of that kind."""

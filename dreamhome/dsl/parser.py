@@ -23,6 +23,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 from lark.tree import Meta
 
 from dreamhome.dsl.ast import (
+    NAME_FIELD,
     Condition,
     Decl,
     EffectSpec,
@@ -239,6 +240,10 @@ class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
         return self._field("award", meta, ch, lambda c: (str(c[0]), self._tpos(c[0])))
 
     @v_args(meta=True)
+    def name_field(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
+        return self._field(NAME_FIELD + str(ch[0]), meta, ch, lambda c: (str(c[0]), str(c[1]), self._tpos(c[0])))
+
+    @v_args(meta=True)
     def roof_field(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
         tokens, prov = self._split_prov(ch)
         return Field(str(tokens[0]), int(tokens[1]), prov, self._pos(meta))
@@ -397,7 +402,7 @@ _FAST_TOKEN = re.compile(
 _INT, _WORD, _STRING, _PROV, _PUNCT = 1, 2, 3, 4, 5
 _CARD_KINDS = frozenset({"room", "roof", "furnishing", "helper", "tool", "token"})
 _FIELD_WORDS = frozenset(
-    {"category", "points", "count", "bonus", "children", "windows", "room", "outside", "effect", "award", "colour"}
+    {"category", "points", "count", "bonus", "children", "windows", "room", "outside", "effect", "award", "colour", "name"}
 )
 # Where an effect's flags may stand, these words are keywords (Lark's contextual
 # lexer prefers a keyword the parser accepts there over NAME); any other word is a flag.
@@ -667,9 +672,17 @@ class _FastReader:
             value = True
         elif word == "colour":
             value = self.string()
+        elif word == "name":
+            return self.name_field(start)
         else:
             raise _FallBackError
         return Field(word, value, self.provenance(), self.pos(start))
+
+    def name_field(self, start: int) -> Field:
+        """`name LANG "text"` after its keyword (token `start`): keyed `name:LANG` (NAME_FIELD)."""
+        lang, at = self.name()
+        text = self.string()
+        return Field(NAME_FIELD + lang, (lang, text, self.pos(at)), self.provenance(), self.pos(start))
 
     def points(self) -> tuple[int, ...]:
         values = [self.integer()]
@@ -724,6 +737,9 @@ class _FastReader:
             if word == "points":
                 self.i += 1
                 fields.append(Field("points", self.points(), self.provenance(), self.pos(start)))
+            elif word == "name":
+                self.i += 1
+                fields.append(self.name_field(start))
             elif word == "when":
                 self.i += 1
                 conditions = [self.condition()]
