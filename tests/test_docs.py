@@ -408,3 +408,75 @@ def test_language_md_names_every_word_of_the_language() -> None:
     words |= {"@" + tag for tag in PROVENANCE_TAGS}
     missing = sorted(w for w in words if w not in words_in_code)
     assert not missing, f"words of the language not documented in docs/language.md: {missing}"
+
+
+# ---- the record schema and the record loader agree --------------------------------------------
+
+_WRONG_TYPED = [None, True, "7", [], {}, 1.5, -3]  # no whole float: JSON Schema calls 7.0 an integer, the loader does not
+
+
+def _record_mutations():
+    """A golden record/2 with one field made wrong where both readers can judge it (missing, or
+    of another JSON type) — or left right with a field the schema allows (`finished: true`) —
+    its digest made anew, so the digest is never the reason for a refusal."""
+    from hypothesis import strategies as st
+
+    data = json.loads((ROOT / "tests" / "golden" / "two_players_kids.v2.json").read_text(encoding="utf-8"))
+    top = [k for k in data if k != "digest"]
+    places = st.one_of(
+        st.tuples(st.just("top"), st.sampled_from(top)),
+        st.tuples(st.just("rules"), st.sampled_from(["source", "variants", "hash"])),
+        st.tuples(st.just("event"), st.sampled_from(["whole", "round", "action", "player"])),
+        st.tuples(st.just("right"), st.just("finished")),
+    )
+    how = st.sampled_from(["delete", "retype"])
+    return st.tuples(st.just(data), places, how, st.sampled_from(_WRONG_TYPED), st.integers(0, 60))
+
+
+def _mutate(data: dict, place: tuple[str, str], how: str, value, index: int) -> dict:
+    import copy
+
+    from dreamhome.game.record import record_digest
+
+    doc = copy.deepcopy(data)
+    area, key = place
+    decisions = [i for i, e in enumerate(doc["events"]) if "action" in e]
+    at = decisions[index % len(decisions)]
+    target = {"top": doc, "rules": doc["rules"], "event": doc["events"][at]}.get(area)
+    if area == "right":
+        doc["finished"] = True
+    elif area == "event" and key == "whole":
+        doc["events"][at] = value  # an event that is not an object
+    elif how == "delete" and (area != "event" or key == "action"):
+        del target[key]  # a required field missing (an event's round and player are judged by type)
+    else:
+        target[key] = value
+    doc["digest"] = record_digest(doc)
+    return doc
+
+
+def test_record_schema_and_loader_agree() -> None:
+    """Whatever is made wrong, the loader (which replays the record) and the schema both refuse
+    it; what the schema allows, the loader accepts."""
+    from hypothesis import given, settings
+
+    from dreamhome.errors import DreamhomeError
+    from dreamhome.game.record import replay_record
+
+    validator = _validator("record.schema.json")
+    outcomes: set[bool] = set()
+
+    @settings(max_examples=60, deadline=None, derandomize=True)
+    @given(_record_mutations())
+    def check(drawn) -> None:
+        doc = _mutate(*drawn)
+        try:
+            replay_record(doc)
+            loaded = True
+        except DreamhomeError:
+            loaded = False
+        assert loaded == validator.is_valid(doc), (drawn[1:], loaded)
+        outcomes.add(loaded)
+
+    check()
+    assert outcomes == {True, False}
