@@ -183,23 +183,25 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
 
 def final_state_violations(rules: Ruleset, house: House) -> list[Violation]:
     """What a house must satisfy when the game is over and is scored (ROUND-6): every rule of a
-    legal state, one room card for each round (on every space when the board has one space per
-    round, the base game's 12), and no scaffold left, since a room card must replace it
-    before the end (TOOL-SCAFFOLDING). A state check cannot know the round a house is in, so
-    `house_violations` allows a house in play; this is the check for the end."""
+    legal state, at least one room card for each round (every round's turn takes one, or a
+    round-start take stands for it; a take that costs no turn, TOOL-TIMING, adds one more), so
+    every space when the board has one space per round (the base game's 12), and no scaffold
+    left, since a room card must replace it before the end (TOOL-SCAFFOLDING). A state check
+    cannot know the round a house is in, so `house_violations` allows a house in play; this is
+    the check for the end."""
     out = house_violations(rules, house)
     cells = house.cells
     names = rules.board.cells
     placed = sum(1 for c in cells if c >= FACE_DOWN)
     rounds = rules.game.rounds
-    if placed != rounds:
+    if placed < rounds:
         empty = [names[i] for i, c in enumerate(cells) if c == EMPTY]
-        where = f"; empty: {', '.join(empty[:4])}{', …' if len(empty) > 4 else ''}" if empty and placed < rounds else ""
+        where = f"; empty: {', '.join(empty[:4])}{', …' if len(empty) > 4 else ''}" if empty else ""
         out.append(
             Violation(
                 "ROUND-6",
                 None,
-                f"the house holds {placed} room cards at the end; {rounds} rounds give it {rounds}, one a round"
+                f"the house holds {placed} room cards at the end; {rounds} rounds give it at least {rounds}, one a round"
                 + (" on every space" if rounds == len(cells) else "")
                 + where,
             )

@@ -97,8 +97,11 @@ TIMING_SUPPORT: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {
 }
 
 # `skip_turn` (using the effect costs the user's turn this round) makes sense only for a use made
-# before the round's turns (TOOL-TIMING).
+# before the round's turns (TOOL-TIMING), by an effect that brings the room card the skipped take
+# would have brought: a swap adds no card, so a skipped turn would leave a space empty at the end
+# (ROUND-6: a card a round).
 SKIP_TURN_TIMINGS = ("round_start",)
+SKIP_TURN_SHAPES: tuple[tuple[str, tuple[str, ...]], ...] = (("take_room", ("track",)),)
 
 # `uses N`: at most this many (TOOL-TIMING). No effect can matter more often: the board has at most a
 # few dozen spaces and the roof scores a few cards, and the end game caps uses at what can change a

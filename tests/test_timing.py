@@ -103,11 +103,6 @@ COMBINATIONS = [
         "round_start",
     ),
     (
-        'tool drill "Drill" { count 4  effect swap(house, track) at round_start skip_turn }',
-        SwapWithTrack,
-        "round_start",
-    ),
-    (
         'helper drill_h "Drill helper" { count 3  effect swap(house, track) before_take }',
         SwapWithTrack,
         "before_take",
@@ -334,6 +329,7 @@ REFUSED = [
     ("tool scaffolding { effect scaffold at end }", "cannot act at end", "at once"),
     ("helper architect { effect score(bonus_plus 1) at end }", "cannot act at end", "at once"),
     ("tool drill { effect swap(house, track) before_take skip_turn }", "skip_turn needs at round_start", ""),
+    ("tool drill { effect swap(house, track) at round_start skip_turn }", "the skipped turn's space would stay empty", ""),
     ("tool drill { effect swap(track, room_discard) before_take }", "no timing the engine can play", ""),
     ("tool drill { effect swap(house, track) at round_start before_take }", "two timings", ""),
     ("tool drill { effect swap(house, track) at sometime }", "unknown timing 'at sometime'", "at once"),
@@ -410,8 +406,9 @@ def test_a_huge_uses_is_refused_and_100_plays_without_recursion():
     assert capped.total == result.total
 
 
-# A 7-space board over base.dh's cards, so the exhaustive reference can try every order of 5 swaps.
-SMALL_BOARD = """board {
+# A 7-space board over base.dh's cards (7 rounds fill it, ROUND-6), so the exhaustive reference can try every order of 5 swaps.
+SMALL_BOARD = """game dream_home { rounds 7 }
+board {
   floor top      upper    columns 0..2
   floor middle   upper    columns 0..2
   floor basement basement columns 2..2
@@ -507,7 +504,7 @@ def test_solver_bot_plays_the_new_uses_in_a_legal_replayable_game():
         "swap(house, track) at before_take",
         "swap(house, house) before_take uses 3",
         "take_room(track) at round_start",
-        "swap(house, track) at round_start skip_turn uses 2",
+        "take_room(track) at round_start skip_turn uses 2",
     ],
 )
 def test_fast_reader_agrees_with_lark_on_the_timing_words(effect):

@@ -67,6 +67,7 @@ from dreamhome.vocabulary import (
     OPTIONS,
     PROVENANCE_TAGS,
     ROOF_SCORING_FIELDS,
+    SKIP_TURN_SHAPES,
     SKIP_TURN_TIMINGS,
     TIMINGS,
     EffectShape,
@@ -898,6 +899,13 @@ class _Compiler:
             self.error(
                 flags["skip_turn"],
                 f"skip_turn needs {self.timing_words(SKIP_TURN_TIMINGS)}; {shown} acts {self.timing_words([when])}",
+            )
+            return False
+        if "skip_turn" in flags and (spec.name, places) not in SKIP_TURN_SHAPES:
+            self.error(
+                flags["skip_turn"],
+                f"skip_turn is for an effect that takes a room card instead of the turn's take (take_room); "
+                f"{shown} brings none, so the skipped turn's space would stay empty (ROUND-6)",
             )
             return False
         if spec.uses is not None and when == "once":
