@@ -28,6 +28,10 @@ from tests.helpers.rules_strategies import CHECK_OK, CHECK_REFUSED, Outcome, rul
 SAMPLE_FILES = 60
 BOUND_SECONDS = 20.0
 SAMPLE_BUDGET_SECONDS = 60.0
+HANG_BOUND_SECONDS = 2.0
+"""A known hang's command is stopped here (it runs for many seconds, minutes for the board); fixed, it takes
+well under a second."""
+CRASH_BOUND_SECONDS = 20.0
 
 # (exception as printed on the traceback's last line, message pattern) of each known crash below.
 KNOWN_SIGNATURES: tuple[tuple[str, str], ...] = (
@@ -40,6 +44,7 @@ KNOWN_CRASHES = [
     pytest.param(
         'include "base.dh"\ngame dream_home { players 2..7 }\n',
         ("--rules", "{rules}", "play", "--players", "7", "--bots", ",".join(["random"] * 7), "--seed", "0", "--json"),
+        CRASH_BOUND_SECONDS,
         id="seven-players-no-legal-action",
         marks=pytest.mark.xfail(
             strict=True,
@@ -49,6 +54,7 @@ KNOWN_CRASHES = [
     pytest.param(
         'include "base.dh"\ngame dream_home { rounds 9 }\n',
         ("--rules", "{rules}", "play", "--players", "2", "--bots", "random,random", "--seed", "1", "--json"),
+        CRASH_BOUND_SECONDS,
         id="nine-rounds-swap-of-empty-cell",
         marks=pytest.mark.xfail(
             strict=True,
@@ -59,6 +65,7 @@ KNOWN_CRASHES = [
     pytest.param(
         'include "base.dh"\nroof grey { count -1 }\n',
         ("rules", "check", "{rules}"),
+        CRASH_BOUND_SECONDS,
         id="negative-roof-count-without-windows",
         marks=pytest.mark.xfail(
             strict=True,
@@ -67,8 +74,20 @@ KNOWN_CRASHES = [
         ),
     ),
     pytest.param(
+        'include "base.dh"\nhelper a { count 1000000  effect scaffold }\nhelper b { count 1000000  effect scaffold }\n',
+        ("--rules", "{rules}", "play", "--players", "2", "--bots", "random,random", "--seed", "0", "--json"),
+        HANG_BOUND_SECONDS,
+        id="million-card-deck-slow-game",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="game/state.py: GameState builds and shuffles one object per card, so counts near MAX_NUMBER "
+            "make every game take seconds (1,000,000 cards: 5-10 s per game; the fuzz bench's two hangs)",
+        ),
+    ),
+    pytest.param(
         'include "base.dh"\nboard {\n  floor top upper columns 0..1000000\n}\n',
         ("rules", "check", "{rules}"),
+        HANG_BOUND_SECONDS,
         id="million-column-floor-hangs-check",
         marks=pytest.mark.xfail(
             strict=True,
@@ -86,11 +105,11 @@ def _known(outcome: Outcome) -> bool:
     return any(last.startswith(kind + ":") and re.search(pattern, last) for kind, pattern in KNOWN_SIGNATURES)
 
 
-@pytest.mark.parametrize("text, args", KNOWN_CRASHES)
-def test_known_crash(text: str, args: tuple[str, ...]) -> None:
+@pytest.mark.parametrize("text, args, bound", KNOWN_CRASHES)
+def test_known_crash(text: str, args: tuple[str, ...], bound: float) -> None:
     """Each crash the fuzzing found, as a minimal file and command: it must end in an answer or exit 2, in time."""
-    outcome = run_command(text, args, bound=8.0)
-    assert not outcome.hang, f"over 8 s: dreamhome {' '.join(args)}"
+    outcome = run_command(text, args, bound=bound)
+    assert not outcome.hang, f"over {bound} s: dreamhome {' '.join(args)}"
     assert not outcome.crash, outcome.crash
 
 
