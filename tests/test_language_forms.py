@@ -518,8 +518,12 @@ def _roof_count() -> None:
 
 @case("field", "roof", "windows")
 def _windows() -> None:
-    """The deck's red cards with a window: 1 → 3."""
+    """The deck's red cards with a window: 1 → 3. A roof of four red cards with two windows is then legal
+    (COMP-5 refuses it in the base game) and scores one window point more than HOUSE's (SCORE-ROOF)."""
     assert deck_sizes(over_base("roof red { windows 3 }"))[2] - deck_sizes(BASE)[2] == 2
+    two = [{"color": "red", "window": True}, {"color": "red", "window": True}, {"color": "red"}, {"color": "red"}]
+    assert "COMP-5" in violations(BASE, dict(HOUSE, roofs=two))
+    assert score_of(over_base("roof red { windows 3 }"), roofs=two) - score_of(BASE) == 1
 
 
 @case("field", "roof", "colour")
@@ -825,8 +829,8 @@ def test_every_form_has_a_case() -> None:
     forms = enumerated_forms()
     assert forms - set(CASES) == set(), "forms with no case"
     assert set(CASES) - forms == set(), "cases for forms that do not exist"
-    places_used = {p for (*_f, call, _t) in [f for f in forms if f[0] == "effect"] for p in PLACES if p in call}
-    assert places_used == set(PLACES)
+    effect_calls = [form[2] for form in forms if form[0] == "effect"]
+    assert {p for p in PLACES if any(p in call for call in effect_calls)} == set(PLACES), "a place no effect case uses"
 
 
 def test_grammar_fields_are_the_compilers() -> None:
