@@ -15,6 +15,7 @@ test tolerates only those crashes (by exception and message), so any new crash f
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -38,6 +39,19 @@ KNOWN_SIGNATURES: tuple[tuple[str, str], ...] = (
     ("IndexError", r"Cannot choose from an empty sequence"),
     ("dreamhome.engine.endgame.ReplayError", r"holds no card"),
     ("KeyError", r"^KeyError: 'windows'$"),
+    ("RuntimeError", r"^RuntimeError: internal error: the model claims \d+ \(\+ roof\) but the replayed house scores \d+$"),
+)
+
+# A finished house of the base board (found by the fuzzing, cut down cell by cell while it still crashed).
+HOUSE_747 = json.dumps(
+    {
+        "floors": {
+            "top": [{"room": r} for r in ("study", "childrens_room", "study", "childrens_room", "pantry")],
+            "middle": [{"room": r} for r in ("kitchen", "childrens_room", "dressing_room", "living_room", "sauna")],
+            "basement": [{"room": "storage_room"}, {"face_down": True, "room": "living_room"}],
+        },
+        "helpers": ["handyman", "handyman"],
+    }
 )
 
 KNOWN_CRASHES = [
@@ -45,6 +59,7 @@ KNOWN_CRASHES = [
         'include "base.dh"\ngame dream_home { players 2..7 }\n',
         ("--rules", "{rules}", "play", "--players", "7", "--bots", ",".join(["random"] * 7), "--seed", "0", "--json"),
         CRASH_BOUND_SECONDS,
+        {},
         id="seven-players-no-legal-action",
         marks=pytest.mark.xfail(
             strict=True,
@@ -55,6 +70,7 @@ KNOWN_CRASHES = [
         'include "base.dh"\ngame dream_home { rounds 9 }\n',
         ("--rules", "{rules}", "play", "--players", "2", "--bots", "random,random", "--seed", "1", "--json"),
         CRASH_BOUND_SECONDS,
+        {},
         id="nine-rounds-swap-of-empty-cell",
         marks=pytest.mark.xfail(
             strict=True,
@@ -63,9 +79,22 @@ KNOWN_CRASHES = [
         ),
     ),
     pytest.param(
+        'include "base.dh"\nroom childrens_room { bonus 0 beside childrens_room }\n',
+        ("--rules", "{rules}", "optimize", "{house}", "--json"),
+        CRASH_BOUND_SECONDS,
+        {"house": HOUSE_747},
+        id="bonus-on-a-normal-room-beside-its-own-type",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="engine/rooms + solver/end_tables: a normal room with `bonus N beside` its own type; the CP-SAT "
+            "end-game model claims 20, the plain scorer of the replayed house 14 (RuntimeError, internal error)",
+        ),
+    ),
+    pytest.param(
         'include "base.dh"\nroof grey { count -1 }\n',
         ("rules", "check", "{rules}"),
         CRASH_BOUND_SECONDS,
+        {},
         id="negative-roof-count-without-windows",
         marks=pytest.mark.xfail(
             strict=True,
@@ -77,6 +106,7 @@ KNOWN_CRASHES = [
         'include "base.dh"\nhelper a { count 1000000  effect scaffold }\nhelper b { count 1000000  effect scaffold }\n',
         ("--rules", "{rules}", "play", "--players", "2", "--bots", "random,random", "--seed", "0", "--json"),
         HANG_BOUND_SECONDS,
+        {},
         id="million-card-deck-slow-game",
         marks=pytest.mark.xfail(
             strict=True,
@@ -88,6 +118,7 @@ KNOWN_CRASHES = [
         'include "base.dh"\nboard {\n  floor top upper columns 0..1000000\n}\n',
         ("rules", "check", "{rules}"),
         HANG_BOUND_SECONDS,
+        {},
         id="million-column-floor-hangs-check",
         marks=pytest.mark.xfail(
             strict=True,
@@ -105,10 +136,10 @@ def _known(outcome: Outcome) -> bool:
     return any(last.startswith(kind + ":") and re.search(pattern, last) for kind, pattern in KNOWN_SIGNATURES)
 
 
-@pytest.mark.parametrize("text, args, bound", KNOWN_CRASHES)
-def test_known_crash(text: str, args: tuple[str, ...], bound: float) -> None:
+@pytest.mark.parametrize("text, args, bound, files", KNOWN_CRASHES)
+def test_known_crash(text: str, args: tuple[str, ...], bound: float, files: dict[str, str]) -> None:
     """Each crash the fuzzing found, as a minimal file and command: it must end in an answer or exit 2, in time."""
-    outcome = run_command(text, args, bound=bound)
+    outcome = run_command(text, args, bound=bound, files=files)
     assert not outcome.hang, f"over {bound} s: dreamhome {' '.join(args)}"
     assert not outcome.crash, outcome.crash
 
@@ -119,6 +150,8 @@ def test_known_signatures_match_their_crash() -> None:
     assert _known(Outcome("", "Traceback…\nIndexError: Cannot choose from an empty sequence"))
     assert _known(Outcome("", "Traceback…\ndreamhome.engine.endgame.ReplayError: top/0 holds no card"))
     assert _known(Outcome("", "Traceback…\nKeyError: 'windows'"))
+    assert _known(Outcome("", "…\nRuntimeError: internal error: the model claims 26 (+ roof) but the replayed house scores 20"))
+    assert not _known(Outcome("", "Traceback…\nRuntimeError: dictionary changed size during iteration"))
     assert not _known(Outcome("", "Traceback…\nKeyError: 'top/0'"))
     assert not _known(Outcome("", "Traceback…\nIndexError: tuple index out of range"))
 

@@ -432,13 +432,16 @@ def run_file(text: str, seed: int = 0, bound: float = 20.0) -> Outcome:
     return _collect(proc, parent, bound, start)
 
 
-def _command_child(text: str, args: tuple[str, ...], conn) -> None:  # type: ignore[no-untyped-def]
+def _command_child(text: str, args: tuple[str, ...], files: dict[str, str], conn) -> None:  # type: ignore[no-untyped-def]
     with tempfile.TemporaryDirectory(prefix="dh-fuzz-") as workdir:
-        path = os.path.join(workdir, "fuzz.dh")
-        Path(path).write_text(text, encoding="utf-8")
+        paths = {"rules": os.path.join(workdir, "fuzz.dh")}
+        Path(paths["rules"]).write_text(text, encoding="utf-8")
+        for name, content in files.items():
+            paths[name] = os.path.join(workdir, name + ".json")
+            Path(paths[name]).write_text(content, encoding="utf-8")
         steps: list[str] = []
         try:
-            _invoke([a.replace("{rules}", path) for a in args], steps)
+            _invoke([a.format(**paths) for a in args], steps)
             conn.send(("", "", steps))
         except _CrashError as crash:
             conn.send(("", str(crash), []))
@@ -447,12 +450,13 @@ def _command_child(text: str, args: tuple[str, ...], conn) -> None:  # type: ign
     conn.close()
 
 
-def run_command(text: str, args: tuple[str, ...], bound: float = 20.0) -> Outcome:
-    """One command line (`{rules}` stands for the file holding `text`) in a forked child killed after `bound` seconds."""
+def run_command(text: str, args: tuple[str, ...], bound: float = 20.0, files: dict[str, str] | None = None) -> Outcome:
+    """One command line in a forked child killed after `bound` seconds: `{rules}` stands for the file holding
+    `text`, `{NAME}` for a JSON file holding `files[NAME]`."""
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     start = time.perf_counter()
-    proc = ctx.Process(target=_command_child, args=(text, args, child), daemon=True)
+    proc = ctx.Process(target=_command_child, args=(text, args, files or {}, child), daemon=True)
     proc.start()
     child.close()
     return _collect(proc, parent, bound, start)
