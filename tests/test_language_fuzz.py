@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from dreamhome.vocabulary import AWARDS, CATEGORY_FLOOR_KIND, EFFECTS, OPTIONS, ROOF_SCORING_FIELDS
 from tests.helpers.rules_strategies import CHECK_OK, CHECK_REFUSED, Outcome, rules_text, rules_texts, run_command, run_file
 
-SAMPLE_FILES = 60
+SAMPLE_FILES = 80
 BOUND_SECONDS = 20.0
 SAMPLE_BUDGET_SECONDS = 60.0
 HANG_BOUND_SECONDS = 2.0
