@@ -119,15 +119,25 @@ def _watch(reader: socket.socket) -> None:
 
 
 def _restop() -> None:
-    """Daemon thread: after an interrupt, keep stopping solvers until none is left solving."""
-    _state.wake.wait()
+    """Daemon thread: while an interrupt stands, keep stopping solvers (a solve started after the
+    signal is stopped too); once it is cleared (`clear`), wait for the next one."""
     while True:
-        with _state.lock:
-            solvers = list(_state.active)
-        for solver in solvers:
-            solver.stop_search()
+        _state.wake.wait()
         _state.wake.clear()
-        _state.wake.wait(_RESTOP_SECONDS)
+        while _state.signum is not None:
+            with _state.lock:
+                solvers = list(_state.active)
+            for solver in solvers:
+                solver.stop_search()
+            _state.wake.wait(_RESTOP_SECONDS)
+            _state.wake.clear()
+
+
+def clear() -> None:
+    """Forget the interrupt: for a caller in the same process that has handled `Interrupted` and
+    goes on (a test, a server answering the next request). Solves are no longer stopped."""
+    with _state.lock:
+        _state.signum = None
 
 
 def install() -> None:
@@ -181,4 +191,4 @@ def solving(solver: Any) -> Iterator[None]:
     check()
 
 
-__all__ = ["Interrupted", "check", "install", "interrupted", "solving"]
+__all__ = ["Interrupted", "check", "clear", "install", "interrupted", "solving"]

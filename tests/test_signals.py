@@ -122,7 +122,7 @@ def test_a_solver_stopped_by_a_signal_raises_in_process():
         assert caught.value.exit_code == 143
     finally:
         timer.cancel()
-        interrupt._state.signum = None  # this process goes on with the other tests
+        interrupt.clear()  # this process goes on with the other tests
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
