@@ -615,29 +615,30 @@ def _resume_game(resume_path: str, record_path: str | None, as_json: bool, rules
 def _play_with_humans(state, names, seats, record_path: str | None, as_json: bool) -> None:
     """The game with human seats at the terminal (dreamhome.game.human) to its end, a quit or
     the end of the input (one line, exit 2; a saved game says how to continue it)."""
-    from dreamhome.game.human import HumanGame, resume_hint
+    from dreamhome.game.human import HumanGame, eof_line, quit_line, resume_hint
     from dreamhome.game.record import write_record
 
     if as_json:
         fail("--json cannot be used with a human seat (the terminal is the game's)")
     outputs_or_fail([record_path])
-    game = HumanGame(state, names, seats, _console())
+    lang = current_lang()
+    game = HumanGame(state, names, seats, _console(), lang=lang)
     try:
         outcome = game.run()
     except Interrupted as exc:  # Ctrl-C at the prompt: one line, and how to continue a saved game
-        say(f"{exc}: {resume_hint(game.saved)}")
+        say(f"{exc}: {resume_hint(game.saved, lang)}")
         raise click.exceptions.Exit(exc.exit_code) from None
     if outcome.how == "quit":
-        click.echo(f"quit: {resume_hint(outcome.saved)}")
+        click.echo(quit_line(outcome.saved, lang))
         return
     if outcome.how == "eof":
-        fail(f"end of input before the game ended: {resume_hint(outcome.saved)}")
+        fail(eof_line(outcome.saved, lang))
     if record_path:
         try:
             write_record(outcome.result, record_path)
         except DreamhomeError as exc:
             fail(str(exc))
-    _print_game(outcome.result, False)
+    game.show_result()  # the final scores in the seat's language (as _print_game prints them in English)
 
 
 def _print_game(result, as_json: bool) -> None:
