@@ -950,11 +950,23 @@ def rules_variants(as_json, rules_spec):
     default=None,
     help="Folder where games are kept (default: dreamhome/games in the user's data folder).",
 )
-def serve(host, port, data_dir):
+@click.option(
+    "--lang",
+    "serve_lang",
+    default=None,
+    metavar="LANG",
+    help="The page's language until the person picks another: en, ru, fr or hu (default: the global --lang).",
+)
+def serve(host, port, data_dir, serve_lang):
     """A table in the browser: play against the bots (needs the `web` extra)."""
+    from dreamhome.i18n import UnknownLanguageError, check_lang
     from dreamhome.web.server import default_signals
 
     default_signals()
+    try:
+        page_lang = check_lang(serve_lang) if serve_lang is not None else current_lang()
+    except UnknownLanguageError as exc:
+        fail(f"--lang: {exc}")
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
@@ -977,7 +989,7 @@ def serve(host, port, data_dir):
         fail(f"cannot listen on {printable(host)}:{port}: {getattr(exc, 'strerror', None) or exc}")
     if not is_local(host):
         say(f"warning: listening on {printable(host)}: anyone who can reach it can start and play games (there is no login)")
-    serve(sock, folder, say)
+    serve(sock, folder, say, lang=page_lang)
 
 
 def run() -> None:
