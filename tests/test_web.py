@@ -566,8 +566,24 @@ def legal_cells(state: GameState) -> set[str]:
     return cells
 
 
+def check_page_language(page: Any, state: GameState, lang: str) -> None:
+    """The DOM shows `lang`: every label of the page, the phase, the track's room names and the
+    action buttons, as the catalogue, the rules' names and `describe` give them."""
+    assert page.get_attribute("html", "lang") == lang and page.input_value("#lang") == lang
+    labels = page.eval_on_selector_all("[data-i18n]", "els => els.map(e => [e.dataset.i18n, e.textContent])")
+    assert labels and all(shown == i18n.text(key, lang) for key, shown in labels), labels
+    assert page.text_content("#phase") == i18n.text(f"phase.{state.phase.value}", lang)
+    rules = state.rules
+    rooms = page.eval_on_selector_all("#track .column .room", "els => els.map(e => e.textContent)")
+    expected = [rules.card_name(rules.room_of_code(c).id, lang) if c is not None else "—" for c in state.track_rooms]
+    assert rooms == expected
+    buttons = page.eval_on_selector_all("#actions button.action", "els => els.map(e => e.textContent)")
+    assert buttons == [describe(state, a, lang) for a in state.legal_actions()]
+
+
 def test_a_whole_game_in_the_browser(live_server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Real clicks on a real server: start, columns, cells, a hint, the final scores and the replay link."""
+    """Real clicks on a real server: start, columns, cells, a hint, the language switch (to
+    Hungarian, kept across a reload), the final scores and the replay link."""
     if CHROMIUM is None:
         pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run installs it)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -589,6 +605,7 @@ def test_a_whole_game_in_the_browser(live_server: tuple[str, Path], monkeypatch:
         page.wait_for_selector("#table:not([hidden])")
         decisions = 0
         shot = False
+        lang = "en"
         while True:
             page.wait_for_selector("body:not(.busy)", state="attached")
             state = saved_state(folder)
@@ -600,6 +617,19 @@ def test_a_whole_game_in_the_browser(live_server: tuple[str, Path], monkeypatch:
             assert highlighted == legal_cells(state)
             assert len(page.query_selector_all("#actions button.action")) == len(state.legal_actions())
             version = page.get_attribute("#table", "data-version")
+            if decisions == 3 and lang == "en":  # the switch: the same table, now in Hungarian
+                check_page_language(page, state, "en")
+                page.select_option("#lang", "hu")
+                page.wait_for_selector('html[lang="hu"]', state="attached")
+                page.wait_for_selector("body:not(.busy)", state="attached")
+                check_page_language(page, state, "hu")
+                page.screenshot(path=str(ARTIFACTS / "web-hu.png"))
+                page.reload()  # the choice is remembered (localStorage)
+                page.wait_for_selector("#table:not([hidden])")
+                page.wait_for_selector("body:not(.busy)", state="attached")
+                check_page_language(page, state, "hu")
+                lang = "hu"
+                continue
             if decisions == 1:  # the hint: every option with its bound's colour, the pick marked, and clickable
                 page.click("#hint-button")
                 page.wait_for_selector("#hints:not([hidden]) li")
@@ -624,11 +654,13 @@ def test_a_whole_game_in_the_browser(live_server: tuple[str, Path], monkeypatch:
             else:
                 page.click("#actions button.action")
             if page.is_visible("#choices"):
-                face_up = page.query_selector_all("#choice-buttons button:not(:text('face down'))")
+                face_down = i18n.text("action.flag.face_down", lang).strip()
+                face_up = page.query_selector_all(f"#choice-buttons button:not(:text('{face_down}'))")
                 (face_up[0] if face_up else page.query_selector("#choice-buttons button")).click()
             page.wait_for_selector(f'#table:not([data-version="{version}"])', state="attached")
             decisions += 1
-        assert decisions > 10 and shot
+        assert decisions > 10 and shot and lang == "hu"
+        assert page.text_content("#turn") == i18n.text("table.game_over", "hu")
         state = saved_state(folder)
         shown = [int(t) for t in page.eval_on_selector_all("#scores .total", "els => els.map(e => e.textContent)")]
         assert shown == [score_total(state.rules, h) for h in state.houses]
