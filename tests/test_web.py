@@ -461,9 +461,27 @@ def test_serve_prints_its_url_and_answers(tmp_path: Path) -> None:
         proc.wait(timeout=10)
 
 
+@pytest.mark.parametrize(("args", "lang"), [(("serve", "--lang", "hu"), "hu"), (("--lang", "fr", "serve"), "fr")])
+def test_serve_lang_is_the_pages_default_language(tmp_path: Path, args: tuple[str, ...], lang: str) -> None:
+    """`dreamhome serve --lang hu` (or the global `--lang`): answers that name no language are in it."""
+    proc = spawn(*args, "--port", "0", "--data", tmp_path)
+    try:
+        line = proc.stderr.readline() if proc.stderr else ""
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert url, line
+        import httpx
+
+        options = httpx.get(url.group(0) + "api/options", timeout=10).json()
+        assert options["lang"] == options["default_lang"] == lang
+        assert options["texts"]["table.hint"] == i18n.text("table.hint", lang)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 def test_serve_bad_options_are_one_line(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
-    for args in (["--data", tmp_path / "file"], ["--port", "70000"], ["--host", "no such host!"]):
+    for args in (["--data", tmp_path / "file"], ["--port", "70000"], ["--host", "no such host!"], ["--lang", "de"]):
         proc = run("serve", "--port", "0", *args) if args[0] != "--port" else run("serve", *args)
         assert proc.returncode == 2, (args, proc.stderr)
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
