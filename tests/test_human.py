@@ -462,3 +462,27 @@ def test_an_action_class_the_catalogue_does_not_know_is_said_in_english():
 
     state = GameState(compiled(), 2, 1)
     assert describe(state, Knock(3), "ru") == "knock 3 times"
+
+
+def test_every_hint_note_is_said_in_each_language():
+    """The notes `hints.hint` gives (English, its API) are each a catalogue entry: in English the
+    very note, in the other languages a translation; a take's note names its room card there."""
+    from dreamhome import i18n
+    from dreamhome.game.human import note_text
+
+    seen: set[str] = set()
+    for seed in (1, 2):
+        states = _greedy_states(seed, players=3)
+        picked = states[:2] + states[len(states) // 2 : len(states) // 2 + 2] + states[-3:]
+        for state in picked:
+            for o in hint(state, time_limit=0.5).options:
+                seen.add(o.note)
+                assert note_text(state, o.action, o.note, "en") == o.note
+                for lang in ("ru", "fr", "hu"):
+                    said = note_text(state, o.action, o.note, lang)
+                    assert said != o.note, (lang, o.note)
+                    if o.note.endswith("resource card not counted"):
+                        room = state.observation().track_rooms[o.action.column]
+                        assert state.rules.card_name(state.rules.room_of_code(room).id, lang) in said
+    assert len(seen) >= 4, seen
+    assert set(i18n.keys()) >= {f"seat.note.{k}" for k in ("as_it_stands", "at_least", "end_plan", "completed")}

@@ -219,7 +219,7 @@ class HumanGame:
             table.add_row(str(o.index + 1), escape(option_text(self.state, o.action, self.lang)), bound, mark)
         self.console.print(table)
         self._say(self._t("seat.hint_explain"))
-        notes = sorted({o.note for o in h.options if o.bound is None or not o.proven})
+        notes = sorted({note_text(self.state, o.action, o.note, self.lang) for o in h.options if o.bound is None or not o.proven})
         if notes:
             self._say(self._t("seat.hint_not_proven", seconds=f"{self.hint_seconds:g}", notes="; ".join(notes)))
         self._say(f"({h.seconds:.2f} s)")
@@ -262,6 +262,33 @@ def option_text(state: GameState, action: Action, lang: str = DEFAULT_LANG) -> s
                 cards.append(resource_text(state.rules, res, lang))
             said += " (" + " + ".join(c for c in cards if c != "—") + ")"
     return said
+
+
+HINT_NOTES = {
+    "the house as it stands": "seat.note.as_it_stands",
+    "at least: the score right after it": "seat.note.at_least",
+    "the solver's end-game plan": "seat.note.end_plan",
+    "no room card in that column": "seat.note.no_room",
+    "the room card has no legal space": "seat.note.no_space",
+    "the house after it, completed at best": "seat.note.completed",
+    "no completion found within the time limit": "seat.note.no_completion",
+}
+"""The notes of `dreamhome.game.hints` (English, as its API gives them) by their catalogue keys."""
+BEST_SPACE_NOTE = " placed at its best space; resource card not counted"
+"""The end of the note of a take's bound, after the room card's English name."""
+
+
+def note_text(state: GameState, action: Action, note: str, lang: str = DEFAULT_LANG) -> str:
+    """A hint's note in `lang`: how its bound was read, or why there is none (the English note
+    for one this table does not know)."""
+    key = HINT_NOTES.get(note)
+    if key is not None:
+        return text(key, lang)
+    if note.endswith(BEST_SPACE_NOTE) and isinstance(action, (TakeColumn, TakeRoomAtRoundStart)):
+        rooms = state.observation(lookahead=False).track_rooms
+        if 0 <= action.column < len(rooms) and rooms[action.column] is not None:
+            return text("seat.note.best_space", lang, room=room_text(state.rules, rooms[action.column], lang))
+    return note
 
 
 def resource_name(rules: Ruleset, res: Resource | None, lang: str = DEFAULT_LANG) -> str:
@@ -309,6 +336,7 @@ __all__ = [
     "Outcome",
     "brief",
     "eof_line",
+    "note_text",
     "option_text",
     "quit_line",
     "resource_name",
