@@ -615,29 +615,30 @@ def _resume_game(resume_path: str, record_path: str | None, as_json: bool, rules
 def _play_with_humans(state, names, seats, record_path: str | None, as_json: bool) -> None:
     """The game with human seats at the terminal (dreamhome.game.human) to its end, a quit or
     the end of the input (one line, exit 2; a saved game says how to continue it)."""
-    from dreamhome.game.human import HumanGame, resume_hint
+    from dreamhome.game.human import HumanGame, eof_line, quit_line, resume_hint
     from dreamhome.game.record import write_record
 
     if as_json:
         fail("--json cannot be used with a human seat (the terminal is the game's)")
     outputs_or_fail([record_path])
-    game = HumanGame(state, names, seats, _console())
+    lang = current_lang()
+    game = HumanGame(state, names, seats, _console(), lang=lang)
     try:
         outcome = game.run()
     except Interrupted as exc:  # Ctrl-C at the prompt: one line, and how to continue a saved game
-        say(f"{exc}: {resume_hint(game.saved)}")
+        say(f"{exc}: {resume_hint(game.saved, lang)}")
         raise click.exceptions.Exit(exc.exit_code) from None
     if outcome.how == "quit":
-        click.echo(f"quit: {resume_hint(outcome.saved)}")
+        click.echo(quit_line(outcome.saved, lang))
         return
     if outcome.how == "eof":
-        fail(f"end of input before the game ended: {resume_hint(outcome.saved)}")
+        fail(eof_line(outcome.saved, lang))
     if record_path:
         try:
             write_record(outcome.result, record_path)
         except DreamhomeError as exc:
             fail(str(exc))
-    _print_game(outcome.result, False)
+    game.show_result()  # the final scores in the seat's language (as _print_game prints them in English)
 
 
 def _print_game(result, as_json: bool) -> None:
@@ -949,11 +950,23 @@ def rules_variants(as_json, rules_spec):
     default=None,
     help="Folder where games are kept (default: dreamhome/games in the user's data folder).",
 )
-def serve(host, port, data_dir):
+@click.option(
+    "--lang",
+    "serve_lang",
+    default=None,
+    metavar="LANG",
+    help="The page's language until the person picks another: en, ru, fr or hu (default: the global --lang).",
+)
+def serve(host, port, data_dir, serve_lang):
     """A table in the browser: play against the bots (needs the `web` extra)."""
+    from dreamhome.i18n import UnknownLanguageError, check_lang
     from dreamhome.web.server import default_signals
 
     default_signals()
+    try:
+        page_lang = check_lang(serve_lang) if serve_lang is not None else current_lang()
+    except UnknownLanguageError as exc:
+        fail(f"--lang: {exc}")
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
@@ -976,7 +989,7 @@ def serve(host, port, data_dir):
         fail(f"cannot listen on {printable(host)}:{port}: {getattr(exc, 'strerror', None) or exc}")
     if not is_local(host):
         say(f"warning: listening on {printable(host)}: anyone who can reach it can start and play games (there is no login)")
-    serve(sock, folder, say)
+    serve(sock, folder, say, lang=page_lang)
 
 
 def run() -> None:

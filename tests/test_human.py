@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import string
 import subprocess
 import sys
 from pathlib import Path
@@ -34,10 +35,10 @@ OPENING = ["bogus", "99", "", "help", "save", "save /", "1", "hint", "2", "undo"
 ANSWERS = 400  # more "1"s than any game needs; the rest of the input is left unread
 
 
-def play(*args: str, lines: list[str]) -> subprocess.CompletedProcess[str]:
-    """`dreamhome play ARGS…` fed `lines` on a plain pipe (so stdout is no terminal)."""
+def play(*args: str, lines: list[str], lang: str | None = None) -> subprocess.CompletedProcess[str]:
+    """`dreamhome [--lang LANG] play ARGS…` fed `lines` on a plain pipe (so stdout is no terminal)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "dreamhome", "play", *args],
+        [sys.executable, "-m", "dreamhome", *(("--lang", lang) if lang else ()), "play", *args],
         input="".join(line + "\n" for line in lines),
         capture_output=True,
         text=True,
@@ -316,3 +317,172 @@ def test_resume_record_in_process_gives_the_bots_back_where_they_were(whole_game
     assert resumed.bots == ("human", "greedy") and resumed.seats[0] is None
     assert not resumed.state.is_terminal()
     assert GameResult(resumed.state, resumed.bots).record()["finished"] is False
+
+
+# ---- the seat in the rulebooks' languages (dreamhome.game.action_text, --lang) -----------------
+
+RU = dict(json.loads((ROOT / "dreamhome" / "locales" / "ru.json").read_text(encoding="utf-8"))["text"])
+EN = dict(json.loads((ROOT / "dreamhome" / "locales" / "en.json").read_text(encoding="utf-8"))["text"])
+
+
+def _fragments(template: str) -> list[str]:
+    """The literal parts of a catalogue entry, placeholders left out."""
+    return [part for part, *_ in string.Formatter().parse(template)]
+
+
+@pytest.fixture(scope="module")
+def russian_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    record = tmp_path_factory.mktemp("human-ru") / "whole.json"
+    return play(*GAME, "--record", str(record), lines=OPENING + ["1"] * ANSWERS, lang="ru"), record
+
+
+def test_a_whole_game_in_russian_through_a_pipe(russian_game):
+    """`dreamhome --lang ru play`: the same game as in English (the record is the engine's, in
+    English), every line the person reads in Russian: labels, card names, options, errors, help."""
+    proc, record = russian_game
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    data = load_record(record)
+    rules = compiled()
+    expected = [reference_score(rules, house)["total"] for house in data["houses"]]
+    assert data["scores"] == expected
+    assert replay_record(data, "ru").scores() == expected
+    # The final lines in Russian, with the scorer's totals.
+    finals = re.findall(r"^место (\d) \((human|greedy)\): (\d+)", out, flags=re.M)
+    assert [int(points) for _, _, points in finals[-2:]] == expected
+    # The Russian names of the cards dealt in round 1 (base.dh's `name ru`), as the track shows them.
+    deal = next(e for e in data["events"] if e.get("event") == "deal")
+    for room in filter(None, deal["rooms"]):
+        assert rules.card_name(room, "ru") in out
+    # Bad input, help, save errors, the prompt: each from the Russian catalogue.
+    assert "неизвестная команда 'bogus'" in out and "нет варианта 99" in out
+    assert RU["seat.help"] in out and RU["seat.save_needs_file"] in out and "не сохранено: /" in out
+    assert "место 0 [1-" in out and RU["seat.options"] in out and RU["seat.hint_explain"] in out
+    assert "раунд 1 из 12" in out and RU["seat.track"] in out
+    # No English text of a key the Russian catalogue translates (its literal parts, where long
+    # enough to be English words rather than punctuation), in the seat's and the actions' keys.
+    checked: list[str] = []
+    for key, english in EN.items():
+        if key.split(".")[0] not in ("seat", "action", "card", "phase") or RU[key] == english:
+            continue
+        for part in _fragments(english):
+            words = part.strip(" :·—()[]>.,;")
+            if len(words) >= 6 and words not in RU[key]:
+                checked.append(words)
+                assert words not in out, (key, words)
+    assert len(checked) > 40 and "your options" in checked
+
+
+def test_every_action_class_has_a_text_in_each_language():
+    """Each class of ACTION_CLASSES has its own entry in every catalogue (not the English
+    fallback), whose placeholders are its fields and `card`; each flag field has its phrase."""
+    from dataclasses import fields
+
+    from dreamhome import i18n
+    from dreamhome.game.action_text import action_key
+    from dreamhome.game.actions import ACTION_CLASSES
+
+    for lang in i18n.LANGUAGES:
+        catalogue = json.loads((i18n.CATALOGUE_DIR / f"{lang}.json").read_text(encoding="utf-8"))["text"]
+        for cls in ACTION_CLASSES:
+            template = catalogue[action_key(cls)]
+            names = {f.name for f in fields(cls)}
+            placeholders = {f for _t, f, _s, _c in string.Formatter().parse(template) if f}
+            assert placeholders <= names | {"card"}, (lang, cls.__name__)
+            assert names - placeholders <= {"helper"}, (lang, cls.__name__)  # every field said (the helper is {card})
+            for f in fields(cls):
+                if f.type in ("bool", bool):
+                    assert catalogue[f"action.flag.{f.name}"].strip(), (lang, f.name)
+
+
+def _every_action_type() -> dict[str, list[tuple[GameState, object]]]:
+    """Legal actions of random games (2 and 4 players, a variant with more helpers), by type."""
+    from dreamhome.dsl.compiler import compile_rules
+
+    found: dict[str, list[tuple[GameState, object]]] = {}
+    for players, variant in ((2, []), (4, []), (4, ["handyman2"])):
+        rules = compile_rules(None, variant)
+        for seed in range(3):
+            state = GameState(rules, players, seed)
+            bots = [make_bot("random", seed, p) for p in range(players)]
+            while not state.is_terminal():
+                for action in state.legal_actions():
+                    kept = found.setdefault(type(action).__name__, [])
+                    if len(kept) < 6:
+                        kept.append((state.clone(), action))
+                bot = bots[state.current_player()]
+                state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
+    return found
+
+
+def test_describe_says_each_action_in_each_language():
+    """In English the engine's own text (`action_text`), cards by their names instead of their
+    ids; in each language the rules' names of the cards the action names and its numbers."""
+    from dreamhome import i18n
+    from dreamhome.game.action_text import describe
+    from dreamhome.game.actions import ACTION_CLASSES
+
+    found = _every_action_type()
+    assert set(found) == {cls.__name__ for cls in ACTION_CLASSES}
+    for cases in found.values():
+        for state, action in cases:
+            rules = state.rules
+            fields = action.to_dict()
+            english = state.action_text(action)
+            for name in ("room", "token", "color"):
+                if isinstance(fields.get(name), str):
+                    english = re.sub(rf"\b{fields[name]}\b", rules.card_name(fields[name]), english)
+            assert describe(state, action, "en").lower() == english.lower()
+            for lang in i18n.LANGUAGES:
+                said = describe(state, action, lang)
+                for name in ("room", "token"):
+                    if isinstance(fields.get(name), str):
+                        assert rules.card_name(fields[name], lang) in said, (lang, said)
+                for name in ("column", "a", "b", "cell"):
+                    if name in fields and not isinstance(fields[name], bool):
+                        assert str(fields[name]) in said, (lang, said)
+                # The card used: the engine's text starts with its English name; `lang`'s name is said.
+                used = [c.id for c in (*rules.helpers, *rules.tools) if english.startswith(c.name)]
+                for ident in used:
+                    assert rules.card_name(ident, lang) in said, (lang, said)
+
+
+def test_an_action_class_the_catalogue_does_not_know_is_said_in_english():
+    from dataclasses import dataclass
+
+    from dreamhome.game.action_text import describe
+    from dreamhome.game.actions import Action
+
+    @dataclass(frozen=True)
+    class Knock(Action):
+        times: int
+
+        def text(self, card: str = "") -> str:
+            return f"knock {self.times} times"
+
+    state = GameState(compiled(), 2, 1)
+    assert describe(state, Knock(3), "ru") == "knock 3 times"
+
+
+def test_every_hint_note_is_said_in_each_language():
+    """The notes `hints.hint` gives (English, its API) are each a catalogue entry: in English the
+    very note, in the other languages a translation; a take's note names its room card there."""
+    from dreamhome import i18n
+    from dreamhome.game.human import note_text
+
+    seen: set[str] = set()
+    for seed in (1, 2):
+        states = _greedy_states(seed, players=3)
+        picked = states[:2] + states[len(states) // 2 : len(states) // 2 + 2] + states[-3:]
+        for state in picked:
+            for o in hint(state, time_limit=0.5).options:
+                seen.add(o.note)
+                assert note_text(state, o.action, o.note, "en") == o.note
+                for lang in ("ru", "fr", "hu"):
+                    said = note_text(state, o.action, o.note, lang)
+                    assert said != o.note, (lang, o.note)
+                    if o.note.endswith("resource card not counted"):
+                        room = state.observation().track_rooms[o.action.column]
+                        assert state.rules.card_name(state.rules.room_of_code(room).id, lang) in said
+    assert len(seen) >= 4, seen
+    assert set(i18n.keys()) >= {f"seat.note.{k}" for k in ("as_it_stands", "at_least", "end_plan", "completed")}

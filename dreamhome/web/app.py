@@ -3,7 +3,8 @@
 Routes (every id checked by `store.check_game_id` before anything else):
 
 * `GET /`, `GET /games/{id}`: the table page (static/table.html); `GET /static/…` its assets.
-* `GET /api/options`: players range, bots, the variant catalogue.
+* `GET /api/options`: players range, bots, the variant catalogue, the languages and the
+  page's labels (`table.*`, `phase.*` of the catalogue) in the language asked.
 * `POST /api/games` {players, bots, variant, seed}: a new game; answers its view.
 * `GET /api/games/{id}`: the view (what the person may see, SEE-1).
 * `POST /api/games/{id}/act` {index, version}: the person's decision, `index` into
@@ -11,6 +12,10 @@ Routes (every id checked by `store.check_game_id` before anything else):
   a double click never applies a second action meant for an older list); then the bots move.
 * `GET /api/games/{id}/hint`: `dreamhome.game.hints.hint` for the person's options.
 * `GET /games/{id}/replay`: the replay page (`render_html.replay_html`) of a finished game.
+
+Every API request may name its language, `?lang=ru` (one of `i18n.LANGUAGES`; the server's
+`--lang` by default): the answer's labels, card names and action texts are in it. The language
+is the page's choice, not the game's: the game file and its record stay in English.
 
 Why the guards: the server binds to 127.0.0.1, but any web page the person opens could send
 requests to it. JSON bodies are required (`Content-Type: application/json`, which a cross-site
@@ -42,6 +47,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.hints import Hint, hint
 from dreamhome.game.state import GameState, IllegalAction
+from dreamhome.i18n import DEFAULT_LANG, LANGUAGES, UnknownLanguageError, check_lang, language_name
 from dreamhome.web.store import (
     BOT_NAMES,
     ConflictError,
@@ -53,7 +59,7 @@ from dreamhome.web.store import (
     rules_for,
     variant_catalogue,
 )
-from dreamhome.web.view import final_view, game_view, hint_view
+from dreamhome.web.view import final_view, game_view, hint_view, page_texts
 
 HintFunction = Callable[[GameState, float], Hint]
 """What the hint endpoint calls: `dreamhome.game.hints.hint`, or a stand-in in tests."""
@@ -142,11 +148,28 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(data_dir: str | Path, allowed_hosts: list[str] | None = None, hint_for: HintFunction = hint) -> Starlette:
+def create_app(
+    data_dir: str | Path,
+    allowed_hosts: list[str] | None = None,
+    hint_for: HintFunction = hint,
+    lang: str = DEFAULT_LANG,
+) -> Starlette:
     """The app over the games kept in `data_dir` (made on the first game).
 
-    `allowed_hosts`: the Host header values accepted (default: the loopback names)."""
+    `allowed_hosts`: the Host header values accepted (default: the loopback names); `lang`: the
+    language of answers whose request names none (`dreamhome serve --lang`)."""
     store = GameStore(Path(data_dir))
+    default_lang = check_lang(lang)
+
+    def lang_of(request: Request) -> str:
+        """The language the request asks for (`?lang=`), the server's default if none."""
+        asked = request.query_params.get("lang")
+        if asked is None or not asked.strip():
+            return default_lang
+        try:
+            return check_lang(asked[:10])
+        except UnknownLanguageError as exc:
+            raise RequestError(str(exc)) from None
 
     async def page(request: Request) -> Response:
         if "game_id" in request.path_params:
@@ -155,28 +178,36 @@ def create_app(data_dir: str | Path, allowed_hosts: list[str] | None = None, hin
 
     async def options(request: Request) -> Response:
         rules = rules_for("")
+        chosen = lang_of(request)
         return JSONResponse(
             {
                 "players": [rules.game.min_players, rules.game.max_players],
                 "bots": list(BOT_NAMES),
                 "variants": variant_catalogue(),
+                "lang": chosen,
+                "default_lang": default_lang,
+                "languages": [{"code": code, "name": language_name(code)} for code in LANGUAGES],
+                "texts": page_texts(chosen),
             }
         )
 
     async def start(request: Request) -> Response:
+        chosen = lang_of(request)
         settings = Settings.parse(await _json_body(request))
         game = await run_in_threadpool(store.create, settings)
-        return JSONResponse(game_view(game), status_code=201)
+        return JSONResponse(game_view(game, lang=chosen), status_code=201)
 
     def _locked(game: Game, work: Callable[[], Any]) -> Any:
         with game.lock:
             return work()
 
     async def show(request: Request) -> Response:
+        chosen = lang_of(request)
         game = store.get(request.path_params["game_id"])
-        return JSONResponse(await run_in_threadpool(_locked, game, lambda: game_view(game)))
+        return JSONResponse(await run_in_threadpool(_locked, game, lambda: game_view(game, lang=chosen)))
 
     async def act(request: Request) -> Response:
+        chosen = lang_of(request)
         game = store.get(request.path_params["game_id"])
         data = await _json_body(request)
         if not isinstance(data, dict) or set(data) - {"index", "version"}:
@@ -199,27 +230,29 @@ def create_app(data_dir: str | Path, allowed_hosts: list[str] | None = None, hin
             game.note_end()
             game.run_bots()
             store.save(game)
-            return game_view(game, since=mark)
+            return game_view(game, since=mark, lang=chosen)
 
         return JSONResponse(await run_in_threadpool(_locked, game, work))
 
     async def hint(request: Request) -> Response:
+        chosen = lang_of(request)
         game = store.get(request.path_params["game_id"])
 
         def work() -> dict[str, Any]:
             if not game.person_to_act():
                 raise ConflictError("hints are for your turn")
-            return hint_view(game, hint_for(game.state, 1.0))
+            return hint_view(game, hint_for(game.state, 1.0), chosen)
 
         return JSONResponse(await run_in_threadpool(_locked, game, work))
 
     async def final(request: Request) -> Response:
+        chosen = lang_of(request)
         game = store.get(request.path_params["game_id"])
         if not game.state.is_terminal():
             raise ConflictError("the game is not over yet")
 
         def work() -> dict[str, Any]:
-            view = final_view(game)
+            view = final_view(game, chosen)
             store.save(game)
             return view
 

@@ -57,15 +57,16 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def serve(sock: socket.socket, data_dir: Path, say: Callable[[str], None], log_level: str = "warning") -> None:
-    """Serve the table on `sock` until interrupted (Ctrl-C stops uvicorn cleanly)."""
+def serve(sock: socket.socket, data_dir: Path, say: Callable[[str], None], log_level: str = "warning", lang: str = "en") -> None:
+    """Serve the table on `sock` until interrupted (Ctrl-C stops uvicorn cleanly); `lang` is the
+    page's language until the person picks another."""
     import uvicorn
 
     from dreamhome.web.app import LOCAL_HOSTS, create_app
 
     host = sock.getsockname()[0]
-    app = create_app(data_dir, allowed_hosts=LOCAL_HOSTS if is_local(host) else ["*"])
+    app = create_app(data_dir, allowed_hosts=LOCAL_HOSTS if is_local(host) else ["*"], lang=lang)
     config = uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off")
     server = uvicorn.Server(config)
-    say(f"Dream Home table at {url_of(sock)} (games kept in {data_dir}); Ctrl-C stops it")
+    say(f"Dream Home table at {url_of(sock)} (games kept in {data_dir}; language {lang}); Ctrl-C stops it")
     server.run(sockets=[sock])

@@ -10,11 +10,18 @@ request can open another path or reach another game's file.
 A game file holds the settings (players, the person's seat, the bots, the variant, the seed),
 `GameState.to_dict()` (every event so far, the decks included: the file stays on the server)
 and, once the game is over, the end-game comparison of `best_final_score`.
+
+Why a loaded game's bots are resumed, not made anew: a bot's random stream and plan move on at
+each of its decisions, so bots made again from the seed would play differently after a restart.
+Before a loaded game's bots move again, the game is replayed from its seed with each bot
+choosing again at its own decisions (`record.resume_record`), which leaves every bot exactly
+where it was: a game interrupted by a restart ends as the same game played without one.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 import secrets
 import threading
@@ -26,6 +33,7 @@ from typing import Any
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.bots import Bot, make_bot
 from dreamhome.game.phases import Phase
+from dreamhome.game.record import HUMAN, GameResult, resume_record
 from dreamhome.game.state import GameState
 from dreamhome.house import House, house_from_json, house_to_json
 from dreamhome.ruleset import Ruleset
@@ -38,6 +46,7 @@ BOT_NAMES = ("random", "greedy", "solver")
 PERSON = "person"
 """The seat's name in the game record (the replay page shows it beside the bots)."""
 MAX_SEED = 2**31 - 1
+log = logging.getLogger("dreamhome.web")
 
 
 class RequestError(DreamhomeError):
@@ -123,7 +132,7 @@ class Game:
     id: str
     settings: Settings
     state: GameState
-    bots: dict[int, Bot]
+    bots: dict[int, Bot] | None  # None: a loaded game's bots, resumed when they next move
     end_houses: list[House] | None = None  # each house with the piles when the end game began
     best: list[dict[str, Any]] | None = None  # best_final_score per house, once computed
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -155,6 +164,8 @@ class Game:
         """The bots' decisions until it is the person's turn again or the game is over."""
         state = self.state
         while not state.is_terminal() and state.current_player() != self.settings.seat:
+            if self.bots is None:
+                self.bots = _resumed_bots(self)
             bot = self.bots[state.current_player()]
             state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
             self.note_end()
@@ -163,6 +174,21 @@ class Game:
 def _bots(settings: Settings) -> dict[int, Bot]:
     names = settings.seat_names()
     return {p: make_bot(name, settings.seed, p) for p, name in enumerate(names) if p != settings.seat}
+
+
+def _resumed_bots(game: Game) -> dict[int, Bot]:
+    """The bots of a loaded game where they were when it was saved: the game replayed from its
+    seed, each bot choosing again at its own decisions (`resume_record`, which also checks that
+    each bot's choice is the one saved). A game whose bots would now play otherwise (saved by a
+    server that made its bots anew after a restart) keeps bots made from the seed, as then."""
+    settings = game.settings
+    seats = tuple(HUMAN if p == settings.seat else name for p, name in enumerate(settings.seat_names()))
+    try:
+        resumed = resume_record(GameResult(game.state, seats).record(), f"game {game.id}")
+    except DreamhomeError as exc:
+        log.warning("game %s: bots made anew from the seed (%s)", game.id, exc)
+        return _bots(settings)
+    return {p: seat for p, seat in enumerate(resumed.seats) if seat is not None}
 
 
 class GameStore:
@@ -226,4 +252,4 @@ class GameStore:
         state = GameState.from_dict(rules, data["state"])
         ends = data.get("end_houses")
         end_houses = None if ends is None else [house_from_json(rules, h, f"game {game_id}") for h in ends]
-        return Game(game_id, settings, state, _bots(settings), end_houses, data.get("best"))
+        return Game(game_id, settings, state, None, end_houses, data.get("best"))

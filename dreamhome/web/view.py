@@ -2,35 +2,31 @@
 
 Why each legal action carries its click targets (`cells`, `columns`): the page highlights
 and wires exactly those, and any action the board does not draw as a target still appears
-in the generic list of buttons (its `text` is `GameState.action_text`), so an action type
-added to the engine is playable in the page without a change here.
+in the generic list of buttons (its `text` is `action_text.describe`, which falls back to the
+engine's `GameState.action_text`), so an action type added to the engine is playable in the
+page without a change here.
+
+Every text is in the language `lang` the page asks for (`dreamhome.i18n.LANGUAGES`): card
+names by `Ruleset.card_name`, actions by `action_text.describe`, labels by the catalogue. The
+game itself (its file, its record, its replay) stays in the engine's English.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from dreamhome.game.action_text import describe, resource_text, roof_text, room_text
+from dreamhome.game.actions import action_from_dict
 from dreamhome.game.hints import Hint
-from dreamhome.game.state import Resource
+from dreamhome.game.state import GameState
+from dreamhome.i18n import DEFAULT_LANG, has_text, keys, text
 from dreamhome.render_svg import house_svg
-from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_house
 from dreamhome.web.store import PERSON, Game
 
 BEST_DETERMINISTIC_TIME = 2.0
 """CP-SAT work for `optimize`'s best final house (deterministic units: the same answer on
 any machine, as the solver bot uses)."""
-
-
-def _resource_name(rules: Ruleset, res: Resource | None) -> str | None:
-    """A resource card as the rules file names it (its name, not its id)."""
-    if res is None:
-        return None
-    if res.kind == "roof":
-        return f"{rules.roof(res.id).name} roof" + (" with window" if res.window else "")
-    if res.kind == "furnishing":
-        return rules.furnishing(res.id).name
-    return rules.held(res.id).name
 
 
 def _targets(fields: dict[str, Any]) -> tuple[list[str], list[int]]:
@@ -40,31 +36,60 @@ def _targets(fields: dict[str, Any]) -> tuple[list[str], list[int]]:
     return cells, columns
 
 
-def _event_text(event: dict[str, Any], names: list[str]) -> str:
+def page_texts(lang: str = DEFAULT_LANG) -> dict[str, str]:
+    """The page's own labels in `lang`: every `table.*` and `phase.*` entry of the catalogue
+    (the page draws nothing of its own but these)."""
+    return {key: text(key, lang) for key in keys() if key.startswith(("table.", "phase."))}
+
+
+def _event_text(state: GameState, event: dict[str, Any], names: list[str], lang: str) -> str:
+    """One line of the log in `lang`: a decision by its action (`describe`), a dealt track or
+    another note by its catalogue entry (`event.<kind>`), else its English fields."""
+    rules = state.rules
+    player = event.get("player")
+    who = names[player] if isinstance(player, int) and 0 <= player < len(names) else str(player)
     if "text" in event:
-        who = names[event["player"]] if 0 <= event["player"] < len(names) else f"player {event['player']}"
-        return f"round {event['round']}: {who}: {event['text']}" + (" (forced)" if event.get("forced") else "")
+        try:
+            said = describe(state, action_from_dict(event.get("action")), lang)
+        except ValueError:
+            said = str(event["text"])
+        return text("event.forced" if event.get("forced") else "event.decision", lang, round=event["round"], who=who, action=said)
+    kind = str(event.get("event", ""))
+    if has_text(f"event.{kind}"):
+        rooms = ", ".join(rules.card_name(r, lang) if r else "—" for r in event.get("rooms") or [])
+        card = event.get("furnishing") or event.get("token")
+        return text(
+            f"event.{kind}",
+            lang,
+            round=event.get("round"),
+            who=who,
+            rooms=rooms,
+            card=rules.card_name(card, lang) if isinstance(card, str) else "",
+            cell=event.get("cell", ""),
+            scores=", ".join(map(str, event.get("scores") or [])),
+        )
     detail = ", ".join(
         f"{k} {v}"
         for k, v in event.items()
         if k not in ("round", "event") and isinstance(v, (str, int)) and not isinstance(v, bool)
     )
-    return f"round {event['round']}: {event['event'].replace('_', ' ')}" + (f" ({detail})" if detail else "")
+    return f"round {event['round']}: {kind.replace('_', ' ')}" + (f" ({detail})" if detail else "")
 
 
-def seat_label(game: Game, seat: int) -> str:
+def seat_label(game: Game, seat: int, lang: str = DEFAULT_LANG) -> str:
+    """A seat as the page names it: "you", or the bot and its seat."""
     name = game.settings.seat_names()[seat]
-    return "you" if name == PERSON else f"{name} bot (seat {seat})"
+    return text("table.you", lang) if name == PERSON else text("table.bot_seat", lang, bot=name, seat=seat)
 
 
-def game_view(game: Game, since: int | None = None) -> dict[str, Any]:
-    """The table as the person sees it; `since`: the first event of the log (default: the
-    events after the person's last decision, so the bots' moves show step by step)."""
+def game_view(game: Game, since: int | None = None, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """The table as the person sees it, in `lang`; `since`: the first event of the log (default:
+    the events after the person's last decision, so the bots' moves show step by step)."""
     state = game.state
     rules = state.rules
     me = game.settings.seat
     obs = state.observation(me, lookahead=False)
-    names = [seat_label(game, p) for p in range(state.n)]
+    names = [seat_label(game, p, lang) for p in range(state.n)]
     events = state.events
     if since is None:
         since = 0
@@ -79,13 +104,19 @@ def game_view(game: Game, since: int | None = None) -> dict[str, Any]:
             fields = action.to_dict()
             cells, columns = _targets(fields)
             legal.append(
-                {"index": index, "type": fields["type"], "text": state.action_text(action), "cells": cells, "columns": columns}
+                {
+                    "index": index,
+                    "type": fields["type"],
+                    "text": describe(state, action, lang),
+                    "cells": cells,
+                    "columns": columns,
+                }
             )
     track = [
         {
             "column": k,
-            "room": rules.room_of_code(code).name if code is not None else None,
-            "resource": _resource_name(rules, res),
+            "room": room_text(rules, code, lang) if code is not None else None,
+            "resource": resource_text(rules, res, lang) if res is not None else None,
         }
         for k, (code, res) in enumerate(zip(obs.track_rooms, obs.track_res))
     ]
@@ -96,13 +127,14 @@ def game_view(game: Game, since: int | None = None) -> dict[str, Any]:
                 "seat": p,
                 "name": names[p],
                 "score": obs.scores[p],
-                "svg": house_svg(rules, house, names[p]),
-                "helpers": [rules.held(h).name for h in house.helpers],
-                "tools": [rules.held(t).name for t in house.tools],
+                "svg": house_svg(rules, house, names[p], lang),
+                "helpers": [rules.card_name(h, lang) for h in house.helpers],
+                "tools": [rules.card_name(t, lang) for t in house.tools],
             }
         )
     view: dict[str, Any] = {
         "id": game.id,
+        "lang": lang,
         "seat": me,
         "players": state.n,
         "names": names,
@@ -111,17 +143,18 @@ def game_view(game: Game, since: int | None = None) -> dict[str, Any]:
         "round": min(obs.round, rules.game.rounds),  # the engine counts one past the last round when it ends
         "rounds": rules.game.rounds,
         "phase": obs.phase,
+        "phase_text": text(f"phase.{obs.phase}", lang) if has_text(f"phase.{obs.phase}") else obs.phase,
         "actor": obs.actor,
         "first": obs.first,
         "your_turn": game.person_to_act(),
         "terminal": state.is_terminal(),
         "version": len(events),
         "track": track,
-        "room_discard": [rules.room_of_code(c).name for c in obs.room_discard],
-        "roof_discard": [f"{rules.roofs[c].name} roof" + (" with window" if w else "") for c, w in obs.roof_discard],
+        "room_discard": [room_text(rules, c, lang) for c in obs.room_discard],
+        "roof_discard": [roof_text(rules, rules.roofs[c].id, w, lang) for c, w in obs.roof_discard],
         "houses": houses,
         "legal": legal,
-        "log": [_event_text(e, names) for e in events[since:]],
+        "log": [_event_text(state, e, names, lang) for e in events[since:]],
     }
     if state.is_terminal():
         view["scores"] = [
@@ -129,7 +162,7 @@ def game_view(game: Game, since: int | None = None) -> dict[str, Any]:
                 "seat": p,
                 "name": names[p],
                 "total": score.total,
-                "lines": [{"points": ln.points, "text": ln.text} for ln in score.lines],
+                "lines": [{"points": ln.points, "part": _part_label(ln.part, lang), "text": ln.text} for ln in score.lines],
             }
             for p, score in ((p, score_house(rules, h)) for p, h in enumerate(state.houses))
         ]
@@ -139,7 +172,13 @@ def game_view(game: Game, since: int | None = None) -> dict[str, Any]:
     return view
 
 
-def final_view(game: Game) -> dict[str, Any]:
+def _part_label(part: str, lang: str) -> str:
+    """A score line's part (SCORE-*) as the catalogue names it (`score.part.*`), else as the scorer spells it."""
+    key = f"score.part.{part}"
+    return text(key, lang) if has_text(key) else part.replace("_", " ")
+
+
+def final_view(game: Game, lang: str = DEFAULT_LANG) -> dict[str, Any]:
     """SCORE-*, END-*: each house as played beside `optimize`'s best final house from the same
     house as the end game began (computed once, kept in the game file)."""
     from dreamhome.house import house_to_json
@@ -165,7 +204,7 @@ def final_view(game: Game) -> dict[str, Any]:
         game.best = best
     from dreamhome.house import house_from_json
 
-    names = [seat_label(game, p) for p in range(state.n)]
+    names = [seat_label(game, p, lang) for p in range(state.n)]
     out = []
     for p, b in enumerate(game.best):
         best_house = house_from_json(rules, b["house"], "best house")
@@ -177,16 +216,21 @@ def final_view(game: Game) -> dict[str, Any]:
                 "best": b["total"],
                 "optimal": b["optimal"],
                 "actions": b["actions"],
-                "svg": house_svg(rules, best_house, f"{names[p]}: best final house"),
+                "svg": house_svg(rules, best_house, text("table.best_house", lang, name=names[p]), lang),
             }
         )
     return {"houses": out}
 
 
-def hint_view(game: Game, hint: Hint) -> dict[str, Any]:
-    """The hint as JSON: each option's bound and proof, and the solver's pick (dreamhome.game.hints)."""
+def hint_view(game: Game, hint: Hint, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """The hint as JSON: each option's bound and proof, and the solver's pick (dreamhome.game.hints),
+    each option's text in `lang` as the legal actions' list shows it."""
+    state = game.state
     return {
-        "options": [{"index": o.index, "text": o.text, "bound": o.bound, "proven": o.proven} for o in hint.options],
+        "options": [
+            {"index": o.index, "text": describe(state, o.action, lang), "bound": o.bound, "proven": o.proven}
+            for o in hint.options
+        ],
         "pick": hint.bot_choice,
         "version": len(game.state.events),
     }

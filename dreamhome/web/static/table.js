@@ -1,10 +1,58 @@
 // The Dream Home table: talks to the JSON API of `dreamhome serve`, draws what it answers.
 // Every text from the server goes in through textContent; only the houses' SVG (made and
-// escaped by dreamhome/render_svg.py) goes in as markup.
+// escaped by dreamhome/render_svg.py) goes in as markup. Every word the page shows comes from
+// the server in the chosen language: the labels (`texts`, the catalogue's table.* entries,
+// from /api/options) and everything in a view; the choice is kept in localStorage.
 "use strict";
 
+const LANG_KEY = "dreamhome.lang";
 let view = null;
 let busy = false;
+let lang = null; // null until /api/options answers: the server's --lang, or the stored choice
+let texts = {};
+let drawSeats = null;
+
+// A label of the catalogue with its {placeholders} filled in (the key itself if it is missing).
+function t(key, args) {
+  let s = texts[key] !== undefined ? texts[key] : key;
+  for (const [k, v] of Object.entries(args || {})) s = s.split("{" + k + "}").join(String(v));
+  return s;
+}
+
+function withLang(path) {
+  if (!lang || /[?&]lang=/.test(path)) return path;
+  return path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang);
+}
+
+function storedLang() {
+  try { return localStorage.getItem(LANG_KEY); } catch (e) { return null; }
+}
+
+// The page's labels in the language: /api/options answers them with the language list.
+async function loadTexts(wanted) {
+  const path = "/api/options" + (wanted ? "?lang=" + encodeURIComponent(wanted) : "");
+  let options;
+  try { options = await api("GET", path); } catch (e) { options = await api("GET", "/api/options"); }
+  lang = options.lang;
+  texts = options.texts;
+  document.documentElement.setAttribute("lang", lang);
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.getAttribute("data-i18n"));
+  const select = document.getElementById("lang");
+  if (!select.options.length) {
+    for (const l of options.languages) select.append(el("option", { value: l.code }, l.name));
+  }
+  select.value = lang;
+  return options;
+}
+
+async function switchLang(wanted) {
+  try { localStorage.setItem(LANG_KEY, wanted); } catch (e) { /* private mode: this page only */ }
+  await run(async () => {
+    await loadTexts(wanted);
+    if (drawSeats) drawSeats();
+    if (view) render(await api("GET", "/api/games/" + view.id));
+  });
+}
 
 function el(tag, attrs, text) {
   const node = document.createElement(tag);
@@ -25,7 +73,7 @@ async function api(method, path, body) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(path, init);
+  const response = await fetch(withLang(path), init);
   let data = null;
   try { data = await response.json(); } catch (e) { data = { error: "the server answered " + response.status }; }
   if (!response.ok) throw new Error((data && data.error) || ("the server answered " + response.status));
@@ -38,27 +86,27 @@ function gameIdFromPath() {
 }
 
 // ---- start form -------------------------------------------------------------
-async function setupStart() {
-  const options = await api("GET", "/api/options");
+async function setupStart(options) {
   const players = document.getElementById("players");
   for (let n = options.players[0]; n <= options.players[1]; n++) players.append(el("option", { value: n }, String(n)));
   const variant = document.getElementById("variant");
   for (const [name, title] of Object.entries(options.variants)) variant.append(el("option", { value: name }, name + " — " + title));
   const seats = document.getElementById("bot-seats");
-  function drawSeats() {
+  drawSeats = () => {
+    const chosen = Array.from(document.querySelectorAll("#bot-seats select")).map((s) => s.value);
     seats.textContent = "";
     for (let s = 1; s < Number(players.value); s++) {
       const select = el("select", { class: "bot", "data-seat": s });
       for (const b of options.bots) {
         const opt = el("option", { value: b }, b);
-        if (b === "greedy") opt.selected = true;
+        if (b === (chosen[s - 1] || "greedy")) opt.selected = true;
         select.append(opt);
       }
-      const label = el("label", {}, "Seat " + s + " ");
+      const label = el("label", {}, t("table.seat", { seat: s }) + " ");
       label.append(select);
       seats.append(label);
     }
-  }
+  };
   players.addEventListener("change", drawSeats);
   drawSeats();
   document.getElementById("start-form").addEventListener("submit", async (ev) => {
@@ -128,7 +176,7 @@ async function showHints() {
       li.append(b);
       if (h.pick !== null && o.index === h.pick) {
         li.classList.add("pick");
-        li.append(el("span", { class: "pick-mark" }, " ★ solver's pick"));
+        li.append(el("span", { class: "pick-mark" }, " " + t("table.solver_pick")));
       }
       list.append(li);
     }
@@ -147,11 +195,12 @@ function render(v) {
   document.getElementById("hints").hidden = true;
   document.getElementById("round").textContent = v.round;
   document.getElementById("rounds").textContent = v.rounds;
-  document.getElementById("phase").textContent = v.phase;
-  const turn = v.terminal ? "game over" : v.your_turn ? "your turn" : v.names[v.actor] + " to act";
+  document.getElementById("phase").textContent = v.phase_text;
+  const turn = v.terminal ? t("table.game_over") : v.your_turn ? t("table.your_turn") : t("table.to_act", { name: v.names[v.actor] });
   document.getElementById("turn").textContent = turn;
   document.getElementById("first").textContent = v.names[v.first] || "—";
-  document.getElementById("status").textContent = "game " + v.id + " · seed " + v.seed + (v.variant ? " · variant " + v.variant : "");
+  document.getElementById("status").textContent =
+    t("table.status", { id: v.id, seed: v.seed }) + (v.variant ? " · " + t("table.status_variant", { variant: v.variant }) : "");
 
   // Track: each column a target if an action names it.
   const track = document.getElementById("track");
@@ -159,7 +208,7 @@ function render(v) {
   for (const col of v.track) {
     const matches = v.legal.filter((a) => a.columns.includes(col.column));
     const box = el("button", { type: "button", class: "column", "data-column": col.column });
-    box.append(el("span", { class: "label" }, "column " + col.column));
+    box.append(el("span", { class: "label" }, t("table.column", { column: col.column })));
     box.append(el("span", { class: "room" }, col.room || "—"));
     box.append(el("span", { class: "res" }, col.resource || "—"));
     if (col.room === null && col.resource === null) box.classList.add("taken");
@@ -172,7 +221,8 @@ function render(v) {
     track.append(box);
   }
   document.getElementById("piles").textContent =
-    "Room discard: " + (v.room_discard.join(", ") || "—") + " · roof discard: " + (v.roof_discard.join(", ") || "—");
+    t("table.room_discard", { cards: v.room_discard.join(", ") || "—" }) + " · " +
+    t("table.roof_discard", { cards: v.roof_discard.join(", ") || "—" });
 
   // Every legal action as a button (the fallback for anything the board does not draw).
   const actions = document.getElementById("actions");
@@ -182,7 +232,7 @@ function render(v) {
     b.addEventListener("click", () => act(a.index));
     actions.append(b);
   }
-  if (!v.legal.length) actions.append(el("span", { class: "note" }, v.terminal ? "The game is over." : "Waiting for the bots."));
+  if (!v.legal.length) actions.append(el("span", { class: "note" }, v.terminal ? t("table.over_note") : t("table.waiting")));
   document.getElementById("hint-button").hidden = !v.your_turn;
 
   // Log of the moves since the person's last decision.
@@ -198,7 +248,7 @@ function render(v) {
     const h = v.houses[seat];
     const box = el("div", { class: "house" + (seat === v.seat ? " mine" : ""), id: "house-" + seat, "data-score": h.score });
     box.innerHTML = h.svg;
-    if (h.tools.length) box.append(el("p", { class: "held" }, "tools: " + h.tools.join(", ")));
+    if (h.tools.length) box.append(el("p", { class: "held" }, t("table.tools", { cards: h.tools.join(", ") })));
     houses.append(box);
   }
   const mine = document.getElementById("house-" + v.seat);
@@ -221,21 +271,24 @@ function renderFinal(v) {
   scores.textContent = "";
   for (const s of v.scores) {
     const box = el("div", { class: "final-house", "data-seat": s.seat });
-    const win = v.winners.includes(s.seat) ? " — winner" : "";
+    const win = v.winners.includes(s.seat) ? " — " + t("table.winner") : "";
     box.append(el("h4", {}, s.name + ": "));
     box.querySelector("h4").append(el("span", { class: "total" }, String(s.total)));
     box.querySelector("h4").append(document.createTextNode(win));
-    for (const line of s.lines) box.append(el("div", { class: "scoreline" }, String(line.points).padStart(3) + "  " + line.text));
+    for (const line of s.lines) {
+      box.append(el("div", { class: "scoreline" }, String(line.points).padStart(3) + "  " + line.part + " — " + line.text));
+    }
     scores.append(box);
   }
   document.getElementById("replay-link").setAttribute("href", v.replay);
   const best = document.getElementById("best");
-  best.textContent = "computing…";
+  best.textContent = t("table.computing");
   api("GET", v.final).then((f) => {
     best.textContent = "";
     for (const h of f.houses) {
       const box = el("div", { class: "best-house", "data-seat": h.seat });
-      box.append(el("p", {}, h.name + ": played " + h.played + ", best reachable " + h.best + (h.optimal ? " (proven)" : "")));
+      const line = t("table.best_line", { name: h.name, played: h.played, best: h.best });
+      box.append(el("p", {}, line + (h.optimal ? " " + t("table.proven") : "")));
       const steps = el("ol");
       for (const a of h.actions) steps.append(el("li", {}, a));
       box.append(steps);
@@ -250,7 +303,11 @@ function renderFinal(v) {
 window.addEventListener("popstate", () => location.reload());
 document.addEventListener("DOMContentLoaded", () => {
   document.getElementById("hint-button").addEventListener("click", showHints);
+  document.getElementById("lang").addEventListener("change", (ev) => switchLang(ev.target.value));
   const id = gameIdFromPath();
-  if (id) run(async () => render(await api("GET", "/api/games/" + id)));
-  else setupStart().catch((e) => showError(e.message));
+  run(async () => {
+    const options = await loadTexts(storedLang());
+    if (id) render(await api("GET", "/api/games/" + id));
+    else await setupStart(options);
+  });
 });
