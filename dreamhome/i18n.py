@@ -21,9 +21,10 @@ API (for the CLI, the terminal seat and the browser table):
 Catalogues are JSON files shipped inside the package (`dreamhome/locales/LANG.json`,
 `{"language": "…", "text": {key: string}}`), read once on first use. Keys are dotted by
 where they are used: `grid.*`, `held.*`, `score.*`, `check.*`, `place.*`; the terminal seat
-adds `seat.*` and the browser table `table.*` (add the key to `en.json` first: the other
-catalogues may lag behind and fall back to English; `tests/test_i18n.py` checks that no
-catalogue holds a key English lacks and that the placeholders agree).
+adds `seat.*`, the browser table `table.*`, and both share `action.*` (one text per action
+class, `dreamhome.game.action_text`), `card.*`, `phase.*` and `event.*`. A new key goes into
+every catalogue at once: `tests/test_i18n.py` checks that all four hold exactly the same keys
+with the same placeholders.
 """
 
 from __future__ import annotations
