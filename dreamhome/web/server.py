@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -9,20 +10,30 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from dreamhome.interrupt import Interrupted
+
 LOCAL = ("127.0.0.1", "localhost", "::1")
 
 
-def default_signals() -> None:
-    """Python's own SIGINT/SIGTERM handling for the server process, set before anything else.
+_caught: list[int] = []
 
-    uvicorn stops gracefully on both signals by its own handlers once it runs. Before that, the
-    CLI's handlers (interrupt.py, made for CP-SAT solves) raise `Interrupted` wherever the main
-    thread happens to be; one that arrived while the server was starting was lost and the
-    server served on, deaf to SIGTERM. With the defaults a signal before uvicorn's handlers
-    ends the process (SIGTERM) or raises KeyboardInterrupt (Ctrl-C: "interrupted", exit 130)."""
+
+def _remember(signum: int, frame: object) -> None:
+    _caught.append(signum)
+
+
+def default_signals() -> None:
+    """SIGINT and SIGTERM only noted for the server process, set before anything else.
+
+    uvicorn stops gracefully on both signals by its own handlers once it runs. Before that, a
+    handler that raises (the CLI's, made for CP-SAT solves, or Python's KeyboardInterrupt) can
+    strike wherever the main thread is: one that arrived while the server started was lost and
+    the server served on, deaf to SIGTERM, and one raised inside the event loop's construction
+    left a half-built loop that printed a traceback as it was collected. A noted signal stops
+    the server as soon as it runs (`serve`), and the command then ends as interrupted."""
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, _remember)
+        signal.signal(signal.SIGINT, _remember)
 
 
 def default_data_dir() -> Path:
@@ -69,4 +80,17 @@ def serve(sock: socket.socket, data_dir: Path, say: Callable[[str], None], log_l
     config = uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off")
     server = uvicorn.Server(config)
     say(f"Dream Home table at {url_of(sock)} (games kept in {data_dir}; language {lang}); Ctrl-C stops it")
-    server.run(sockets=[sock])
+
+    async def run() -> None:
+        # uvicorn's own handlers take over inside serve(); a signal noted before they did (or
+        # handed back by uvicorn when it ends: it re-raises what it caught) stops it here.
+        task = asyncio.ensure_future(server.serve(sockets=[sock]))
+        while not task.done():
+            if _caught:
+                server.should_exit = True
+            await asyncio.sleep(0.05)
+        await task
+
+    asyncio.run(run())
+    if _caught:
+        raise Interrupted(_caught[0])
