@@ -27,7 +27,7 @@ from ortools.sat.python import cp_model
 
 from dreamhome.cli import main
 from dreamhome.dsl.compiler import VARIANTS_DIR, compile_rules
-from dreamhome.engine.cpsat import HouseModel, SolveSettings, Stage, classes_for, house_class, new_solver
+from dreamhome.engine.cpsat import SolveSettings, new_solver
 from dreamhome.engine.deck import rooms_left
 from dreamhome.engine.placement import apply_placement, legal_placements
 from dreamhome.engine.roof import best_roof_points
@@ -43,12 +43,13 @@ from dreamhome.solver.best_house import best_house
 from dreamhome.solver.optimize import best_final_score
 from dreamhome.solver.place import placement_bounds
 from tests.helpers.cli import run
+from tests.helpers.cpsat import fixed_stage
+from tests.helpers.games import check_invariants
 from tests.helpers.paths import DATA, ROOT
 from tests.helpers.reference import reference_score
 from tests.helpers.reference_endgame import reference_best_final
 from tests.helpers.rules import compiled
 from tests.test_best_house import brute_force_max
-from tests.test_game import check_invariants
 from tests.test_place import exact_best
 from tests.test_placements import reference_placements
 
@@ -95,21 +96,6 @@ def test_variant_states_its_question_and_compiles_cleanly(variant: str) -> None:
 
 
 # ---- SCORE-TOTAL: four readings of the final score ------------------------------------------
-
-
-def fixed_stage(rules: Ruleset, house: House) -> tuple[HouseModel, Stage]:
-    """A CP-SAT model whose one stage is this house, every cell fixed to its card class
-    (as in tests/test_engine.py)."""
-    hm = HouseModel(rules, classes_for(rules, [house]))
-    content: list[dict[int, list]] = []
-    for cell, code in enumerate(house.cells):
-        if code in (EMPTY, SCAFFOLD):
-            content.append({})
-            continue
-        lit = hm.model.new_bool_var(f"cell{cell}")
-        hm.model.add(lit == 1)
-        content.append({hm.index[house_class(house, cell)]: [lit]})
-    return hm, Stage(content)
 
 
 def cpsat_score(rules: Ruleset, house: House) -> int:

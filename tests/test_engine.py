@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
 from dreamhome.dsl.compiler import compile_rules
-from dreamhome.engine.cpsat import HouseModel, SolveSettings, Stage, classes_for, house_class, new_solver
+from dreamhome.engine.cpsat import HouseModel, SolveSettings, new_solver
 from dreamhome.engine.functionality import add_functionality, floor_masks, functionality_points
 from dreamhome.engine.furnishings import add_tokens, token_points
 from dreamhome.engine.helpers import helper_amounts
@@ -35,8 +35,9 @@ from dreamhome.engine.rooms import (
 )
 from dreamhome.generate import random_house
 from dreamhome.house import House
-from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
+from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import add_final_score, score_components, score_house
+from tests.helpers.cpsat import fixed_stage
 
 ROOMS = ("living_room", "bedroom", "kitchen", "bathroom", "childrens_room", "study")
 ANNEXES = (("pantry", "kitchen"), ("sauna", "bathroom"), ("dressing_room", "bedroom"))
@@ -69,20 +70,6 @@ def compiled(text: str) -> Ruleset:
     if text not in _compiled:
         _compiled[text] = compile_rules(text=text, name="variant.dh")
     return _compiled[text]
-
-
-def fixed_stage(rules: Ruleset, house: House) -> tuple[HouseModel, Stage]:
-    """A CP-SAT model whose one stage is this house, every cell fixed to its card class."""
-    hm = HouseModel(rules, classes_for(rules, [house]))
-    content: list[dict[int, list]] = []
-    for cell, code in enumerate(house.cells):
-        if code in (EMPTY, SCAFFOLD):
-            content.append({})
-            continue
-        lit = hm.model.new_bool_var(f"cell{cell}")
-        hm.model.add(lit == 1)
-        content.append({hm.index[house_class(house, cell)]: [lit]})
-    return hm, Stage(content)
 
 
 def objective(hm: HouseModel) -> int:

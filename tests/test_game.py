@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from dataclasses import replace
 
 import pytest
@@ -16,10 +15,11 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import TakeColumn
 from dreamhome.game.bots import BOTS, SolverBot, make_bot
 from dreamhome.game.record import load_record, play_game, replay_record
-from dreamhome.game.state import GameState, IllegalAction, Phase, Resource
+from dreamhome.game.state import GameState, IllegalAction, Phase
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import score_house
+from tests.helpers.games import play_checked
 from tests.helpers.paths import ROOT
 from tests.helpers.rules import compiled
 
@@ -27,78 +27,11 @@ GOLDEN = ROOT / "tests" / "golden"
 RULESETS = {variants: compiled(*variants) for variants in [(), ("kids",), ("car",), ("kids", "car")]}
 
 
-def room_cards(state: GameState) -> Counter:
-    """COMP-1: every room card is in exactly one place."""
-    seen = Counter(state.room_deck)
-    seen.update(c for c in state.track_rooms if c is not None)
-    seen.update(state.room_discard)
-    if state.pending_room is not None:
-        seen[state.pending_room] += 1
-    for house in state.houses:
-        seen.update(c for c in house.cells if c >= ROOM0)
-        seen.update(u for c, u in zip(house.cells, house.under) if c == FACE_DOWN)
-    return seen
-
-
-def resource_cards(state: GameState) -> Counter:
-    rules = state.rules
-    seen = Counter(r for r in state.res_deck)
-    seen.update(r for r in state.track_res if r is not None)
-    seen.update(state.gone)
-    if state.pending_res is not None:
-        seen[state.pending_res] += 1
-    if state.scaffold_pending:
-        seen[state.scaffold_card] += 1
-    seen.update(Resource("roof", rules.roofs[c].id, w) for c, w in state.roof_discard)
-    scaffold = next(c.id for c in rules.tools if c.effect("scaffold"))
-    for house in state.houses:
-        seen.update(Resource("roof", rules.roofs[c].id, w) for c, w in house.roofs)
-        seen.update(Resource("helper", h) for h in house.helpers)
-        seen.update(Resource("tool", t) for t in house.tools)
-        seen.update(Resource("tool", scaffold) for c in house.cells if c == SCAFFOLD)
-    return seen
-
-
-def manifest(rules):
-    rooms = Counter({r.code: r.count for r in rules.rooms})
-    res = Counter()
-    for r in rules.roofs:
-        res[Resource("roof", r.id, True)] += r.windows
-        res[Resource("roof", r.id, False)] += r.count - r.windows
-    for f in rules.furnishings:
-        if f.is_card:
-            res[Resource("furnishing", f.id)] += f.count
-    for c in rules.helpers + rules.tools:
-        res[Resource(c.kind, c.id)] += c.count
-    return rooms, res
-
-
-def check_invariants(state: GameState) -> None:
-    rules = state.rules
-    rooms, res = manifest(rules)
-    assert room_cards(state) == rooms
-    assert resource_cards(state) == res
-    tokens = Counter(t for h in state.houses for t in h.tokens if t)
-    tokens.update(rules.furnishing(f).code for h in state.houses for f in h.outside)
-    for code, n in tokens.items():
-        assert n <= rules.furnishings[code - 1].count
-    for house in state.houses:
-        broken = [
-            v for v in house_violations(rules, house) if not (state.phase == Phase.END and v.rule == "FURN-ONE")
-        ]  # END-HANDYMAN: resolved at the end
-        assert broken == []
-
-
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10**9), st.integers(2, 4), st.sampled_from(sorted(RULESETS)))
 def test_random_games_keep_every_invariant(seed, players, variants):
     rules = RULESETS[variants]
-    state = GameState(rules, players, seed)
-    bots = [make_bot("random", seed, i) for i in range(players)]
-    check_invariants(state)
-    while not state.is_terminal():
-        state.apply_action(bots[state.current_player()].choose(state.observation(), state.legal_actions()))
-        check_invariants(state)
+    state = play_checked(rules, players, seed)
     for house in state.houses:
         assert house.is_finished() and SCAFFOLD not in house.cells  # ROUND-6
         assert len([c for c in house.cells if c >= ROOM0 or c == FACE_DOWN]) == rules.board.size

@@ -27,8 +27,8 @@ from dreamhome.render_svg import house_svg
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import FinalStateError, final_score, score_total
 from tests.helpers.cli import run
+from tests.helpers.games import play_checked
 from tests.helpers.paths import EXAMPLES, ROOT
-from tests.test_game import check_invariants
 
 # The base game's room cards (dreamhome/rules/base.dh), written out so the shapes below can
 # scale the deck and the test can count what it wrote, independently of the compiler.
@@ -331,12 +331,7 @@ def test_shapes_play_to_a_valid_end(name):
     rooms_total, _ = deck_of(name)
     for players in range(lo, hi + 1):
         for seed in range(3):
-            state = GameState(rules, players, seed)
-            bots = [make_bot("random", seed, i) for i in range(players)]
-            check_invariants(state)
-            while not state.is_terminal():
-                state.apply_action(bots[state.current_player()].choose(state.observation(), state.legal_actions()))
-                check_invariants(state)
+            state = play_checked(rules, players, seed)
             placed = Counter()
             for house in state.houses:
                 assert final_state_violations(rules, house) == []

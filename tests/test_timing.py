@@ -37,8 +37,8 @@ from dreamhome.generate import random_house
 from dreamhome.scoring import score_house, score_total
 from dreamhome.solver.optimize import best_final_score
 from tests.helpers.cli import run
+from tests.helpers.games import check_invariants
 from tests.helpers.reference_endgame import reference_best_final
-from tests.test_game import check_invariants
 
 PHASE_OF_TIMING = {"round_start": Phase.ROUND_START, "before_take": Phase.TURN, "end": Phase.END}
 
