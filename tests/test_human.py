@@ -25,10 +25,11 @@ from dreamhome.game.record import GameResult, load_record, replay_record, resume
 from dreamhome.game.state import GameState
 from dreamhome.house import house_to_json
 from dreamhome.ruleset import EMPTY, SCAFFOLD
+from tests.helpers.cli import run
+from tests.helpers.paths import ROOT
 from tests.helpers.reference import reference_score
 from tests.helpers.rules import compiled
 
-ROOT = Path(__file__).resolve().parent.parent
 GAME = ("--players", "2", "--bots", "human,greedy", "--seed", "5", "--first-player", "0")
 # Seat 0 leads round 1 of a 2-player game: ROUND-1's discard, then its take, then its placement.
 OPENING = ["bogus", "99", "", "help", "save", "save /", "1", "hint", "2", "undo", "1"]
@@ -77,13 +78,7 @@ def test_a_whole_game_through_a_pipe_ends_with_the_scorers_scores(whole_game):
     assert data["scores"] == expected == final_scores(out)
     result = replay_record(data, "whole")
     assert result.scores() == expected
-    replay = subprocess.run(
-        [sys.executable, "-m", "dreamhome", "replay", str(record)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={"PATH": "/usr/bin:/bin", "HOME": "/tmp", "PYTHONPATH": str(ROOT)},
-    )
+    replay = run("replay", record, cwd=ROOT)
     assert replay.returncode == 0 and "every event verified" in replay.stdout
 
 
@@ -146,13 +141,7 @@ def test_resume_continues_the_random_stream_of_a_random_bot(tmp_path):
 def test_an_unfinished_record_is_refused_by_replay_in_one_line(tmp_path):
     saved = tmp_path / "saved.json"
     assert play(*GAME, lines=["1", "1", f"save {saved}", "quit"]).returncode == 0
-    proc = subprocess.run(
-        [sys.executable, "-m", "dreamhome", "replay", str(saved)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={"PATH": "/usr/bin:/bin", "HOME": "/tmp", "PYTHONPATH": str(ROOT)},
-    )
+    proc = run("replay", saved, cwd=ROOT)
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "unfinished game" in lines[0] and "--resume" in lines[0]

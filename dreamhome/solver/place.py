@@ -122,9 +122,9 @@ def best_placement_now(
     bot uses this; `place` needs every placement's own bound.
     `scenarios`: sampled futures, each the rounds still to come with one card taken from each
     (completion.add_offers), besides the card in hand; the value is their average."""
-    hand = (card, placements)
-    value, _proven, chosen = _solve_completion(rules, house, pool, hand, None, 1, seed, deterministic_time, scenarios)
-    assert chosen is not None  # the model places the card in hand on exactly one of `placements`
+    value, _proven, chosen = best_placement_bound(
+        rules, house, pool, card, placements, deterministic_time=deterministic_time, seed=seed, scenarios=scenarios
+    )
     return value, chosen
 
 
@@ -138,11 +138,13 @@ def best_placement_bound(
     time_limit: float | None = None,
     deterministic_time: float | None = None,
     seed: int = 0,
+    scenarios: list[list[dict[int, int]]] | None = None,
 ) -> tuple[int, bool, Placement]:
     """`best_placement_now` under a wall-clock limit, saying whether the value is proven: the
     hints of a human seat (dreamhome.game.hints) must answer within a second and say so when
     the solver ran out of time."""
-    value, proven, chosen = _solve_completion(rules, house, pool, (card, placements), time_limit, 1, seed, deterministic_time)
+    hand = (card, placements)
+    value, proven, chosen = _solve_completion(rules, house, pool, hand, time_limit, 1, seed, deterministic_time, scenarios)
     assert chosen is not None  # the model places the card in hand on exactly one of `placements`
     return value, proven, chosen
 
