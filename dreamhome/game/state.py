@@ -302,8 +302,8 @@ class GameState:
         helper = getattr(action, "helper", None)
         if isinstance(helper, str) and self.rules.has_held(helper):
             return helper
-        if action.role == SCAFFOLD_ROLE:
-            return self._scaffold_id()
+        if action.role == SCAFFOLD_ROLE:  # the scaffold card just taken (TOOL-SCAFFOLDING), not any of its kind
+            return self.scaffold_card.id if self.scaffold_card is not None else self._scaffold_id()
         if action.role in (SWAP_WITH_TRACK, SWAP_TRACK_ROOMS, TAKE_ROOM_AT_ROUND_START) and 0 <= self.actor < self.n:
             usable = self.usable_cards(self.actor, action.role, self.timing_now())
             if usable:
