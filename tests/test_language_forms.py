@@ -14,10 +14,13 @@ counted, legal placements, deck sizes, game event streams under the same seed, t
 `rules show --assumed` listing. A (kind, field) pair the compiler does not allow is refused by
 `rules check` with file:line:column (test_disallowed_fields_are_refused).
 
-Effect shapes are compared against the same card with a do-nothing effect (`score(bonus_plus 0)`):
-same ids and counts, so the same seed deals the same cards, and any difference in the games is
-the effect's. A shape that changes nothing and is not refused is a silent form: those are marked
-strict xfail, naming #11 item 2 (timing and roles of effects, being fixed) so they flip when fixed.
+Effect shapes (each effect with every place, timing and flag, on a helper and on a tool): `rules check`
+refuses exactly the ones docs/language.md's support matrix and RES-EFFECTS refuse (written out here by
+hand, `MATRIX` and `NOT_ON`), at the effect's line. Every other one means something: a passive effect
+(`score`, `tokens_keep_open`) changes the score or the placements of a house holding the card, against
+the same card with a do-nothing effect (`score(bonus_plus 0)`); any other is offered, naming the card,
+in a phase of its timing in seeded games, and applying it changes the game. A form accepted with no
+meaning would be a silent form (`SILENT`, strict xfail with its reason): there is none left.
 """
 
 from __future__ import annotations
