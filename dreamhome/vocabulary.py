@@ -11,6 +11,9 @@ from dataclasses import dataclass
 
 # Room categories and the kind of floor each goes on (PLACE-B).
 CATEGORY_FLOOR_KIND = {"normal": "upper", "annex": "upper", "basement": "basement"}
+# The categories whose rooms may carry `bonus N beside ROOM` (SCORE-ROOMS): only an annex scores its
+# bonus value beside a room of the named type; a normal or basement room scores its points table alone.
+BONUS_CATEGORIES = ("annex",)
 FLOOR_KINDS = ("upper", "basement")
 
 PROVENANCE_TAGS = ("rulebook", "printed", "review", "inferred", "assumed")
@@ -71,6 +74,25 @@ EFFECTS: dict[str, EffectShape] = {
     "scaffold": EffectShape(timings=("once",), meaning="place scaffold on an empty supported space (TOOL-SCAFFOLDING)"),
 }
 
+
+# Which effects each kind of held card may carry (RES-EFFECTS). A tool is used and then discarded
+# (RES-TOOL), so an effect that lasts from the moment its card is taken (`score`, `tokens_keep_open`)
+# has nothing to last on; a helper is kept and never used up (RES-HELPER), so it cannot carry the
+# scaffold, which a tool puts down once, at once, and is then gone (TOOL-SCAFFOLDING). Every other
+# effect is used at its timing and works on either kind alike (TOOL-TIMING).
+CARD_KIND_EFFECTS: dict[str, tuple[str, ...]] = {
+    "tool": ("swap", "take", "take_room", "scaffold"),
+    "helper": ("swap", "take", "take_room", "score", "tokens_keep_open"),
+}
+CARD_KIND_REFUSALS: dict[tuple[str, str], str] = {
+    ("tool", "score"): "a tool is used and discarded (RES-TOOL), but score() lasts from the moment its card is "
+    "taken; put it on a helper (RES-EFFECTS)",
+    ("tool", "tokens_keep_open"): "a tool is used and discarded (RES-TOOL), but tokens_keep_open lasts from the "
+    "moment its card is taken; put it on a helper (RES-EFFECTS)",
+    ("helper", "scaffold"): "a helper is kept, never used up (RES-HELPER), but the scaffold is put down once by a "
+    "tool that is then discarded (TOOL-SCAFFOLDING); put it on a tool (RES-EFFECTS)",
+}
+"""Why each effect a kind may not carry is refused: the compiler's message (RES-EFFECTS)."""
 
 # ---- timing and uses (TOOL-TIMING) -------------------------------------------------------
 # When an effect acts. `once`: from the moment the card is taken (passive effects; the scaffold is

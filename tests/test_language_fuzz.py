@@ -8,9 +8,9 @@ and `place`: no exception but the project's clear errors (DreamhomeError, exit 2
 outside 0/1/2, no run longer than the bound. A CI-sized, derandomized sample; the 2,000-file run
 is `benchmarks/bench_fuzz.py`.
 
-The crashes the fuzzing found in code owned elsewhere are `KNOWN_CRASHES`: each a minimal rules
-file and the command that crashes on it, marked strict xfail so it flips when fixed. The sample
-test tolerates only those crashes (by exception and message), so any new crash fails it.
+The crashes the fuzzing found are fixed and kept as `FIXED_CRASHES`: each a minimal rules file, the
+command that crashed on it, and how that command ends now (an answer, or exit 2 with the reason).
+The sample test tolerates only the crashes of `KNOWN_SIGNATURES` (none today), so any crash fails it.
 """
 
 from __future__ import annotations
@@ -19,10 +19,14 @@ import json
 import random
 import re
 import time
+from dataclasses import dataclass
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from dreamhome.dsl.compiler import check_rules, compile_rules
+from dreamhome.house import house_from_json
+from dreamhome.scoring import score_total
 from dreamhome.vocabulary import AWARDS, CATEGORY_FLOOR_KIND, EFFECTS, OPTIONS, ROOF_SCORING_FIELDS
 from tests.helpers.rules_strategies import CHECK_OK, CHECK_REFUSED, Outcome, rules_text, rules_texts, run_command, run_file
 
@@ -34,13 +38,10 @@ HANG_BOUND_SECONDS = 2.0
 well under a second."""
 CRASH_BOUND_SECONDS = 20.0
 
-# (exception as printed on the traceback's last line, message pattern) of each known crash below.
-KNOWN_SIGNATURES: tuple[tuple[str, str], ...] = (
-    ("IndexError", r"Cannot choose from an empty sequence"),
-    ("dreamhome.engine.endgame.ReplayError", r"holds no card"),
-    ("KeyError", r"^KeyError: 'windows'$"),
-    ("RuntimeError", r"^RuntimeError: internal error: the model claims \d+ \(\+ roof\) but the replayed house scores \d+$"),
-)
+KNOWN_SIGNATURES: tuple[tuple[str, str], ...] = ()
+"""(exception as printed on the traceback's last line, message pattern) of each crash the fuzzing found and
+nobody has fixed yet: the sample test tolerates exactly these. None today: each crash found so far is fixed
+and kept below as a regression (FIXED_CRASHES). A new one goes here with its minimal file as a strict xfail."""
 
 # A finished house of the base board (found by the fuzzing, cut down cell by cell while it still crashed).
 HOUSE_747 = json.dumps(
@@ -54,106 +55,168 @@ HOUSE_747 = json.dumps(
     }
 )
 
-KNOWN_CRASHES = [
-    pytest.param(
+PANTRIES_OF_THREE = 'include "base.dh"\nroom pantry { points 1 2 3  bonus 5 beside pantry  count 9 }\n'
+"""An annex that names its own type and may grow to three cards (SCORE-ROOMS: a room is never beside itself)."""
+HOUSE_PANTRIES = json.dumps(
+    {
+        "floors": {
+            "top": [
+                {"room": "kitchen", "token": "ice_cream_machine"},
+                {"room": "pantry"},
+                {"room": "kitchen"},
+                {"room": "pantry"},
+                {"room": "living_room", "token": "fireplace"},
+            ],
+            "middle": [
+                {"room": "bedroom", "token": "canopy_bed"},
+                {"face_down": True, "room": "laundry"},
+                {"room": "childrens_room", "token": "rocking_horse"},
+                {"room": "pantry"},
+                {"room": "bathroom", "token": "jacuzzi"},
+            ],
+            "basement": [{"room": "wine_cellar"}, {"room": "workshop"}],
+        },
+        "roofs": [
+            {"color": "red", "window": False},
+            {"color": "blue", "window": True},
+            {"color": "red", "window": False},
+            {"color": "red", "window": False},
+        ],
+        "outside": ["treehouse"],
+        "helpers": ["handyman", "handyman", "supplier"],
+    }
+)
+"""A finished house under PANTRIES_OF_THREE (dreamhome.generate, seed 0) whose handyman can join two pantries
+(optimize crashed on it before the fix: the model claimed 31, the replayed house scored 38)."""
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A crash the fuzzing found, now fixed: its minimal file, the command, what the command now ends with
+    (the step as `run_command` records it) and, for a refusal, a piece of the message `rules check` gives."""
+
+    text: str
+    args: tuple[str, ...]
+    step: str
+    refusal: str = ""
+    files: tuple[tuple[str, str], ...] = ()
+    bound: float = 20.0
+
+
+PLAY = ("--rules", "{rules}", "play", "--players", "{n}", "--bots", "{bots}", "--seed", "{seed}", "--json")
+
+
+def _play(players: int, seed: int) -> tuple[str, ...]:
+    return tuple(a.format(n=players, bots=",".join(["random"] * players), seed=seed, rules="{rules}") for a in PLAY)
+
+
+FIXED_CRASHES = {
+    # Was: IndexError in RandomBot.choose (no legal action for the 6th and 7th players).
+    "seven-players-no-legal-action": Fixed(
         'include "base.dh"\ngame dream_home { players 2..7 }\n',
-        ("--rules", "{rules}", "play", "--players", "7", "--bots", ",".join(["random"] * 7), "--seed", "0", "--json"),
-        CRASH_BOUND_SECONDS,
-        {},
-        id="seven-players-no-legal-action",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="game/: with 7 players a random bot is offered no legal action (IndexError in RandomBot.choose)",
-        ),
+        _play(7, 0),
+        "play: 2",
+        "6 players take 6 columns a round (ROUND-3), but the track has 5",
     ),
-    pytest.param(
-        'include "base.dh"\ngame dream_home { rounds 9 }\n',
-        ("--rules", "{rules}", "play", "--players", "2", "--bots", "random,random", "--seed", "1", "--json"),
-        CRASH_BOUND_SECONDS,
-        {},
-        id="nine-rounds-swap-of-empty-cell",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="game/: with fewer rounds than cells the supplier is offered a swap of an empty cell "
-            "(ReplayError 'top/0 holds no card', not a DreamhomeError)",
-        ),
-    ),
-    pytest.param(
+    # Was: ReplayError 'top/0 holds no card' (the supplier offered a swap of an empty space, END-SUPPLIER).
+    "nine-rounds-swap-of-empty-cell": Fixed('include "base.dh"\ngame dream_home { rounds 9 }\n', _play(2, 1), "play: 0"),
+    # Was: RuntimeError, the CP-SAT end-game model and the replayed house disagreeing on a normal room's bonus;
+    # a normal room now has no bonus (SCORE-ROOMS), and the disagreement itself is the next case.
+    "bonus-on-a-normal-room-beside-its-own-type": Fixed(
         'include "base.dh"\nroom childrens_room { bonus 0 beside childrens_room }\n',
         ("--rules", "{rules}", "optimize", "{house}", "--json"),
-        CRASH_BOUND_SECONDS,
-        {"house": HOUSE_747},
-        id="bonus-on-a-normal-room-beside-its-own-type",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="engine/rooms + solver/end_tables: a normal room with `bonus N beside` its own type; the CP-SAT "
-            "end-game model claims 20, the plain scorer of the replayed house 14 (RuntimeError, internal error)",
-        ),
+        "optimize: 2",
+        "only an annex scores",
+        (("house", HOUSE_747),),
     ),
-    pytest.param(
+    # Was: RuntimeError 'the model claims 31 (+ roof) but the replayed house scores 38': the plain readings
+    # counted an annex's own cards as the type beside it (SCORE-ROOMS: a room is never beside itself).
+    "annex-beside-its-own-type": Fixed(
+        PANTRIES_OF_THREE,
+        ("--rules", "{rules}", "optimize", "{house}", "--json"),
+        "optimize: 0",
+        "",
+        (("house", HOUSE_PANTRIES),),
+    ),
+    # Was: KeyError 'windows' in the compiler (a roof count -1 with no windows field).
+    "negative-roof-count-without-windows": Fixed(
         'include "base.dh"\nroof grey { count -1 }\n',
         ("rules", "check", "{rules}"),
-        CRASH_BOUND_SECONDS,
-        {},
-        id="negative-roof-count-without-windows",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="dsl/compiler.py build_roof: count -1 with no windows field reports the window error at "
-            "f['windows'], which is missing (KeyError)",
-        ),
+        "rules check: 2",
+        "a count cannot be negative",
     ),
-    pytest.param(
-        'include "base.dh"\nhelper a { count 1000000  effect scaffold }\nhelper b { count 1000000  effect scaffold }\n',
-        ("--rules", "{rules}", "play", "--players", "2", "--bots", "random,random", "--seed", "0", "--json"),
-        HANG_BOUND_SECONDS,
-        {},
-        id="million-card-deck-slow-game",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="game/state.py: GameState builds and shuffles one object per card, so counts near MAX_NUMBER "
-            "make every game take seconds (1,000,000 cards: 5-10 s per game; the fuzz bench's two hangs)",
-        ),
+    # Was: 5-10 s per game building and shuffling a million cards (the fuzz bench's two hangs).
+    "million-card-deck-slow-game": Fixed(
+        'include "base.dh"\nhelper a { count 1000000  effect score(bonus_plus 0) }\n'
+        "helper b { count 1000000  effect score(bonus_plus 0) }\n",
+        _play(2, 0),
+        "play: 2",
+        "more than a game can shuffle",
+        bound=HANG_BOUND_SECONDS,
     ),
-    pytest.param(
+    # Was: minutes building a board of 1,000,001 cells before any check.
+    "million-column-floor-hangs-check": Fixed(
         'include "base.dh"\nboard {\n  floor top upper columns 0..1000000\n}\n',
         ("rules", "check", "{rules}"),
-        HANG_BOUND_SECONDS,
-        {},
-        id="million-column-floor-hangs-check",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="dsl/compiler + board.py: a floor of 1,000,001 columns (within MAX_NUMBER) is built cell by cell; "
-            "rules check runs for minutes (20,001 columns: 10 s) instead of refusing it",
-        ),
+        "rules check: 2",
+        "more than a house can hold",
+        bound=HANG_BOUND_SECONDS,
     ),
-]
+}
 
 
 def _known(outcome: Outcome) -> bool:
-    """A crash already listed in KNOWN_CRASHES (matched on the traceback's last line)."""
+    """A crash already listed in KNOWN_SIGNATURES (matched on the traceback's last line)."""
     lines = outcome.crash.strip().splitlines()
     last = lines[-1] if lines else ""
     return any(last.startswith(kind + ":") and re.search(pattern, last) for kind, pattern in KNOWN_SIGNATURES)
 
 
-@pytest.mark.parametrize("text, args, bound, files", KNOWN_CRASHES)
-def test_known_crash(text: str, args: tuple[str, ...], bound: float, files: dict[str, str]) -> None:
-    """Each crash the fuzzing found, as a minimal file and command: it must end in an answer or exit 2, in time."""
-    outcome = run_command(text, args, bound=bound, files=files)
-    assert not outcome.hang, f"over {bound} s: dreamhome {' '.join(args)}"
+@pytest.mark.parametrize("name", sorted(FIXED_CRASHES))
+def test_fixed_crash_ends_cleanly(name: str) -> None:
+    """Each crash the fuzzing found, as its minimal file and command, now ends in an answer (exit 0) or a
+    clear refusal (exit 2, with the message that says why), in time, with no traceback."""
+    fixed = FIXED_CRASHES[name]
+    outcome = run_command(fixed.text, fixed.args, bound=fixed.bound, files=dict(fixed.files))
+    assert not outcome.hang, f"over {fixed.bound} s: dreamhome {' '.join(fixed.args)}"
     assert not outcome.crash, outcome.crash
+    assert outcome.steps == (fixed.step,)
+    errors, _warnings = check_rules(text=fixed.text, name="fuzz.dh")
+    if fixed.refusal:
+        assert any(fixed.refusal in d.message for d in errors), [d.message for d in errors]
+    else:
+        assert errors == []
 
 
-def test_known_signatures_match_their_crash() -> None:
-    """The tolerance of the sample test is no wider than the known crashes: each signature matches a real
-    traceback line of its kind and nothing else."""
-    assert _known(Outcome("", "Traceback…\nIndexError: Cannot choose from an empty sequence"))
-    assert _known(Outcome("", "Traceback…\ndreamhome.engine.endgame.ReplayError: top/0 holds no card"))
-    assert _known(Outcome("", "Traceback…\nKeyError: 'windows'"))
-    assert _known(Outcome("", "…\nRuntimeError: internal error: the model claims 26 (+ roof) but the replayed house scores 20"))
-    assert not _known(Outcome("", "Traceback…\nRuntimeError: dictionary changed size during iteration"))
-    assert not _known(Outcome("", "Traceback…\nKeyError: 'top/0'"))
-    assert not _known(Outcome("", "Traceback…\nIndexError: tuple index out of range"))
+def test_annex_is_never_beside_itself() -> None:
+    """SCORE-ROOMS: two pantries side by side are one room, not a pantry beside a pantry: under an annex
+    bonus that names its own type the room scores its points table (2 for two cards), whatever the bonus;
+    a pantry under it on the floor below earns the bonus only when above and below count as beside."""
+    two = {"floors": {"middle": [None, None, None, {"room": "pantry"}, {"room": "pantry"}]}}
+    on_top = {
+        "floors": {"top": [None, None, None, {"room": "pantry"}, None], "middle": [None, None, None, {"room": "pantry"}, None]}
+    }
+
+    def score(text: str, data: dict[str, object]) -> int:
+        rules = compile_rules(text=text, name="annex.dh")
+        return score_total(rules, house_from_json(rules, data))
+
+    bonus_9 = PANTRIES_OF_THREE.replace("bonus 5", "bonus 9")
+    orthogonal = "option annex_adjacency = orthogonal\n"
+    assert score(PANTRIES_OF_THREE, two) == score(bonus_9, two) == 2
+    assert score(PANTRIES_OF_THREE, on_top) == 1 + 1
+    assert score(PANTRIES_OF_THREE + orthogonal, on_top) == 5 + 5
+    assert score(bonus_9 + orthogonal, two) == 2
+
+
+def test_sample_tolerates_no_crash() -> None:
+    """The tolerance of the sample test is no wider than the crashes still open: none today, so any
+    traceback at all fails it."""
+    assert not _known(Outcome("", "Traceback…\nIndexError: Cannot choose from an empty sequence"))
+    assert not _known(
+        Outcome("", "…\nRuntimeError: internal error: the model claims 26 (+ roof) but the replayed house scores 20")
+    )
+    assert not _known(Outcome("", "Traceback…\nKeyError: 'windows'"))
 
 
 _sample: list[Outcome] = []

@@ -299,6 +299,29 @@ def test_round_start_take_without_skip_turn_never_strands_a_turn():
     assert used
 
 
+def test_a_take_that_does_not_fit_does_not_hide_one_that_does():
+    """TOOL-TIMING: of several cards that can make a round-start take, the game uses the first tool held
+    whose take fits. A take that costs no turn never fits on base.dh's 12 spaces for 12 rounds; held
+    first, it does not hide the jackhammer's (which skips the turn): the take is offered, names the
+    jackhammer, spends it (discarded, RES-TOOL) and costs the turn, and the other tool stays unused."""
+    rules = rules_with('tool probe "Probe" { count 1  effect take_room(track) at round_start }')
+    state = GameState(rules, 4, 0)
+    state.houses[0] = replace(state.houses[0], tools=("probe", "jackhammer"))
+    state.tool_rounds[0], state.tool_spent[0] = [0, 0], [0, 0]
+    bots = [make_bot("random", 0, i) for i in range(4)]
+    while state.round == 1 or state.phase != Phase.ROUND_START or state.actor != 0:
+        assert state.round <= 2, "player 0 was never offered the round-start take of round 2"
+        legal = state.legal_actions()
+        if state.actor == 0:  # player 0 keeps both tools until round 2's window
+            legal = [a for a in legal if not isinstance(a, TakeRoomAtRoundStart)]
+        state.apply_action(bots[state.actor].choose(state.observation(lookahead=False), legal))
+    take = next(a for a in state.legal_actions() if isinstance(a, TakeRoomAtRoundStart))
+    assert "Jackhammer" in state.action_text(take)
+    after = state.child(take)
+    assert after.houses[0].tools == ("probe",)
+    assert 0 in after.skip
+
+
 def test_drill_at_round_start_is_not_offered_during_turns():
     """Reproduction 2 turned around: a drill `at round_start` is used before the first turn and
     never offered on a turn (the base drill's own timing is before_take)."""

@@ -60,6 +60,9 @@ from dreamhome.ruleset import (
 )
 from dreamhome.vocabulary import (
     AWARDS,
+    BONUS_CATEGORIES,
+    CARD_KIND_EFFECTS,
+    CARD_KIND_REFUSALS,
     CATEGORY_FLOOR_KIND,
     EFFECTS,
     FLOOR_KINDS,
@@ -437,6 +440,9 @@ class _Compiler:
         if decl.kind == "board":  # docs/language.md: a board declared again replaces the whole board
             existing.fields, existing.pos = {}, decl.pos
         for fld in decl.fields:
+            # A replaced field moves to the end: the fields stay in the order they were last written,
+            # so a check between two fields can name the one the latest declaration gave.
+            existing.fields.pop(fld.name, None)
             existing.fields[fld.name] = fld
 
     def merge_item(self, state: _State, file: str, item: Item, seen: dict[str, Pos] | None) -> None:
@@ -629,7 +635,17 @@ class _Compiler:
         bonus = None
         if "bonus" in f:
             value, target, tpos = cast("tuple[int, str, Pos]", f["bonus"].value)
-            if self.check_room_ref(target, tpos, scope):
+            if category not in BONUS_CATEGORIES:
+                # SCORE-ROOMS: only an annex scores a bonus; name the field written last (an override
+                # of either the category or the bonus is where the conflict was made).
+                last = [name for name in f if name in ("category", "bonus")][-1]
+                self.error(
+                    f[last].pos,
+                    f"a {category} room has no bonus: only an annex scores 'bonus N beside ROOM' (SCORE-ROOMS)",
+                )
+            elif value < 0:
+                self.error(f["bonus"].pos, "a bonus cannot be negative (SCORE-ROOMS: like points)")
+            elif self.check_room_ref(target, tpos, scope):
                 bonus = (value, target)
         children = _int(f["children"]) if "children" in f else 0
         self.check_count(f["count"])
@@ -654,7 +670,7 @@ class _Compiler:
         self.check_count(f["count"])
         count = _int(f["count"])
         windows = _int(f["windows"]) if "windows" in f else 0
-        if windows < 0 or windows > count:
+        if "windows" in f and (windows < 0 or windows > max(count, 0)):  # a negative count is reported above
             self.error(f["windows"].pos, f"windows must be between 0 and the count ({count})")
         colour = cast(str, f["colour"].value) if "colour" in f else DEFAULT_ROOF_COLOUR
         if not _COLOUR.fullmatch(colour):
@@ -698,6 +714,11 @@ class _Compiler:
         self.check_count(f["count"])
         specs = cast("tuple[EffectSpec, ...]", f["effect"].value)
         effects = tuple(e for e in (self.compile_effect(spec) for spec in specs) if e)
+        for spec in specs:  # RES-EFFECTS: compile_effect does not know the card's kind; check it here
+            if spec.name in EFFECTS and spec.name not in CARD_KIND_EFFECTS[merged.kind]:
+                why = CARD_KIND_REFUSALS.get((merged.kind, spec.name), "see docs/language.md (RES-EFFECTS)")
+                self.error(spec.pos, f"{spec.name} on {KIND_WORDS[merged.kind]}: {why}")
+        effects = tuple(e for e in effects if e.name in CARD_KIND_EFFECTS[merged.kind])
         english, names = _card_names(ident, merged)
         card = HeldCard(ident, english, merged.kind, _int(f["count"]), effects, names)
         (cards.helpers if merged.kind == "helper" else cards.tools).append(card)

@@ -79,14 +79,16 @@ def room_points(t: Tables, code: int, size: int, beside: bool) -> int:
 
 def annex_beside(t: Tables, codes: Sequence[int], room_cells: Sequence[int], code: int, at: Sequence[int] | None = None) -> bool:
     """SCORE-ROOMS' annex condition: some cell beside the room (per `annex_adjacency`,
-    `Tables.annex_neighbours`) holds a face-up card of the type the annex names. `codes` is the
-    house's cells, or a floor row with `at` mapping a board cell to its place in the row."""
+    `Tables.annex_neighbours`), not of the room itself, holds a face-up card of the type the annex
+    names: a room is never beside itself, even when it names its own type (as `add_annex_points`
+    reads it). `codes` is the house's cells, or a floor row with `at` mapping a board cell to its
+    place in the row."""
     target = t.annex_target[code]
     if not target:
         return False
     for i in room_cells:
         for j in t.annex_neighbours[i]:
-            if codes[j if at is None else at[j]] == target:
+            if codes[j if at is None else at[j]] == target and j not in room_cells:
                 return True
     return False
 
@@ -114,6 +116,7 @@ def rooms_value(t: Tables, cells: Sequence[int]) -> tuple[int, list[int]]:
     annex_target = t.annex_target
     annex_value = t.annex_value
     neighbours = t.annex_neighbours
+    cell_floor = t.cell_floor
     total = 0
     masks = []
     for floor in t.floor_cells:
@@ -137,7 +140,8 @@ def rooms_value(t: Tables, cells: Sequence[int]) -> tuple[int, list[int]]:
                 target = annex_target[c]
                 if target:
                     for j in neighbours[i]:
-                        if cells[j] == target:
+                        # A card of the annex's own type on its floor beside it is the same room.
+                        if cells[j] == target and (target != c or cell_floor[j] != cell_floor[i]):
                             beside = True
                             break
         if run_code >= ROOM0:
@@ -196,7 +200,7 @@ def row_value(t: Tables, floor: int, row: Sequence[int]) -> tuple[int, int, list
             if target:
                 for k in range(i, j):
                     for q in neighbours[k]:
-                        if row[q] == target:
+                        if row[q] == target and not i <= q < j:  # never the room itself
                             beside = True
                             break
                     if beside:

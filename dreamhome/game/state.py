@@ -302,8 +302,12 @@ class GameState:
         helper = getattr(action, "helper", None)
         if isinstance(helper, str) and self.rules.has_held(helper):
             return helper
-        if action.role == SCAFFOLD_ROLE:
-            return self._scaffold_id()
+        if action.role == SCAFFOLD_ROLE:  # the scaffold card just taken (TOOL-SCAFFOLDING), not any of its kind
+            return self.scaffold_card.id if self.scaffold_card is not None else self._scaffold_id()
+        if action.role == TAKE_ROOM_AT_ROUND_START and 0 <= self.actor < self.n and self.phase == Phase.ROUND_START:
+            taker = self.round_start_taker(self.actor)
+            if taker is not None:
+                return taker
         if action.role in (SWAP_WITH_TRACK, SWAP_TRACK_ROOMS, TAKE_ROOM_AT_ROUND_START) and 0 <= self.actor < self.n:
             usable = self.usable_cards(self.actor, action.role, self.timing_now())
             if usable:
@@ -430,14 +434,23 @@ class GameState:
         return spent[slot] if slot < len(spent) else 0
 
     def round_start_take_fits(self, p: int) -> bool:
-        """TOOL-TIMING: a round-start take leaves a room card for every turn still to come this
-        round (a take with `skip_turn` also removes its user's turn); one without `skip_turn` is a
-        room card more, so its user's house must keep a space for every turn it has left."""
-        usable = self.usable_cards(p, TAKE_ROOM_AT_ROUND_START, "round_start")
-        if not usable:
-            return False
-        effect = timed_effect(self.rules.held(self._held_id(p, *usable[0])), TAKE_ROOM_AT_ROUND_START, "round_start")
-        skips = effect is not None and "skip_turn" in effect.flags and p not in self.skip
+        """TOOL-TIMING: the player holds a card whose round-start take fits now (`round_start_taker`)."""
+        return self.round_start_taker(p) is not None
+
+    def round_start_taker(self, p: int) -> str | None:
+        """TOOL-TIMING: the card a round-start take of player `p` uses: of the cards that can make it now,
+        the first tool held, else the first helper. A take leaves a room card for every turn still to
+        come this round (one with `skip_turn` also removes its user's turn); one without `skip_turn` is
+        a room card more, so its user's house must keep a space for every turn it has left. A card
+        whose take does not fit cannot make the move, so it does not hide the next one that can."""
+        for kind, slot in self.usable_cards(p, TAKE_ROOM_AT_ROUND_START, "round_start"):
+            card = self._held_id(p, kind, slot)
+            effect = timed_effect(self.rules.held(card), TAKE_ROOM_AT_ROUND_START, "round_start")
+            if effect is not None and self._take_fits(p, "skip_turn" in effect.flags and p not in self.skip):
+                return card
+        return None
+
+    def _take_fits(self, p: int, skips: bool) -> bool:
         turns = sum(1 for q in self.order if q not in self.skip) - skips
         if sum(1 for r in self.track_rooms if r is not None) - 1 < turns:
             return False
@@ -511,7 +524,7 @@ class GameState:
     def _on_take_room_at_round_start(self, action: TakeRoomAtRoundStart, p: int) -> None:
         """TOOL-JACKHAMMER: the room card now, its resource discarded; with skip_turn, no turn this
         round (TOOL-TIMING)."""
-        self._use(p, TAKE_ROOM_AT_ROUND_START, "round_start")
+        self._use(p, TAKE_ROOM_AT_ROUND_START, "round_start", self.round_start_taker(p))
         room = self.track_rooms[action.column]
         self.track_rooms[action.column] = None
         res = self.track_res[action.column]

@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 
 from dreamhome.vocabulary import (
     AWARDS,
+    CARD_KIND_EFFECTS,
     CATEGORY_FLOOR_KIND,
     EFFECTS,
     FLOOR_KINDS,
@@ -124,11 +125,17 @@ def _room_fields(rng: random.Random, rooms: list[str], new: bool) -> list[str]:
         fields.append(f"children {_num(rng, 0, 3)}" + _prov(rng))
     if rng.random() < 0.2:
         fields.append(f"bonus {_num(rng, 0, 6)} beside {_room_ref(rng, rooms)}" + _prov(rng))
+        if rng.random() < 0.9:  # only an annex takes a bonus (SCORE-ROOMS): mostly make it one, so it plays
+            fields = [f for f in fields if not f.startswith("category ")] + ["category annex"]
     return fields
 
 
-def _effect(rng: random.Random) -> str:
-    name = rng.choice(list(EFFECTS)) if rng.random() < 0.97 else "teleport"
+def _effect(rng: random.Random, kind: str) -> str:
+    """One effect line for a card of `kind`: mostly an effect that kind carries (RES-EFFECTS), sometimes
+    any effect of the vocabulary or an unknown one (near-valid)."""
+    carried = CARD_KIND_EFFECTS.get(kind, tuple(EFFECTS))
+    roll = rng.random()
+    name = rng.choice(carried) if roll < 0.9 else rng.choice(list(EFFECTS)) if roll < 0.97 else "teleport"
     shape = EFFECTS.get(name)
     text = "effect " + name
     if shape is not None:
@@ -188,7 +195,7 @@ def _card(rng: random.Random, words: BaseWords, rooms: list[str], fresh: str) ->
         if new or rng.random() < 0.5:
             fields.append(f"count {_num(rng, 0, 3)}")
         if new or rng.random() < 0.8:
-            fields.extend(_effect(rng) for _ in range(rng.choice([1, 1, 2])))
+            fields.extend(_effect(rng, kind) for _ in range(rng.choice([1, 1, 2])))
     if rng.random() < 0.03:
         fields.append(rng.choice(["windows 1", "award first_complete", "category normal", "outside"]))  # maybe misplaced
     name = f' "{ident.replace("_", " ").title()}"' if rng.random() < 0.3 else ""
