@@ -32,10 +32,10 @@ if TYPE_CHECKING:
 COMPONENTS = ("rooms", "furnishings", "functionality", "roof", "empty_rooms")
 
 __all__ = [
+    "Arg",
     "COMPONENTS",
     "FinalStateError",
     "Score",
-    "Arg",
     "ScoreLine",
     "add_final_score",
     "best_roof_choice",
@@ -162,7 +162,7 @@ def score_house(rules: Ruleset, house: House) -> Score:
     for room_found in house_rooms(t, house.cells):
         room = rules.room_of_code(room_found.code)
         size = room_found.size
-        plural = "one" if size == 1 else "many"
+        plural = "many" if size > 1 else "one"  # as the English text chooses "cards"
         text = f"{room.name}, {size} card{'s' if size > 1 else ''}"
         key, args = f"line.room.{plural}", (("room", room.id), ("size", size))
         if room.bonus is not None:
