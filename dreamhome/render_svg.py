@@ -6,7 +6,8 @@ category with its name, tokens on their cards, empty rooms face down, spaces
 held by a scaffold tool (labelled with the card's name), each room outlined as
 one shape with its score, the roof cards chosen, and the score breakdown beside
 the house. Card names and labels are in the language `lang` (`Ruleset.card_name`,
-`dreamhome.i18n.text`); the score lines are the scorer's English sentences.
+`dreamhome.i18n.text`), and so are the score lines (`score_text.line_text`); floors and cells
+keep the ids the rules file gives them (see render_text.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, has_text
 from dreamhome.i18n import text as ui
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
+from dreamhome.score_text import line_text
 from dreamhome.scoring import Score, rooms_of, score_house
 
 CELL_W, CELL_H, GAP = 128, 84, 6
@@ -135,7 +137,7 @@ def house_svg_parts(
     bx = x0 + LEFT + len(columns) * (CELL_W + GAP) + 30
     by = y0 + TOP + 4
     out.append(_text(bx, by, f"{ui('score.total', lang)} {score.total}", 18, "bold", "start"))
-    lines = [f"{line.points:>3}  {line.text}" for line in score.lines]
+    lines = [f"{line.points:>3}  {line_text(rules, line, lang)}" for line in score.lines]
     lines.append("")
     parts = {k: ui(f"score.part.{k}", lang) if has_text(f"score.part.{k}") else k.replace("_", " ") for k in score.components()}
     lines += [f"{v:>3}  {parts[k]}" for k, v in score.components().items()]

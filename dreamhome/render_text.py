@@ -16,6 +16,7 @@ from dreamhome.i18n import DEFAULT_LANG, has_text
 from dreamhome.i18n import text as ui
 from dreamhome.legality import Violation
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
+from dreamhome.score_text import line_text
 from dreamhome.scoring import Score
 
 # Terminal styles as hex colours: the engine's Python never spells a word a rules file uses as an id.
@@ -47,7 +48,7 @@ def house_grid(rules: Ruleset, house: House, violations: list[Violation] | None 
     columns = sorted({c for fl in board.floors for c in fl.columns})
     bad = {v.cell for v in violations or () if v.cell}
     grid = Table(show_header=True, show_lines=True, header_style="dim", padding=(0, 1))
-    grid.add_column("", style="dim", no_wrap=True)
+    grid.add_column(ui("grid.floor", lang), style="dim", no_wrap=True)
     for col in columns:
         grid.add_column(str(col), justify="center", min_width=10, max_width=13, overflow="fold")
     for fi, floor in enumerate(board.floors):
@@ -81,13 +82,16 @@ def held_text(rules: Ruleset, house: House, lang: str = DEFAULT_LANG) -> Text:
     return text
 
 
-def score_table(score: Score, lang: str = DEFAULT_LANG) -> Table:
+def score_table(score: Score, lang: str = DEFAULT_LANG, rules: Ruleset | None = None) -> Table:
+    """The breakdown, one line per reason (in `lang` when `rules` are given to name the cards,
+    else the scorer's English), then the parts and the total."""
     table = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
     table.add_column(ui("score.points", lang), justify="right")
     table.add_column(ui("score.why", lang))
     for line in score.lines:
         where = f" [{', '.join(line.cells)}]" if line.cells else ""
-        table.add_row(str(line.points), Text(line.text) + Text(where, style="dim"))
+        said = line_text(rules, line, lang) if rules is not None else line.text
+        table.add_row(str(line.points), Text(said) + Text(where, style="dim"))
     table.add_section()
     for name, value in score.components().items():
         key = "score.part." + name
@@ -100,9 +104,9 @@ def house_with_score(rules: Ruleset, house: House, score: Score, width: int = 16
     """Side by side on a wide terminal, one above the other on a narrow one."""
     left = Group(house_grid(rules, house, lang=lang), held_text(rules, house, lang))
     if width < 150:
-        return Group(left, score_table(score, lang))
+        return Group(left, score_table(score, lang, rules))
     layout = Table.grid(padding=(0, 3))
     layout.add_column()
     layout.add_column()
-    layout.add_row(left, score_table(score, lang))
+    layout.add_row(left, score_table(score, lang, rules))
     return layout

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 COMPONENTS = ("rooms", "furnishings", "functionality", "roof", "empty_rooms")
 
 __all__ = [
+    "Arg",
     "COMPONENTS",
     "FinalStateError",
     "Score",
@@ -99,12 +100,24 @@ def add_final_score(hm: HouseModel, stage: Stage, house: House) -> None:
 
 
 # ---------------------------------------------------------------- breakdown
+Arg = tuple[str, str | int]
+"""One argument of a score line's message: (name, value). Card ids stay ids (a language names
+them, `Ruleset.card_name`); a name that occurs more than once is a list, in order (the helpers
+behind a bonus, the roof cards of a roof)."""
+
+
 @dataclass(frozen=True)
 class ScoreLine:
+    """One reason for points. `text` is the English sentence (JSON outputs and records keep it);
+    `key` and `args` are the same sentence as a catalogue message (`line.*` in
+    dreamhome/locales), so that `dreamhome.score_text.line_text` can say it in any language."""
+
     part: str  # one of COMPONENTS
     points: int
     text: str
     cells: tuple[str, ...] = ()
+    key: str = ""  # the catalogue's `line.*` entry; "" for a line with no message (its text is shown)
+    args: tuple[Arg, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -129,61 +142,91 @@ class Score:
         return out
 
 
+def _with_helpers(key: str, plus: int, helpers: list[str]) -> tuple[str, tuple[Arg, ...]]:
+    """A message's key and the helper arguments it gains when helpers add `plus` points."""
+    if not plus:
+        return key, ()
+    return key + ".helpers", (("plus", plus), *(("helper", h) for h in helpers))
+
+
 def score_house(rules: Ruleset, house: House) -> Score:
-    """Every point, line by line, with the reason for it."""
+    """Every point, line by line, with the reason for it: an English `text` and the same reason
+    as a message (`key`, `args` with card ids) for the other languages (dreamhome/score_text.py)."""
     board = rules.board
     lines: list[ScoreLine] = []
     names = lambda cells: tuple(board.cells[i] for i in cells)  # noqa: E731
+    key: str
+    args: tuple[Arg, ...]
 
     t = rules.tables
     for room_found in house_rooms(t, house.cells):
         room = rules.room_of_code(room_found.code)
         size = room_found.size
+        plural = "many" if size > 1 else "one"  # as the English text chooses "cards"
         text = f"{room.name}, {size} card{'s' if size > 1 else ''}"
+        key, args = f"line.room.{plural}", (("room", room.id), ("size", size))
         if room.bonus is not None:
-            target = rules.room(room.bonus[1]).name.lower()
-            text = f"{room.name} beside {target}" if room_found.beside else text + f" (not beside a {target})"
-        lines.append(ScoreLine("rooms", room_found.points, text, names(room_found.cells)))
+            target_room = rules.room(room.bonus[1])
+            target = target_room.name.lower()
+            if room_found.beside:
+                text = f"{room.name} beside {target}"
+                key, args = "line.room.beside", (("room", room.id), ("target", target_room.id))
+            else:
+                text += f" (not beside a {target})"
+                key, args = f"line.room.not_beside.{plural}", (*args, ("target", target_room.id))
+        lines.append(ScoreLine("rooms", room_found.points, text, names(room_found.cells), key, args))
 
     held = Counter(house.helpers)
     amounts = helper_amounts(t, house.helpers)
     bonus_plus, empty_plus, token_plus = amounts.bonus_plus, amounts.empty_room, amounts.token_plus
-    plus_names = lambda table: ", ".join(  # noqa: E731
-        rules.held(h).name.lower() for h in held if table.get(h, 0)
-    )
+    plus_ids = lambda table: [h for h in held if table.get(h, 0)]  # noqa: E731
+    plus_names = lambda table: ", ".join(rules.held(h).name.lower() for h in plus_ids(table))  # noqa: E731
 
     for i, code in enumerate(house.cells):
         if code == FACE_DOWN:
             if empty_plus:
-                lines.append(
-                    ScoreLine(
-                        "empty_rooms", empty_plus, f"empty room ({plus_names(rules.tables.helper_empty_room)})", (board.cells[i],)
-                    )
-                )
+                table = rules.tables.helper_empty_room
+                args = tuple(("helper", h) for h in plus_ids(table))
+                text = f"empty room ({plus_names(table)})"
+                lines.append(ScoreLine("empty_rooms", empty_plus, text, (board.cells[i],), "line.empty.helpers", args))
             else:
-                lines.append(ScoreLine("rooms", 0, "empty room", (board.cells[i],)))
+                lines.append(ScoreLine("rooms", 0, "empty room", (board.cells[i],), "line.empty"))
+    token_table = rules.tables.helper_token_plus
     for i, tok in enumerate(house.tokens):
         if tok:
             furn = rules.furnishings[tok - 1]
-            where = rules.room_of_code(house.cells[i]).name.lower() if house.cells[i] >= ROOM0 else "?"
-            extra = f" + {token_plus} ({plus_names(rules.tables.helper_token_plus)})" if token_plus else ""
+            room_here = rules.room_of_code(house.cells[i]) if house.cells[i] >= ROOM0 else None
+            where = room_here.name.lower() if room_here is not None else "?"
+            extra = f" + {token_plus} ({plus_names(token_table)})" if token_plus else ""
+            key, more = _with_helpers("line.token", token_plus, plus_ids(token_table))
+            args = (("furnishing", furn.id), ("where", room_here.id if room_here is not None else "?"), ("points", furn.points))
             lines.append(
                 ScoreLine(
                     "furnishings",
                     furn.points + token_plus,
                     f"{furn.name} in the {where}: {furn.points}{extra}",
                     (board.cells[i],),
+                    key,
+                    args + more,
                 )
             )
     for fid in house.outside:
         furn = rules.furnishing(fid)
-        extra = f" + {token_plus} ({plus_names(rules.tables.helper_token_plus)})" if token_plus else ""
-        lines.append(ScoreLine("furnishings", furn.points + token_plus, f"{furn.name} outside: {furn.points}{extra}"))
+        extra = f" + {token_plus} ({plus_names(token_table)})" if token_plus else ""
+        key, more = _with_helpers("line.outside", token_plus, plus_ids(token_table))
+        args = (("furnishing", furn.id), ("points", furn.points))
+        lines.append(
+            ScoreLine("furnishings", furn.points + token_plus, f"{furn.name} outside: {furn.points}{extra}", (), key, args + more)
+        )
 
+    bonus_table = rules.tables.helper_bonus_plus
     for b in bonuses_met(t, floor_masks(t, house.cells)):
         bonus = rules.bonuses[b]
-        extra = f" + {bonus_plus} ({plus_names(rules.tables.helper_bonus_plus)})" if bonus_plus else ""
-        lines.append(ScoreLine("functionality", bonus.points + bonus_plus, f"{bonus.name}: {bonus.points}{extra}"))
+        extra = f" + {bonus_plus} ({plus_names(bonus_table)})" if bonus_plus else ""
+        key, more = _with_helpers("line.bonus", bonus_plus, plus_ids(bonus_table))
+        args = (("bonus", bonus.id), ("points", bonus.points))
+        text = f"{bonus.name}: {bonus.points}{extra}"
+        lines.append(ScoreLine("functionality", bonus.points + bonus_plus, text, (), key, args + more))
 
     roof_points, choice = best_roof_choice(rules, house.roofs)
     rs = rules.roof_scoring
@@ -192,7 +235,15 @@ def score_house(rules: Ruleset, house: House) -> Score:
         windows = sum(1 for _, w in choice if w)
         colours = ", ".join(rules.roofs[c].name.lower() + (" with window" if w else "") for c, w in choice)
         kind = f"all {rules.roofs[choice[0][0]].name.lower()}: {rs.uniform}" if uniform else f"mixed colours: {rs.mixed}"
-        lines.append(ScoreLine("roof", roof_points, f"roof of {rs.size} ({colours}) — {kind}, windows {windows} × {rs.window}"))
+        cards = tuple(("roof_window" if w else "roof", rules.roofs[c].id) for c, w in choice)
+        args = (("size", rs.size), ("windows", windows), ("window", rs.window), *cards)
+        if uniform:
+            key, args = "line.roof.uniform", (*args, ("colour", rules.roofs[choice[0][0]].id), ("uniform", rs.uniform))
+        else:
+            key, args = "line.roof.mixed", (*args, ("mixed", rs.mixed))
+        text = f"roof of {rs.size} ({colours}) — {kind}, windows {windows} × {rs.window}"
+        lines.append(ScoreLine("roof", roof_points, text, (), key, args))
     elif house.roofs:
-        lines.append(ScoreLine("roof", 0, f"roof: {len(house.roofs)} card(s), fewer than {rs.size}"))
+        text = f"roof: {len(house.roofs)} card(s), fewer than {rs.size}"
+        lines.append(ScoreLine("roof", 0, text, (), "line.roof.short", (("count", len(house.roofs)), ("size", rs.size))))
     return Score(tuple(lines), tuple(choice))

@@ -7,7 +7,8 @@ engine's `GameState.action_text`), so an action type added to the engine is play
 page without a change here.
 
 Every text is in the language `lang` the page asks for (`dreamhome.i18n.LANGUAGES`): card
-names by `Ruleset.card_name`, actions by `action_text.describe`, labels by the catalogue. The
+names by `Ruleset.card_name`, actions by `action_text.describe`, score lines by
+`score_text.line_text`, labels by the catalogue. The
 game itself (its file, its record, its replay) stays in the engine's English.
 """
 
@@ -21,6 +22,7 @@ from dreamhome.game.hints import Hint
 from dreamhome.game.state import GameState
 from dreamhome.i18n import DEFAULT_LANG, has_text, keys, text
 from dreamhome.render_svg import house_svg
+from dreamhome.score_text import line_text
 from dreamhome.scoring import score_house
 from dreamhome.web.store import PERSON, Game
 
@@ -162,7 +164,10 @@ def game_view(game: Game, since: int | None = None, lang: str = DEFAULT_LANG) ->
                 "seat": p,
                 "name": names[p],
                 "total": score.total,
-                "lines": [{"points": ln.points, "part": _part_label(ln.part, lang), "text": ln.text} for ln in score.lines],
+                "lines": [
+                    {"points": ln.points, "part": _part_label(ln.part, lang), "text": line_text(rules, ln, lang)}
+                    for ln in score.lines
+                ],
             }
             for p, score in ((p, score_house(rules, h)) for p, h in enumerate(state.houses))
         ]
