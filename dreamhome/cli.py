@@ -348,8 +348,6 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
     unless --time-limit cut the search short.
     """
     from dreamhome.house import dump_house
-    from dreamhome.render_text import house_with_score
-    from dreamhome.scoring import score_house
     from dreamhome.solver.optimize import best_final_score
 
     outputs_or_fail([save_path, svg_path], [house_path, rules_spec[0]])
@@ -359,6 +357,11 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
         result = best_final_score(rules, house, time_limit=time_limit, workers=workers, source=house_path)
     except DreamhomeError as exc:
         fail(str(exc))
+    if as_json:
+        emit_json(result.to_json(rules))
+    else:
+        _print_optimized(rules, house, result)
+    # Files last: a command interrupted while it prints has written nothing (each write is atomic).
     if save_path:
         write_or_fail(save_path, dump_house(rules, result.house))
     if svg_path:
@@ -366,9 +369,13 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
 
         steps = [step.explain(rules) for step in result.steps]
         _write_picture(svg_path, before_after_svg(rules, house, result.house, steps, current_lang()))
-    if as_json:
-        emit_json(result.to_json(rules))
-        return
+
+
+def _print_optimized(rules, house, result) -> None:
+    """`optimize`'s picture: the house before, the end-game actions, the house after."""
+    from dreamhome.render_text import house_with_score
+    from dreamhome.scoring import score_house
+
     console = _console()
     console.rule("[bold]before")
     console.print(house_with_score(rules, house, score_house(rules, house), console.width, current_lang()))
@@ -496,8 +503,6 @@ def max_command(as_json, time_limit, workers, save_path, rules_spec):
         result = best_house(rules, time_limit=time_limit, workers=workers)
     except DreamhomeError as exc:
         fail(str(exc))
-    if save_path:
-        write_or_fail(save_path, dump_house(rules, result.house))
     breakdown = score_house(rules, result.house)
     if as_json:
         emit_json(
@@ -510,11 +515,13 @@ def max_command(as_json, time_limit, workers, save_path, rules_spec):
                 "breakdown": breakdown.to_json(rules),
             }
         )
-        return
-    console = _console()
-    console.print(house_with_score(rules, result.house, breakdown, console.width, current_lang()))
-    proof = "proven optimal" if result.optimal else f"not proven optimal ({result.status})"
-    console.print(f"[bold]best house possible: {result.total}[/] ({proof} in {result.seconds:.1f} s)")
+    else:
+        console = _console()
+        console.print(house_with_score(rules, result.house, breakdown, console.width, current_lang()))
+        proof = "proven optimal" if result.optimal else f"not proven optimal ({result.status})"
+        console.print(f"[bold]best house possible: {result.total}[/] ({proof} in {result.seconds:.1f} s)")
+    if save_path:  # last: a command interrupted while it prints has written nothing
+        write_or_fail(save_path, dump_house(rules, result.house))
 
 
 @main.command()
