@@ -907,7 +907,10 @@ def _effect_case(kind: str, call: str, trigger: str) -> Case:
         """Refused exactly where the docs refuse it, with the effect's line; else it means something: a
         passive effect changes a held house's score or placements, any other is offered at its timing in
         seeded games and changes the game when applied."""
-        probe = over_base(f'{kind} probe "Probe" {{ count 8  effect {call} {trigger} }}', SPARE_SPACES)
+        extra = ()
+        if call == "scaffold" and kind == "tool":  # one kind of card carries scaffold (TOOL-SCAFFOLDING): the probe's
+            extra = tuple(f"tool {c.id} {{ count 0 }}" for c in rules_of(BASE).tools if c.effect("scaffold"))
+        probe = over_base(f'{kind} probe "Probe" {{ count 8  effect {call} {trigger} }}', SPARE_SPACES, *extra)
         errors = refused_at(probe)
         assert bool(errors) == expected_refused(kind, call, trigger), errors
         if errors:

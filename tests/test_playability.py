@@ -178,6 +178,12 @@ def test_a_board_too_big(tmp_path):
     at(errors, 2, 1, f"{1_000_001 + 7:,} spaces", f"at most {MAX_SPACES:,}")
 
 
+def test_two_kinds_of_scaffold_card(tmp_path):
+    """TOOL-SCAFFOLDING: a space holds a scaffold, not a card of a kind, so one kind only."""
+    errors = refused(tmp_path, 'include "base.dh"\ntool ladder "Ladder" { count 1  effect scaffold }\n')
+    at(errors, 2, 1, "2 kinds of card carry scaffold", "ladder", "TOOL-SCAFFOLDING")
+
+
 def test_players_below_one(tmp_path):
     errors = refused(tmp_path, 'include "base.dh"\ngame dream_home { players 0..4 }\n')
     at(errors, 2, 19, "players 0..4 is not a range of player counts")

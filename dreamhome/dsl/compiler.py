@@ -40,7 +40,7 @@ from dreamhome.dsl.ast import (
     VariantDecl,
 )
 from dreamhome.dsl.parser import BOM, RulesParser
-from dreamhome.dsl.playability import Decks, Where, board_size_problem, playability_problems
+from dreamhome.dsl.playability import Decks, Where, board_size_problem, playability_problems, scaffold_kinds_problem
 from dreamhome.errors import Diagnostic, RulesError
 from dreamhome.fileio import printable
 from dreamhome.i18n import LANGUAGES
@@ -812,6 +812,10 @@ class _Compiler:
         )
         for problem in playability_problems(game, board, decks, options, where):
             self.error(problem.pos, problem.message, problem.severity)
+        scaffolds = [c.id for c in cards.tools if c.count and c.effect("scaffold")]
+        message = scaffold_kinds_problem(scaffolds)
+        if message is not None:
+            self.error(decls[scaffolds[-1]].pos, message)
 
     @staticmethod
     def variants_available(state: _State) -> dict[str, str]:

@@ -71,6 +71,18 @@ def playability_problems(game: GameSpec, board: Board, decks: Decks, options: Ma
     return out
 
 
+def scaffold_kinds_problem(ids: list[str]) -> str | None:
+    """TOOL-SCAFFOLDING: a space holds a scaffold, not a card of a kind, so the game can tell
+    which card goes back to the box when a room card covers it only if one kind of card carries
+    `scaffold`. Two kinds would be counted as one and the deck would lose or gain cards."""
+    if len(ids) < 2:
+        return None
+    return (
+        f"{len(ids)} kinds of card carry scaffold ({', '.join(ids)}): a space on the board holds a scaffold, "
+        "not a card of a kind, so only one kind may (TOOL-SCAFFOLDING); give that card a larger count instead"
+    )
+
+
 def board_size_problem(spaces: int) -> str | None:
     """The board's size is checked before the board is built (building a graph of a million
     spaces alone takes minutes): a message if it is above `MAX_SPACES`."""
