@@ -623,9 +623,11 @@ def _helper_effect() -> None:
 
 @case("field", "tool", "effect")
 def _tool_effect() -> None:
-    """TOOL-DRILL: a tool whose effect swaps a house card with the track changes what games offer."""
+    """TOOL-DRILL: a tool whose effect swaps a house card with the track changes what games offer
+    (against the same card swapping two track cards instead; a second scaffold card is refused)."""
     assert games_differ(
-        over_base("tool drill { effect swap(house, track) before_take }"), over_base("tool drill { effect scaffold }")
+        over_base("tool drill { effect swap(house, track) before_take }"),
+        over_base("tool drill { effect swap(track, track) before_take }"),
     )
 
 
