@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast as pyast
 import bisect
 import re
+import warnings
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -111,18 +112,31 @@ def string_literal(token: str) -> str | int:
     """A STRING token's value; for a bad escape (`\\x4`, `\\N{nope}`, `\\u12`), the offset
     of its backslash in the token instead, so the error points at it."""
     try:
-        value = pyast.literal_eval(token)
+        value = _literal(token)
     except (SyntaxError, ValueError):
         value = None
     if isinstance(value, str):
         return value
     for m in _ESCAPE.finditer(token):
         try:
-            pyast.literal_eval('"' + m.group(0) + '"')
+            _literal('"' + m.group(0) + '"')
         except (SyntaxError, ValueError):
             return m.start()
     # No bad escape: a character Python's reader refuses (a NUL byte).
     return next((k for k, char in enumerate(token) if char == "\x00"), 0)
+
+
+def _literal(text: str) -> object:
+    """`ast.literal_eval`, with an unknown escape (`\\ `, `\\q`) refused as a bad escape: Python
+    keeps its backslash with a warning today and will refuse it later, so a rules file reads the
+    same under every Python."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        warnings.simplefilter("error", SyntaxWarning)
+        try:
+            return pyast.literal_eval(text)
+        except (DeprecationWarning, SyntaxWarning) as exc:
+            raise ValueError(str(exc)) from None
 
 
 class BadStringError(Exception):
