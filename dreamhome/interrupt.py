@@ -58,7 +58,10 @@ class _State:
     """The process-wide interrupt state (one per process; reset in forked children)."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
+        # Reentrant: the Python-level handler (`_handler`, main thread) takes this lock, and a
+        # signal can arrive while the main thread holds it in `solving`; a plain Lock then
+        # deadlocked the process for good (a `max` stopped as its solve began never ended).
+        self.lock = threading.RLock()
         self.active: set[Any] = set()
         self.signum: int | None = None
         self.installed = False

@@ -142,3 +142,23 @@ def test_forked_children_get_default_handlers():
     )
     proc = subprocess.run([sys.executable, "-c", code], env=ENV, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_signal_while_solving_registers_its_solver_does_not_deadlock():
+    """The Python-level handler takes the interrupt lock; a signal that arrives while the main
+    thread holds it (inside `solving`, as a solve begins) once deadlocked the process for good.
+    Run in a child process, so a regression fails here instead of hanging the test run."""
+    script = (
+        "import signal\n"
+        "from dreamhome import interrupt\n"
+        "with interrupt._state.lock:  # as `solving` does while it registers a solver\n"
+        "    try:\n"
+        "        interrupt._handler(signal.SIGINT, None)  # the signal, delivered right there\n"
+        "    except interrupt.Interrupted:\n"
+        "        print('interrupted')\n"
+    )
+    try:
+        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=20, env=ENV)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the handler deadlocked on the interrupt lock")
+    assert proc.returncode == 0 and proc.stdout.strip() == "interrupted", proc.stderr
