@@ -12,7 +12,7 @@ import importlib
 import random
 from collections import Counter
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dreamhome.engine.deck import rooms_left
 from dreamhome.engine.endgame import HOUSE_SWAP, ROOM_DISCARD_SWAP
@@ -38,6 +38,9 @@ from dreamhome.game.state import Resource
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_total
+
+if TYPE_CHECKING:
+    from dreamhome.solver.optimize import EndAction
 
 
 class Bot:
@@ -383,7 +386,7 @@ class SolverBot(GreedyBot):
         if not self.plan:
             house = obs.house_with_piles(obs.me)
             result = best_final_score(obs.rules, house, deterministic_time=2.0)
-            self.plan = [_end_action(obs.rules, step.action) for step in result.steps]
+            self.plan = [end_action(obs.rules, step.action) for step in result.steps]
             self.plan.append(EndTurn())
         while self.plan:
             action = self.plan.pop(0)
@@ -392,14 +395,17 @@ class SolverBot(GreedyBot):
         return EndTurn()
 
 
-def _end_action(rules: Ruleset, a: Any) -> Action:
-    """A step of the end-game plan (its role, helper, cells or roof) as the game's action."""
+def end_action(rules: Ruleset, step: EndAction) -> Action:
+    """A step of an end-game plan (`best_final_score`: its role, helper, cells or roof) as the
+    game's action; the solver bot and the hints of a human seat play plans through it."""
     names = rules.board.cells
-    if a.kind == ROOM_DISCARD_SWAP:
-        return SwapWithRoomDiscard(a.helper, names[a.cells[0]], a.incoming, a.face_down)
-    if a.kind == HOUSE_SWAP:
-        return SwapInHouse(a.helper, names[a.cells[0]], names[a.cells[1]])
-    return TakeFromRoofDiscard(a.helper, rules.roofs[a.roof[0]].id, a.roof[1])
+    if step.kind == ROOM_DISCARD_SWAP:
+        assert step.incoming is not None  # a room-discard swap names the card it takes
+        return SwapWithRoomDiscard(step.helper, names[step.cells[0]], step.incoming, step.face_down)
+    if step.kind == HOUSE_SWAP:
+        return SwapInHouse(step.helper, names[step.cells[0]], names[step.cells[1]])
+    assert step.roof is not None  # the third role takes a roof card (END-ROOFER)
+    return TakeFromRoofDiscard(step.helper, rules.roofs[step.roof[0]].id, step.roof[1])
 
 
 BOTS["solver"] = SolverBot

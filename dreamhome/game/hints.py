@@ -43,7 +43,7 @@ from dreamhome.game.actions import (
     TakeFromRoofDiscard,
     TakeRoomAtRoundStart,
 )
-from dreamhome.game.bots import make_bot
+from dreamhome.game.bots import end_action, make_bot
 from dreamhome.game.observation import Observation
 from dreamhome.game.phases import Phase
 from dreamhome.game.state import GameState
@@ -51,7 +51,7 @@ from dreamhome.house import House
 from dreamhome.scoring import score_total
 
 if TYPE_CHECKING:
-    from dreamhome.solver.optimize import EndAction
+    pass
 
 END_WORK = 2.0  # the solver bot's deterministic work on its end-game plan (bots.SolverBot._end_game)
 MIN_SOLVE = 0.02
@@ -191,7 +191,7 @@ def _end_plan(obs: Observation, legal: list[Action], seconds: float) -> tuple[in
     except DreamhomeError:
         return None, None, False
     for step in result.steps:
-        action = _as_action(obs, step.action)
+        action = end_action(obs.rules, step.action)
         if action in legal:
             return legal.index(action), result.total, result.optimal
     end_turn = EndTurn()
@@ -214,19 +214,6 @@ def _unused_helpers(obs: Observation, legal: list[Action]) -> House:
         if helper in helpers:
             helpers.remove(helper)
     return replace(house, helpers=tuple(helpers))
-
-
-def _as_action(obs: Observation, step: EndAction) -> Action:
-    """A step of an end-game plan (its role, helper, cells or roof) as the game's action."""
-    rules = obs.rules
-    names = rules.board.cells
-    if step.kind == ROOM_DISCARD_SWAP:
-        assert step.incoming is not None  # a room-discard swap names the card it takes
-        return SwapWithRoomDiscard(step.helper, names[step.cells[0]], step.incoming, step.face_down)
-    if step.kind == HOUSE_SWAP:
-        return SwapInHouse(step.helper, names[step.cells[0]], names[step.cells[1]])
-    assert step.roof is not None  # the third role takes a roof card (END-ROOFER)
-    return TakeFromRoofDiscard(step.helper, rules.roofs[step.roof[0]].id, step.roof[1])
 
 
 def pool_of(obs: Observation) -> dict[int, int]:
