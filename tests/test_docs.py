@@ -106,10 +106,15 @@ def _project_files() -> list[Path]:
         text=True,
         check=True,
     ).stdout.splitlines()
+    # A virtual environment the user made inside the checkout under any name (its pyvenv.cfg
+    # says so) holds other projects' files, not this one's.
+    venvs = {Path(name).parent for name in listed if Path(name).name == "pyvenv.cfg"}
     out = []
     for name in listed:
         rel = Path(name)
         if rel.parts[:2] == ("tests", "golden") or rel.suffix in {".pyc", ".png", ".so"}:
+            continue
+        if any(venv in rel.parents for venv in venvs):
             continue
         if rel == Path("tests/test_docs.py") or not (ROOT / rel).is_file():
             continue
