@@ -205,11 +205,13 @@ class SolverBot(GreedyBot):
       solve, solver.place.best_placement_now: the best final score the house could still reach
       with the cards still to come, its score helpers counted, swap helpers left out
       for speed); ties go face up first, then to board order;
-    - choosing a column: the greedy value ranks the columns, then the three best are compared by
+    - choosing a column: the greedy value ranks the columns, then the three best are compared in
+      one CP-SAT solve (solver.place.best_take_now; one solve per column took 2.5× as long) by
       the best completion with their room card placed now, plus the value of the resource card
-      above it: a roof card by its roof outlook (`_roof_outlook`: the best way the roof can
-      still end, all one colour or mixed, discounted by `roof_odds` per missing card), any
-      other card by the greedy bot's value;
+      above it (a roof card by its roof outlook, `_roof_outlook`: the best way the roof can
+      still end, all one colour or mixed, discounted by `roof_odds` per missing card; any
+      other card by the greedy bot's value); the placement found is then played without a
+      second solve;
     - a furnishing token with a choice of cards: the card whose room leaves the best completion;
     - the end game: the actions of `best_final_score` (CP-SAT, one worker, fixed seed), in order;
     - everything else as the greedy bot.
@@ -228,6 +230,7 @@ class SolverBot(GreedyBot):
     def __init__(self, seed: int, seat: int):
         super().__init__(seed, seat)
         self.plan: list[Action] = []
+        self.planned: tuple[House, int, Placement] | None = None  # (house, room card, placement) of the last column solve
 
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
         if obs.phase == "end":
@@ -325,28 +328,52 @@ class SolverBot(GreedyBot):
         places = [a for a in legal if isinstance(a, PlaceRoom)]
         room = rules.room(places[0].room).code
         placements = [_placement(rules, a) for a in places]
+        planned, self.planned = self.planned, None
+        if planned is not None and planned[:2] == (_plan_key(self._light(obs, house)), room) and planned[2] in placements:
+            return places[placements.index(planned[2])]  # the column's solve placed this card already
         _value, chosen = self._lookahead(obs, house, _without(self._pool(obs), room), room, placements)
         if chosen is None:
             return super().choose(obs, legal)
         return next(a for a, p in zip(places, placements) if p == chosen)
 
     def _best_column(self, obs: Observation, legal: list[Action]) -> Action:
+        """The columns the greedy value ranks best, compared in one solve (place.best_take_now):
+        the best completion with the column's room card placed now, plus its resource card's
+        value; ties to the better greedy rank. The placement found is kept for the placement
+        that follows, if nothing it depends on changes meanwhile."""
+        from dreamhome.solver.place import Take, best_take_now
+
         rules = obs.rules
         house = obs.houses[obs.me]
         takes = [a for a in legal if isinstance(a, TakeColumn)]
         ranked = sorted(takes, key=lambda a: (-self._value(obs, a), a.column))[: self.columns_compared]
-        pool = self._pool(obs)
-        best, choice = None, ranked[0]
+        options: list[tuple[TakeColumn, Take]] = []
         for action in ranked:
             room = obs.track_rooms[action.column]
             assert room is not None
-            value, _ = self._lookahead(obs, house, _without(pool, room), room, legal_placements(rules, house, room))
-            if value is None:
-                continue
-            value += self._resource_value(obs, obs.track_res[action.column], room)
-            if best is None or value > best:
-                best, choice = value, action
-        return choice
+            placements = legal_placements(rules, house, room)
+            if placements:
+                options.append((action, Take(room, placements, self._resource_value(obs, obs.track_res[action.column], room))))
+        if not options:
+            return ranked[0]
+        light = self._light(obs, house)
+        pool = self._pool(obs)
+        # The sampled futures leave out the track's cards: each column's card is the one in hand.
+        scenarios = [self._offers(obs, house, pool) for _ in range(self.samples)] or None
+        try:
+            _value, index, placement = best_take_now(
+                rules,
+                light,
+                pool,
+                [take for _a, take in options],
+                deterministic_time=self.work_per_decision * len(options),
+                scenarios=scenarios,
+            )
+        except DreamhomeError:  # nothing found within the work limit: the greedy choice
+            return ranked[0]
+        action, take = options[index]
+        self.planned = (_plan_key(light), take.card, placement)
+        return action
 
     def _resource_value(self, obs: Observation, res: Resource | None, room: int) -> float:
         """Roofs by their outlook (below); everything else as the greedy bot."""
@@ -393,6 +420,13 @@ class SolverBot(GreedyBot):
             if action in legal:
                 return action
         return EndTurn()
+
+
+def _plan_key(house: House) -> House:
+    """What a placement's look-ahead depends on: the house but its roof cards and outside
+    furnishings (constants of the completion: SCORE-ROOF, SCORE-FURN), so such a card taken
+    with the column keeps the column's placement."""
+    return replace(house, roofs=(), outside=())
 
 
 def end_action(rules: Ruleset, step: EndAction) -> Action:

@@ -23,7 +23,7 @@ game, so the value is an upper bound (docs/SOLVER.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
@@ -32,6 +32,20 @@ from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
 from dreamhome.solver.effects import add_swap_budget
 from dreamhome.solver.expr import Expr, PairLits
+
+
+@dataclass(frozen=True)
+class InHand:
+    """The room card in hand, placed by the model itself.
+
+    `face_up`: per room type, the expression that is 1 when the card in hand is of that type and
+    goes face up (placed face down it is an empty room). `from_pool`: per room type, the
+    expression that is 1 when the card in hand is of that type and `pool` still counts it: a card
+    the model chooses among several on the track, the pool holding them all (solver.place
+    `best_take_now`). A card already taken is not in the pool and has no `from_pool`."""
+
+    face_up: dict[int, Expr]
+    from_pool: dict[int, Expr] = field(default_factory=dict)
 
 
 @dataclass
@@ -62,17 +76,18 @@ def add_completion(
     n_hand: int,
     keep_open: bool,
     name: str = "fin",
-    hand: tuple[int, Expr] | None = None,
+    hand: InHand | None = None,
 ) -> Completion:
-    """`hand` = (type, expression): the card in hand is one fresh card more than the pool holds,
-    of its type when the expression is 1 (placed face up), else an empty room."""
+    """`hand`: the card in hand is one fresh card more than the pool holds (less the one it
+    takes from the pool, `InHand.from_pool`), of its type when placed face up, else an empty room."""
     m = hm.model
     rules = hm.rules
     n = rules.board.size
     occupied = [c for c in range(n) if house.cells[c] not in (EMPTY, SCAFFOLD)]
     free = [c for c in range(n) if house.cells[c] in (EMPTY, SCAFFOLD)]
     own = {d: hm.index[house_class(house, d)] for d in occupied}
-    in_hand = {hand[0]: hand[1]} if hand is not None else {}
+    in_hand = hand.face_up if hand is not None else {}
+    from_pool = hand.from_pool if hand is not None else {}
     upper = dict(pool)  # the most cards of each type there can be
     for room in in_hand:
         upper[room] = upper.get(room, 0) + 1
@@ -120,13 +135,14 @@ def add_completion(
         if n_sup and discard.get(room):
             extra = m.new_int_var(0, min(n_sup, discard[room]), f"{name}_sup{room}")
             taken.append(extra)
-        m.add(sum(ups) <= pool.get(room, 0) + extra + in_hand.get(room, 0))
+        m.add(sum(ups) <= pool.get(room, 0) + extra + in_hand.get(room, 0) - from_pool.get(room, 0))
     if taken:
         m.add(sum(taken) <= n_sup)
     downs = [v for (c, k), v in fresh.items() if hm.classes[k].kind == "down"]
     all_fresh = list(fresh.values())
     if downs:
-        m.add(sum(all_fresh) <= sum(pool.values()) + len(in_hand) + (sum(taken) if taken else 0))
+        cards_in_hand = (1 if hand is not None else 0) - sum(from_pool.values())
+        m.add(sum(all_fresh) <= sum(pool.values()) + cards_in_hand + (sum(taken) if taken else 0))
     if n_hand:
         add_swap_budget(hm, move, n, n_hand, name)
     stage = Stage(content)
@@ -193,13 +209,13 @@ def add_offers(
     completion: Completion,
     offers: list[dict[int, int]],
     name: str = "offer",
-    hand: tuple[int, Expr] | None = None,
+    hand: InHand | None = None,
 ) -> None:
     """The cards still to come as rounds, not as one pool: at most one card is taken from each
     round's offer (ROUND-*), so fresh cards of a type are at most the rounds that offer it.
-    `hand` = (type, expression): the card in hand is one more card, of its type when the
-    expression is 1 (placed face up), else an empty room. The solver bot samples the offers it
-    cannot see (a determinisation, never the deck order)."""
+    `hand`: the card in hand is one more card, of its type when placed face up, else an empty
+    room. The solver bot samples the offers it cannot see (a determinisation, never the deck
+    order)."""
     m = hm.model
     taken: dict[int, list[cp_model.IntVar]] = {}
     every: list[cp_model.IntVar] = []
@@ -215,6 +231,6 @@ def add_offers(
             every += here
     for room in sorted({hm.classes[k].room for (_c, k) in completion.fresh if hm.classes[k].kind == "up"}):
         ups = fresh_of_type(hm, completion.fresh, room)
-        in_hand = hand[1] if hand is not None and hand[0] == room else 0
+        in_hand = hand.face_up.get(room, 0) if hand is not None else 0
         m.add(sum(ups) <= sum(taken.get(room, [])) + in_hand)
     m.add(sum(completion.fresh.values()) <= sum(every) + (1 if hand is not None else 0))

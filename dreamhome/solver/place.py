@@ -29,7 +29,7 @@ from dreamhome.house import House
 from dreamhome.legality import house_violations, summarize_violations
 from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
 from dreamhome.scoring import add_final_score
-from dreamhome.solver.completion import add_completion, add_offers, completion_classes
+from dreamhome.solver.completion import InHand, add_completion, add_offers, completion_classes
 from dreamhome.solver.expr import Expr
 
 Hand: TypeAlias = tuple[int, list[Placement]]
@@ -146,39 +146,113 @@ def best_placement_bound(
     hand = (card, placements)
     value, proven, chosen = _solve_completion(rules, house, pool, hand, time_limit, 1, seed, deterministic_time, scenarios)
     assert chosen is not None  # the model places the card in hand on exactly one of `placements`
-    return value, proven, chosen
+    return value, proven, placements[chosen]
+
+
+@dataclass(frozen=True)
+class Take:
+    """One card on the track the player may take now (`best_take_now`): its room code, the
+    placements it may take, and a value added for what comes with it (its resource card)."""
+
+    card: int
+    placements: list[Placement]
+    bonus: float = 0.0
+
+
+def best_take_now(
+    rules: Ruleset,
+    house: House,
+    pool: dict[int, int],
+    takes: list[Take],
+    *,
+    deterministic_time: float | None = None,
+    seed: int = 0,
+    scenarios: list[list[dict[int, int]]] | None = None,
+) -> tuple[float, int, Placement]:
+    """One solve for a choice among cards on the track, instead of one `best_placement_now` per
+    card: `pool` counts every card of `takes` (they are still to come until one is taken). The
+    value of a take is the best completion with its card placed now plus its bonus; returns the
+    best value, the index of its take and the placement. Equal values go to the earlier take, so
+    a caller ranks its takes by preference. (The solver bot compares columns with it.)"""
+    options = [(i, take.card, pl) for i, take in enumerate(takes) for pl in take.placements]
+    if not options:
+        raise DreamhomeError("place: no take has a placement")
+    n = max(len(scenarios or ()), 1)
+    # Objective in thousandths of a point per scenario; a bonus is kept to the hundredth, and the
+    # last digit prefers earlier takes among equal values (at most 9 takes).
+    if len(takes) > 9:
+        raise DreamhomeError("place: at most 9 takes are compared in one solve")
+    bonus = [round(t.bonus * n * 100) * 10 + (len(takes) - i) for i, t in enumerate(takes)]
+    value, _proven, chosen = _solve_completion(
+        rules,
+        house,
+        pool,
+        options,
+        None,
+        1,
+        seed,
+        deterministic_time,
+        scenarios,
+        from_pool=True,
+        scale=TAKE_SCALE,
+        option_bonus=[bonus[i] for i, _card, _pl in options],
+    )
+    assert chosen is not None  # the model places exactly one option
+    i, _card, placement = options[chosen]
+    return (value - (len(takes) - i)) / (TAKE_SCALE * n), i, placement
+
+
+TAKE_SCALE = 1000
+"""`best_take_now`'s objective unit: a point is 1,000, a bonus is kept to 1/100 of a point."""
 
 
 def _solve_completion(
     rules: Ruleset,
     house: House,
     pool: dict[int, int],
-    hand: Hand | None,
+    hand: Hand | list[tuple[int, int, Placement]] | None,
     time_limit: float | None,
     workers: int,
     seed: int,
     deterministic_time: float | None,
     scenarios: list[list[dict[int, int]]] | None = None,
-) -> tuple[int, bool, Placement | None]:
-    """The best completion's value (averaged over `scenarios`), whether it is proven, and the
-    placement the card in hand takes (None without a hand)."""
+    *,
+    from_pool: bool = False,
+    scale: int = 1,
+    option_bonus: list[int] | None = None,
+) -> tuple[int, bool, int | None]:
+    """The best completion's value (averaged over `scenarios`; with `scale` > 1 the raw
+    objective: `scale` × the sum over scenarios plus the chosen option's bonus), whether it is
+    proven, and the index of the option the card in hand takes (None without a hand).
+
+    `hand`: (card, placements), or options (take, card, placement) among cards the pool still
+    counts (`from_pool`, `best_take_now`)."""
     uses = helper_uses(rules, house)
     discard = Counter(rules.room(r).code for r in house.discard_rooms)
     n_sup = len(uses.room_discard_swap) if discard else 0
     n_hand = len(uses.house_swap)
     roof_points, _picks = best_roof_discard_picks(rules, house.roofs, house.discard_roofs, len(uses.roof_discard_take))
-    types = sorted(set(pool) | set(discard) | ({hand[0]} if hand else set()))
+    if hand is None:
+        options: list[tuple[int, int, Placement]] = []
+    elif isinstance(hand, tuple):
+        options = [(0, hand[0], pl) for pl in hand[1]]
+    else:
+        options = hand
+    cards = {card for _i, card, _pl in options}
+    types = sorted(set(pool) | set(discard) | cards)
     classes = completion_classes(house, rules, types)
     model = cp_model.CpModel()
     objective: list[Expr] = []
-    options: list[tuple[Placement, cp_model.IntVar]] = []
-    in_hand: tuple[int, Expr] | None = None
-    if hand is not None:
-        card, placements = hand
-        options = [(pl, model.new_bool_var(f"hand{i}")) for i, pl in enumerate(placements)]
-        model.add_exactly_one(z for _, z in options)
+    chosen_lits = [model.new_bool_var(f"hand{j}") for j in range(len(options))]
+    in_hand: InHand | None = None
+    if options:
+        model.add_exactly_one(chosen_lits)
         # The card in hand is one card: face up, a card of its type; face down, an empty room.
-        in_hand = (card, sum(z for pl, z in options if not pl.face_down))
+        pairs = list(zip(chosen_lits, options))
+        in_hand = InHand(
+            face_up={c: sum(z for z, (_i, card, pl) in pairs if card == c and not pl.face_down) for c in cards},
+            from_pool={c: sum(z for z, (_i, card, _pl) in pairs if card == c) for c in cards} if from_pool else {},
+        )
     for s, scenario in enumerate(scenarios or [None]):
         # One completion per sampled future (the bot's scenarios), all on one model; the card in
         # hand goes on the same cell in every one of them.
@@ -189,16 +263,16 @@ def _solve_completion(
         add_final_score(hm, final.stage, house)
         hm.constant += roof_points
         objective.append(hm.objective_expr())
-        if hand is None:
+        if not options:
             continue
-        up = hm.index.get(CardClass("up", card))
         down = hm.index.get(CardClass("down", 0))
-        for pl, z in options:
-            k = down if pl.face_down else up
+        for z, (_i, card, pl) in zip(chosen_lits, options):
+            k = down if pl.face_down else hm.index.get(CardClass("up", card))
             lit = final.fresh.get((pl.cell, k)) if k is not None else None  # no such class: no such card
             model.add_implication(z, lit) if lit is not None else model.add(z == 0)
     n_scenarios = len(objective)
-    model.maximize(sum(objective))
+    extra: Expr = sum(b * z for b, z in zip(option_bonus, chosen_lits)) if option_bonus else 0
+    model.maximize(scale * sum(objective) + extra)
     # The full linear relaxation (PLACE-C windows, token pairs, closure) in the LP, without CP-SAT's
     # generated cuts: measured ~10× faster proofs with a room-discard swap and a house swap, where the default
     # LP bound stays far above the optimum (docs/PERFORMANCE.md).
@@ -214,8 +288,10 @@ def _solve_completion(
     result = solver.solve(model)
     if not found(result):
         raise DreamhomeError(f"place: no completion of the house found ({solver.status_name(result)})")
-    chosen = next((pl for pl, z in options if solver.value(z)), None)
-    return round(solver.objective_value / n_scenarios), result == cp_model.OPTIMAL, chosen
+    chosen = next((j for j, z in enumerate(chosen_lits) if solver.value(z)), None)
+    raw = round(solver.objective_value)
+    value = raw if scale != 1 else round(solver.objective_value / n_scenarios)
+    return value, result == cp_model.OPTIMAL, chosen
 
 
 def placement_bounds(
