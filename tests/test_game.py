@@ -220,6 +220,31 @@ def test_solver_bot_roof_outlook():
     assert outlook(rules, [(red, False)], 2) == 0  # three more cards, two rounds left
 
 
+def test_solver_bot_values_the_first_player_marker():
+    """ROUND-3, ROUND-4, ROUND-ORDER: the marker column's worth to the solver bot is its
+    `marker_value` when another player leads, half of it when the bot leads already (the column
+    only keeps the lead), and nothing in the last round; other columns get none of it."""
+    rules = RULESETS[()]
+    state = GameState(rules, 4, 3)
+    me = state.current_player()
+    obs = state.observation(me)
+
+    class Marker(SolverBot):
+        marker_value = 2.0
+
+    bot = Marker(3, me)
+    room = obs.track_rooms[0]
+    assert room is not None
+    plain = bot._resource_value(obs, None, room)
+    other = (me + 1) % 4
+    assert bot._take_bonus(replace(obs, first=other), TakeColumn(0), room) == plain + 2.0
+    assert bot._take_bonus(replace(obs, first=me), TakeColumn(0), room) == plain + 1.0
+    assert bot._take_bonus(replace(obs, first=other, round=rules.game.rounds), TakeColumn(0), room) == plain
+    res, room1 = obs.track_res[1], obs.track_rooms[1]
+    assert room1 is not None
+    assert bot._take_bonus(replace(obs, first=other), TakeColumn(1), room1) == bot._resource_value(obs, res, room1)
+
+
 def test_solver_bot_with_sampled_futures_plays_a_legal_reproducible_game():
     rules = RULESETS[()]
 

@@ -34,7 +34,7 @@ from dreamhome.game.actions import (
 )
 from dreamhome.game.observation import Observation
 from dreamhome.game.roles import TAKE_ROOM_AT_ROUND_START, first_timed_effect
-from dreamhome.game.state import Resource
+from dreamhome.game.state import MARKER_COLUMN, Resource
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_total
@@ -224,6 +224,7 @@ class SolverBot(GreedyBot):
     work_per_decision = 0.04  # CP-SAT deterministic time: the same game on any machine, under any load
     columns_compared = 3
     roof_odds = 0.7  # the chance-and-cost discount per roof card still missing (roof outlook)
+    marker_value = 0.0  # the first-player marker's worth to the column comparison (`_take_bonus`)
     samples = 0  # sampled futures per look-ahead (0: the whole pool, no rounds; docs/PERFORMANCE.md)
     offer_size = 5  # room cards a player sees on the track when its turn comes, at most
 
@@ -353,7 +354,7 @@ class SolverBot(GreedyBot):
             assert room is not None
             placements = legal_placements(rules, house, room)
             if placements:
-                options.append((action, Take(room, placements, self._resource_value(obs, obs.track_res[action.column], room))))
+                options.append((action, Take(room, placements, self._take_bonus(obs, action, room))))
         if not options:
             return ranked[0]
         light = self._light(obs, house)
@@ -374,6 +375,16 @@ class SolverBot(GreedyBot):
         action, take = options[index]
         self.planned = (_plan_key(light), take.card, placement)
         return action
+
+    def _take_bonus(self, obs: Observation, action: TakeColumn, room: int) -> float:
+        """What comes with a column's room card: its resource card's value, and for the column
+        that carries the first-player marker (ROUND-3, ROUND-ORDER) `marker_value` — leading
+        the next round means the first pick of the whole track — unless no round follows; half
+        of it when the bot leads already (taking the column keeps the lead, ROUND-4)."""
+        value = self._resource_value(obs, obs.track_res[action.column], room)
+        if action.column == MARKER_COLUMN and obs.round < obs.rules.game.rounds:
+            value += self.marker_value if obs.first != obs.me else self.marker_value / 2
+        return value
 
     def _resource_value(self, obs: Observation, res: Resource | None, room: int) -> float:
         """Roofs by their outlook (below); everything else as the greedy bot."""

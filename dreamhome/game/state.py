@@ -78,6 +78,10 @@ from dreamhome.vocabulary import DURING_PLAY
 _Card = TypeVar("_Card")
 
 
+MARKER_COLUMN = 0
+"""The column whose room card comes with the first-player marker instead of a resource card (ROUND-3)."""
+
+
 class IllegalAction(DreamhomeError):  # noqa: N818 - OpenSpiel-style name
     """An action that is not one of `legal_actions()` now; `rule` is the rule it breaks."""
 
@@ -563,7 +567,7 @@ class GameState:
         self.pending_room, self.pending_res = self.track_rooms[k], self.track_res[k]
         self.track_rooms[k] = None
         self.track_res[k] = None
-        if k == 0:
+        if k == MARKER_COLUMN:
             self.took_zero = p  # ROUND-4 / ROUND-ORDER: leads the next round
         self.after_place = Phase.TURN
         self._take_resource(p)
