@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dreamhome.dsl.compiler import compile_rules
-from dreamhome.engine.endgame import helper_uses
+from dreamhome.engine.endgame import ReplayError, helper_uses, supply_fits, swap_with_room_discard
 from dreamhome.errors import DreamhomeError
 from dreamhome.generate import random_house
 from dreamhome.house import House, load_house
 from dreamhome.legality import house_violations
+from dreamhome.ruleset import FACE_DOWN, ROOM0
 from dreamhome.scoring import score_total
 from dreamhome.solver.optimize import best_final_score
 from tests.helpers.paths import EXAMPLES
@@ -157,3 +158,27 @@ def test_deterministic(base):
     first = best_final_score(base, house)
     second = best_final_score(base, house)
     assert first.actions == second.actions and first.house == second.house
+
+
+def test_supply_fits_is_the_supplier_s_own_test():
+    """END-SUPPLIER: `endgame.supply_fits`, which the end-game tables ask to drop rows no order
+    reaches, says yes exactly when the replayed swap (`swap_with_room_discard`, through
+    `legal_placements`) accepts the card, on every cell, type and side of many houses."""
+    rng = random.Random(20261127)
+    checked = refused = 0
+    for _ in range(25):
+        house = random_house(BASE, rng, helpers=("supplier", "interior_designer")[: rng.randint(1, 2)], discard_rooms=30)
+        for cell, code in enumerate(house.cells):
+            if code < ROOM0 and code != FACE_DOWN:
+                continue
+            for room_id in sorted(set(house.discard_rooms)):
+                for face_down in (False, True):
+                    try:
+                        swap_with_room_discard(BASE, house, cell, room_id, face_down)
+                        replayed = True
+                    except ReplayError:
+                        replayed = False
+                    assert supply_fits(BASE, house, cell, BASE.room(room_id).code, face_down) == replayed
+                    checked += 1
+                    refused += not replayed
+    assert checked > 1000 and refused > 50  # both answers were seen often

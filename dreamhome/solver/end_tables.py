@@ -18,6 +18,12 @@ enumerated in Python and scored exactly, and CP-SAT picks one row per floor:
   uses, the two ends of a swap between floors match (x leaves A for B exactly
   when y leaves B for A), and a bonus needs its types on its floors.
 
+Rows no order of actions reaches are never enumerated: on a floor no swap touches, the
+room-discard swap's card arrives beside the floor's own cards, so a card that PLACE-CLOSED or
+PLACE-MERGE refuses there (`endgame.supply_fits`) never ends there. Every row of a reachable
+house remains, so the argument below holds unchanged; the proposals the order check refuses
+(and the solves again they cost) become rarer.
+
 Each row's value is exact, so the LP bound is tight and the proof is short;
 the cell model of effects.py measured 5× slower at the median on the same
 houses (docs/PERFORMANCE.md). Exactness with the order check: optimize.py
@@ -47,6 +53,7 @@ from typing import Final, Literal, TypeAlias
 from ortools.sat.python import cp_model
 
 from dreamhome.engine.cpsat import CardClass, SolveSettings, found, house_class, new_solver
+from dreamhome.engine.endgame import supply_fits
 from dreamhome.engine.functionality import add_bonuses
 from dreamhome.engine.rooms import category_ok, row_value
 from dreamhome.house import House
@@ -185,13 +192,19 @@ def build_tables(
                     if y != start[p] and allowed[p][y]:
                         roles.append((("end", start[p], y), start[:p] + (y,) + start[p + 1 :], 1))
         fits = [[k for k in incoming if allowed[p][k]] for p in range(width)] if n_sup else []
+        # A floor no swap touches holds its own cards when the room-discard swap's card arrives:
+        # a card that cannot be placed there then (PLACE-CLOSED, PLACE-MERGE) never ends there.
+        fits_unswapped = [
+            [k for k in ks if supply_fits(rules, house, floor[p], classes[k].room, classes[k].kind == "down")]
+            for p, ks in enumerate(fits)
+        ]
         table = FloorTable(tuple(floor))
         candidates = table.candidates
         best: dict[Signature, tuple[int, tuple[int, ...], int, int]] = {}  # signature → (value, row, score, changed)
         score_row = scorer.for_floor(t.cell_floor[floor[0]])
         for role, base, base_changed in roles:
             options = [(0, base, base_changed)]
-            for p, ks in enumerate(fits):
+            for p, ks in enumerate(fits_unswapped if not role else fits):
                 before = base_changed - (base[p] != start[p])
                 for k in ks:
                     if k != base[p]:
