@@ -100,16 +100,17 @@ def test_tables_and_cells_models_agree(house):
 def test_refused_proposals_stay_exact():
     """When the best final house of the relaxation has no legal order (END-ORDER, PLACE-CLOSED at
     the supplier's moment), the tables model cuts it, shows more rows and solves again: the
-    answer must still be the exhaustive optimum."""
+    answer must still be the exhaustive optimum. Since the tables drop the rows whose incoming
+    card no order lets in on their own floor (end_tables._supply_order), about one house in 175
+    of this kind is still refused: these four (found by solving the first 700) are."""
     rng = random.Random(20261126)
-    found = []
-    while len(found) < 4:
-        house = random_house(BASE, rng, helpers=("architect", "handyman", "supplier"), discard_rooms=rng.randint(20, 30))
+    sample = [
+        random_house(BASE, rng, helpers=("architect", "handyman", "supplier"), discard_rooms=rng.randint(20, 30))
+        for _ in range(700)
+    ]
+    for house in (sample[468], sample[561], sample[654], sample[699]):
         result = best_final_score(BASE, house)
-        if result.refused:
-            found.append((house, result))
-    for house, result in found:
-        assert result.optimal
+        assert result.refused and result.optimal
         assert result.total == reference_best_final(BASE, house)
         assert result.total == best_final_score(BASE, house, model="cells").total
 
@@ -182,3 +183,15 @@ def test_supply_fits_is_the_supplier_s_own_test():
                     checked += 1
                     refused += not replayed
     assert checked > 1000 and refused > 50  # both answers were seen often
+
+
+def test_rows_no_order_reaches_are_dropped_without_loss():
+    """END-SUPPLIER, END-ORDER: with a full room discard pile the tables drop many rows whose
+    incoming card PLACE-CLOSED/MERGE refuses before and after the swap (end_tables._supply_order);
+    the answers stay the exhaustive optimum, with and without the interior designer (which keeps
+    furnished rooms open, so fewer rows are dropped)."""
+    rng = random.Random(20261128)
+    for k in range(8):
+        helpers = ("architect", "handyman", "supplier") + (("interior_designer",) if k % 2 else ())
+        house = random_house(BASE, rng, helpers=helpers, discard_rooms=rng.randint(24, 30))
+        check_against_reference(BASE, house)

@@ -18,11 +18,11 @@ enumerated in Python and scored exactly, and CP-SAT picks one row per floor:
   uses, the two ends of a swap between floors match (x leaves A for B exactly
   when y leaves B for A), and a bonus needs its types on its floors.
 
-Rows no order of actions reaches are never enumerated: on a floor no swap touches, the
-room-discard swap's card arrives beside the floor's own cards, so a card that PLACE-CLOSED or
-PLACE-MERGE refuses there (`endgame.supply_fits`) never ends there. Every row of a reachable
-house remains, so the argument below holds unchanged; the proposals the order check refuses
-(and the solves again they cost) become rarer.
+Rows no order of actions reaches are never enumerated: the room-discard swap's card must be
+legal where it arrives (PLACE-CLOSED, PLACE-MERGE: `endgame.supply_fits`), before or after the
+house swap's part on the floor (`_supply_order`, which reads that floor only). Every row of a
+reachable house remains, so the argument below holds unchanged; the proposals the order check
+refuses (and the solves again they cost) become rarer.
 
 Each row's value is exact, so the LP bound is tight and the proof is short;
 the cell model of effects.py measured 5× slower at the median on the same
@@ -57,7 +57,7 @@ from dreamhome.engine.endgame import supply_fits
 from dreamhome.engine.functionality import add_bonuses
 from dreamhome.engine.rooms import category_ok, row_value
 from dreamhome.house import House
-from dreamhome.ruleset import Ruleset
+from dreamhome.ruleset import FACE_DOWN, Ruleset
 
 SCALE = 1000  # a row's value: SCALE × score − cells changed (the fewest changes among equal scores)
 
@@ -179,39 +179,35 @@ def build_tables(
         width = len(floor)
         start = tuple(own[c] for c in floor)
         allowed = [scorer.allowed[c] for c in floor]
-        roles: list[tuple[SwapPart, tuple[int, ...], int]] = [((), start, 0)]
+        # (swap part, the row after the swap, cells it changed, the floor's positions the swap touches)
+        roles: list[tuple[SwapPart, tuple[int, ...], int, tuple[int, ...]]] = [((), start, 0, ())]
         if n_hand:
             for a, b in combinations(range(width), 2):
                 if start[a] != start[b] and allowed[a][start[b]] and allowed[b][start[a]]:
                     swapped = list(start)
                     swapped[a], swapped[b] = swapped[b], swapped[a]
-                    roles.append((("both",), tuple(swapped), 2))
+                    roles.append((("both",), tuple(swapped), 2, (a, b)))
             others = sorted({own[d] for d in range(t.n_cells) if t.cell_floor[d] != t.cell_floor[floor[0]]})
             for p in range(width):
                 for y in others:
                     if y != start[p] and allowed[p][y]:
-                        roles.append((("end", start[p], y), start[:p] + (y,) + start[p + 1 :], 1))
+                        roles.append((("end", start[p], y), start[:p] + (y,) + start[p + 1 :], 1, (p,)))
         fits = [[k for k in incoming if allowed[p][k]] for p in range(width)] if n_sup else []
-        # A floor no swap touches holds its own cards when the room-discard swap's card arrives:
-        # a card that cannot be placed there then (PLACE-CLOSED, PLACE-MERGE) never ends there.
-        fits_unswapped = [
-            [k for k in ks if supply_fits(rules, house, floor[p], classes[k].room, classes[k].kind == "down")]
-            for p, ks in enumerate(fits)
-        ]
         table = FloorTable(tuple(floor))
         candidates = table.candidates
         best: dict[Signature, tuple[int, tuple[int, ...], int, int]] = {}  # signature → (value, row, score, changed)
         score_row = scorer.for_floor(t.cell_floor[floor[0]])
-        for role, base, base_changed in roles:
-            options = [(0, base, base_changed)]
-            for p, ks in enumerate(fits_unswapped if not role else fits):
+        orderable = _supply_order(rules, house, classes, floor, score_row)
+        for role, base, base_changed, moved in roles:
+            options = [(0, base, base_changed, 0, 0)]
+            for p, ks in enumerate(fits):
                 before = base_changed - (base[p] != start[p])
                 for k in ks:
                     if k != base[p]:
-                        options.append((1, base[:p] + (k,) + base[p + 1 :], before + (k != start[p])))
-            for sup, row, changed in options:
+                        options.append((1, base[:p] + (k,) + base[p + 1 :], before + (k != start[p]), p, k))
+            for sup, row, changed, p, k in options:
                 scored = score_row(row)
-                if scored is None:
+                if scored is None or (sup and not orderable(base, moved, p, k)):
                     continue
                 score, shown = scored
                 signature: Signature = (sup, role, shown)
@@ -233,6 +229,45 @@ def build_tables(
                 table.shown[signature] = [best_row]
         tables.append(table)
     return tables
+
+
+def _supply_order(
+    rules: Ruleset,
+    house: House,
+    classes: list[CardClass],
+    floor: tuple[int, ...],
+    score_row: Callable[[tuple[int, ...]], tuple[int, int] | None],
+) -> Callable[[tuple[int, ...], tuple[int, ...], int, int], bool]:
+    """END-SUPPLIER, END-ORDER on one floor: can the room-discard swap's card (class k, ending on
+    position p) arrive legally in some order with the house swap's part on this floor (`moved`:
+    the positions it touches, `base`: the floor after it)? Before the swap, the card arrives on
+    the floor as it began, on the cell the swap then moves to p; after it, on p of `base`, which
+    must itself keep PLACE-B/C. A card ending on the one end of a swap between floors may have
+    arrived on the other floor: always kept. The test reads this floor only (`supply_fits`), so
+    it drops only rows no order reaches."""
+    on_start: dict[tuple[int, int], bool] = {}
+
+    def arrives(on: House, p: int, k: int) -> bool:
+        return supply_fits(rules, on, floor[p], classes[k].room, classes[k].kind == "down")
+
+    def orderable(base: tuple[int, ...], moved: tuple[int, ...], p: int, k: int) -> bool:
+        if len(moved) == 1 and p == moved[0]:
+            return True
+        first = moved[0] + moved[1] - p if len(moved) == 2 and p in moved else p
+        if (first, k) not in on_start:
+            on_start[first, k] = arrives(house, first, k)
+        if on_start[first, k]:
+            return True
+        if not moved or score_row(base) is None:
+            return False
+        after = house
+        for q in moved:
+            c = classes[base[q]]
+            code = c.room if c.kind != "down" else FACE_DOWN
+            after = after.place(floor[q], code, c.token if c.kind == "token" else 0, c.room if c.kind == "down" else 0)
+        return arrives(after, p, k)
+
+    return orderable
 
 
 def _dominated(row: Row, groups: dict[tuple[int, SwapPart], list[Row]]) -> bool:
