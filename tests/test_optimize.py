@@ -17,6 +17,7 @@ from dreamhome.house import House, load_house
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import FACE_DOWN, ROOM0
 from dreamhome.scoring import score_total
+from dreamhome.solver.end_tables import FloorTable
 from dreamhome.solver.optimize import best_final_score
 from tests.helpers.paths import EXAMPLES
 from tests.helpers.reference_endgame import reference_best_final
@@ -195,3 +196,22 @@ def test_rows_no_order_reaches_are_dropped_without_loss():
         helpers = ("architect", "handyman", "supplier") + (("interior_designer",) if k % 2 else ())
         house = random_house(BASE, rng, helpers=helpers, discard_rooms=rng.randint(24, 30))
         check_against_reference(BASE, house)
+
+
+def test_a_pending_order_test_runs_before_a_row_is_shown():
+    """END-ORDER: a supplier row that was never its signature's best keeps its order test for
+    later (end_tables.build_tables); after a cut, `show_next` runs it and never shows a row that
+    fails it, while rows that passed or need none come in value order."""
+    sig = (1, (), 0)
+    good, bad, plain = (1, 2), (3, 4), (5, 6)
+    table = FloorTable((0, 1))
+    table.candidates[sig] = [
+        (plain, 10, 1, None),
+        (bad, 30, 1, ((0, 0), (), 1, 7)),  # the best value, but no order lets its card in
+        (good, 20, 1, ((0, 0), (), 0, 7)),
+    ]
+    table.orderable = lambda base, moved, p, k: p == 0
+    table.shown[sig] = []
+    for _ in range(3):
+        table.show_next(sig)
+    assert [row.cells for row in table.shown[sig]] == [good, plain]

@@ -20,7 +20,8 @@ enumerated in Python and scored exactly, and CP-SAT picks one row per floor:
 
 Rows no order of actions reaches are never enumerated: the room-discard swap's card must be
 legal where it arrives (PLACE-CLOSED, PLACE-MERGE: `endgame.supply_fits`), before or after the
-house swap's part on the floor (`_supply_order`, which reads that floor only). Every row of a
+house swap's part on the floor (`_supply_order`, which reads that floor only; it runs when a
+row would become its signature's best, or when a cut asks for the row). Every row of a
 reachable house remains, so the argument below holds unchanged; the proposals the order check
 refuses (and the solves again they cost) become rarer.
 
@@ -66,8 +67,11 @@ SwapPart: TypeAlias = tuple[()] | tuple[Literal["both"]] | tuple[Literal["end"],
 left, the class that came)."""
 Signature: TypeAlias = tuple[int, SwapPart, int]
 """What the other floors see of a row: (room-discard swap 0/1, swap part, bonus types shown as a bit mask)."""
-Candidate: TypeAlias = tuple[tuple[int, ...], int, int]
-"""A possible final row: (class index per cell, score, cells changed)."""
+Pending: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], int, int] | None
+"""A row's order test not run yet (the `_supply_order` arguments), or None: not needed, or passed."""
+Candidate: TypeAlias = tuple[tuple[int, ...], int, int, Pending]
+"""A possible final row: (class index per cell, score, cells changed, its order test if still to run)."""
+OrderTest: TypeAlias = Callable[[tuple[int, ...], tuple[int, ...], int, int], bool]
 
 
 def tables_apply(rules: Ruleset, n_sup: int, n_hand: int) -> bool:
@@ -100,11 +104,15 @@ class FloorTable:
     candidates: dict[Signature, list[Candidate]] = field(default_factory=dict)
     shown: dict[Signature, list[Row]] = field(default_factory=dict)
     ordered: dict[Signature, list[Row]] = field(default_factory=dict)  # all rows of a signature, best first
+    orderable: OrderTest | None = None  # runs the order tests left pending (`_supply_order`)
 
     def show_next(self, signature: Signature) -> None:
         """One more row of this signature, in value order (ties: the smaller row first)."""
         if signature not in self.ordered:
-            rows = {cells: Row(cells, score, changed, signature) for cells, score, changed in self.candidates[signature]}
+            rows = {}
+            for cells, score, changed, pending in self.candidates[signature]:
+                if pending is None or (self.orderable is not None and self.orderable(*pending)):
+                    rows[cells] = Row(cells, score, changed, signature)
             self.ordered[signature] = sorted(rows.values(), key=lambda r: (-r.value, r.cells))
         shown = self.shown[signature]
         if len(shown) < len(self.ordered[signature]):
@@ -197,7 +205,7 @@ def build_tables(
         candidates = table.candidates
         best: dict[Signature, tuple[int, tuple[int, ...], int, int]] = {}  # signature → (value, row, score, changed)
         score_row = scorer.for_floor(t.cell_floor[floor[0]])
-        orderable = _supply_order(rules, house, classes, floor, score_row)
+        orderable = table.orderable = _supply_order(rules, house, classes, floor, score_row)
         for role, base, base_changed, moved in roles:
             options = [(0, base, base_changed, 0, 0)]
             for p, ks in enumerate(fits):
@@ -207,19 +215,27 @@ def build_tables(
                         options.append((1, base[:p] + (k,) + base[p + 1 :], before + (k != start[p]), p, k))
             for sup, row, changed, p, k in options:
                 scored = score_row(row)
-                if scored is None or (sup and not orderable(base, moved, p, k)):
+                if scored is None:
                     continue
                 score, shown = scored
                 signature: Signature = (sup, role, shown)
                 value = SCALE * score - changed
                 kept = best.get(signature)
+                better = kept is None or value > kept[0] or (value == kept[0] and row < kept[1])
+                # A supplier row's order test runs when it would become its signature's best;
+                # the others wait until a cut asks for them (`show_next`): most never are.
+                pending: Pending = None
+                if sup:
+                    if not better:
+                        pending = (base, moved, p, k)
+                    elif not orderable(base, moved, p, k):
+                        continue
                 if kept is None:
-                    candidates[signature] = [(row, score, changed)]
-                    best[signature] = (value, row, score, changed)
+                    candidates[signature] = [(row, score, changed, pending)]
                 else:
-                    candidates[signature].append((row, score, changed))
-                    if value > kept[0] or (value == kept[0] and row < kept[1]):
-                        best[signature] = (value, row, score, changed)
+                    candidates[signature].append((row, score, changed, pending))
+                if better:
+                    best[signature] = (value, row, score, changed)
         table.best = {sig: Row(row, score, changed, sig) for sig, (_v, row, score, changed) in best.items()}
         groups: dict[tuple[int, SwapPart], list[Row]] = {}
         for best_row in table.best.values():
@@ -237,7 +253,7 @@ def _supply_order(
     classes: list[CardClass],
     floor: tuple[int, ...],
     score_row: Callable[[tuple[int, ...]], tuple[int, int] | None],
-) -> Callable[[tuple[int, ...], tuple[int, ...], int, int], bool]:
+) -> OrderTest:
     """END-SUPPLIER, END-ORDER on one floor: can the room-discard swap's card (class k, ending on
     position p) arrive legally in some order with the house swap's part on this floor (`moved`:
     the positions it touches, `base`: the floor after it)? Before the swap, the card arrives on
