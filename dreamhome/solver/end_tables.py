@@ -222,7 +222,7 @@ def build_tables(
                 value = SCALE * score - changed
                 kept = best.get(signature)
                 better = kept is None or value > kept[0] or (value == kept[0] and row < kept[1])
-                # A supplier row's order test runs when it would become its signature's best;
+                # A room-discard swap row's order test runs when it would become its signature's best;
                 # the others wait until a cut asks for them (`show_next`): most never are.
                 pending: Pending = None
                 if sup:
