@@ -15,7 +15,6 @@ more than one solve (a proposal with no legal order of actions, cut off).
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import random
 import statistics
@@ -62,35 +61,23 @@ def main() -> None:
     parser.add_argument("--houses", type=int, default=200)
     parser.add_argument("--seed", type=int, default=20261125)
     parser.add_argument("--json", dest="json_out")
-    parser.add_argument(
-        "--no-collect",
-        action="store_true",
-        help="do not collect garbage before each timed call (the method of the figures before 2026-11-26 12:45)",
-    )
     args = parser.parse_args()
     rules = compile_rules()
     sample = houses(rules, args.houses, args.seed)
     best_final_score(rules, sample[0])  # load the native library before timing
     solver_s, reference_s, ratios, refused = [], [], [], []
-    # Each timed call starts with no garbage of the other's: the reference leaves tens of
-    # thousands of objects in cycles, and a full collection they trigger (≈ 70 ms) would
-    # otherwise land on whichever call allocates next (measured: 6 optimize calls of 60).
-    collect = gc.collect if not args.no_collect else lambda: 0
     for i, house in enumerate(sample):
-        collect()
         t0 = time.perf_counter()
         result = best_final_score(rules, house)
         t1 = time.perf_counter()
-        collect()
-        t1b = time.perf_counter()
         expected = reference_best_final(rules, house)
         t2 = time.perf_counter()
         if result.total != expected or not result.optimal:
             raise SystemExit(f"house {i}: CP-SAT {result.total} (optimal={result.optimal}) != reference {expected}")
         solver_s.append(t1 - t0)
         refused.append(result.refused)
-        reference_s.append(t2 - t1b)
-        ratios.append((t2 - t1b) / (t1 - t0))
+        reference_s.append(t2 - t1)
+        ratios.append((t2 - t1) / (t1 - t0))
         if (i + 1) % 20 == 0:
             print(
                 f"{i + 1}/{len(sample)} houses: CP-SAT median {statistics.median(solver_s) * 1000:.0f} ms, "
@@ -107,15 +94,13 @@ def main() -> None:
         "reference_median_ms": statistics.median(reference_s) * 1000,
         "reference_p95_ms": percentile(reference_s, 0.95) * 1000,
         "ratio_median": statistics.median(ratios),
-        "collect_before_each_call": not args.no_collect,
         "houses_refused": sum(1 for r in refused if r),
         "most_refused": max(refused),
         "identical": True,
     }
     print(
         f"\n{result['date']} — {result['machine']}; {len(sample)} houses, seed {args.seed}; "
-        "every optimum identical to the exhaustive reference; "
-        f"{'no collection' if args.no_collect else 'garbage collected'} before each timed call\n"
+        "every optimum identical to the exhaustive reference\n"
     )
     print("| figure | median | 95th percentile | target |")
     print("|---|---|---|---|")
