@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 from dataclasses import replace
 
@@ -215,3 +216,28 @@ def test_a_pending_order_test_runs_before_a_row_is_shown():
     for _ in range(3):
         table.show_next(sig)
     assert [row.cells for row in table.shown[sig]] == [good, plain]
+
+
+def test_the_collector_pauses_only_during_a_query(base):
+    """optimize._no_cyclic_gc: no cyclic collection inside a query, and the collector's state is
+    the caller's again after it, on an answer and on a refused house alike."""
+    house = load_house(base, EXAMPLES / "endgame.json")
+    seen: list[str] = []
+    gc.callbacks.append(lambda phase, info: seen.append(phase))
+    try:
+        assert gc.isenabled()
+        gc.collect()
+        seen.clear()
+        best_final_score(base, house)
+        # The query allocates ~10⁴ containers, a collection every 700 when the collector runs:
+        # at most the one that came due, as the collector came back at the end.
+        assert gc.isenabled() and len(seen) <= 2  # one collection: its start and its stop
+        with pytest.raises(DreamhomeError):
+            best_final_score(base, House.empty(base))
+        assert gc.isenabled()
+        gc.disable()
+        best_final_score(base, house)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.callbacks.pop()
