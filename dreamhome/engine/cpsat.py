@@ -40,6 +40,7 @@ class SolveSettings:
     time_limit: float | None = None
     deterministic_time: float | None = None
     presolve: bool = True
+    probing: bool = True  # False: no probing at the root nor SAT inprocessing during the search
     linearization_level: int | None = None
     cut_level: int | None = None
 
@@ -77,6 +78,9 @@ def new_solver(settings: SolveSettings) -> cp_model.CpSolver:
         p.max_deterministic_time = settings.deterministic_time
     if not settings.presolve:
         p.cp_model_presolve = False
+    if not settings.probing:
+        p.cp_model_probing_level = 0
+        p.use_sat_inprocessing = False
     if settings.linearization_level is not None:
         p.linearization_level = settings.linearization_level
     if settings.cut_level is not None:

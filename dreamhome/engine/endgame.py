@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from dreamhome.engine.furnishings import resolve_tokens
-from dreamhome.engine.placement import Placement, legal_placements
+from dreamhome.engine.helpers import keeps_rooms_open
+from dreamhome.engine.placement import Placement, face_up_ok, legal_placements
 from dreamhome.engine.roof import RoofCard, best_roof_discard_picks
 from dreamhome.engine.rooms import category_ok, floors_fit
 from dreamhome.house import House
@@ -44,6 +45,7 @@ __all__ = [
     "helper_uses",
     "use_caps",
     "resolve_tokens",
+    "supply_fits",
     "swap_in_house",
     "swap_keeps_b_and_c",
     "swap_with_room_discard",
@@ -118,6 +120,16 @@ def swap_with_room_discard(rules: Ruleset, house: House, cell: int, incoming: st
     room = rules.room(incoming).code
     placed = emptied.place(cell, FACE_DOWN, 0, room) if face_down else emptied.place(cell, room)
     return replace(placed, discard_rooms=tuple(pile))
+
+
+def supply_fits(rules: Ruleset, house: House, cell: int, code: int, face_down: bool) -> bool:
+    """END-SUPPLIER on the house as it stands: may a card of type `code` replace the card on
+    `cell` (PLACE-B/C/CLOSED/MERGE face up, PLACE-EMPTY face down)? The same test as
+    `swap_with_room_discard`, without the pile; it reads only the cell's floor and the helpers,
+    so the end-game tables ask it once per floor row."""
+    if face_down:
+        return rules.options["swap_face_down"] == "allowed"
+    return face_up_ok(rules, house.place(cell, EMPTY), cell, code, keeps_rooms_open(rules, house))
 
 
 def swap_keeps_b_and_c(t: Tables, cells: tuple[int, ...], a: int, b: int) -> bool:

@@ -18,6 +18,13 @@ enumerated in Python and scored exactly, and CP-SAT picks one row per floor:
   uses, the two ends of a swap between floors match (x leaves A for B exactly
   when y leaves B for A), and a bonus needs its types on its floors.
 
+Rows no order of actions reaches are never enumerated: the room-discard swap's card must be
+legal where it arrives (PLACE-CLOSED, PLACE-MERGE: `endgame.supply_fits`), before or after the
+house swap's part on the floor (`_supply_order`, which reads that floor only; it runs when a
+row would become its signature's best, or when a cut asks for the row). Every row of a
+reachable house remains, so the argument below holds unchanged; the proposals the order check
+refuses (and the solves again they cost) become rarer.
+
 Each row's value is exact, so the LP bound is tight and the proof is short;
 the cell model of effects.py measured 5× slower at the median on the same
 houses (docs/PERFORMANCE.md). Exactness with the order check: optimize.py
@@ -47,10 +54,11 @@ from typing import Final, Literal, TypeAlias
 from ortools.sat.python import cp_model
 
 from dreamhome.engine.cpsat import CardClass, SolveSettings, found, house_class, new_solver
+from dreamhome.engine.endgame import supply_fits
 from dreamhome.engine.functionality import add_bonuses
 from dreamhome.engine.rooms import category_ok, row_value
 from dreamhome.house import House
-from dreamhome.ruleset import Ruleset
+from dreamhome.ruleset import FACE_DOWN, Ruleset
 
 SCALE = 1000  # a row's value: SCALE × score − cells changed (the fewest changes among equal scores)
 
@@ -59,8 +67,11 @@ SwapPart: TypeAlias = tuple[()] | tuple[Literal["both"]] | tuple[Literal["end"],
 left, the class that came)."""
 Signature: TypeAlias = tuple[int, SwapPart, int]
 """What the other floors see of a row: (room-discard swap 0/1, swap part, bonus types shown as a bit mask)."""
-Candidate: TypeAlias = tuple[tuple[int, ...], int, int]
-"""A possible final row: (class index per cell, score, cells changed)."""
+Pending: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], int, int] | None
+"""A row's order test not run yet (the `_supply_order` arguments), or None: not needed, or passed."""
+Candidate: TypeAlias = tuple[tuple[int, ...], int, int, Pending]
+"""A possible final row: (class index per cell, score, cells changed, its order test if still to run)."""
+OrderTest: TypeAlias = Callable[[tuple[int, ...], tuple[int, ...], int, int], bool]
 
 
 def tables_apply(rules: Ruleset, n_sup: int, n_hand: int) -> bool:
@@ -93,11 +104,15 @@ class FloorTable:
     candidates: dict[Signature, list[Candidate]] = field(default_factory=dict)
     shown: dict[Signature, list[Row]] = field(default_factory=dict)
     ordered: dict[Signature, list[Row]] = field(default_factory=dict)  # all rows of a signature, best first
+    orderable: OrderTest | None = None  # runs the order tests left pending (`_supply_order`)
 
     def show_next(self, signature: Signature) -> None:
         """One more row of this signature, in value order (ties: the smaller row first)."""
         if signature not in self.ordered:
-            rows = {cells: Row(cells, score, changed, signature) for cells, score, changed in self.candidates[signature]}
+            rows = {}
+            for cells, score, changed, pending in self.candidates[signature]:
+                if pending is None or (self.orderable is not None and self.orderable(*pending)):
+                    rows[cells] = Row(cells, score, changed, signature)
             self.ordered[signature] = sorted(rows.values(), key=lambda r: (-r.value, r.cells))
         shown = self.shown[signature]
         if len(shown) < len(self.ordered[signature]):
@@ -172,31 +187,33 @@ def build_tables(
         width = len(floor)
         start = tuple(own[c] for c in floor)
         allowed = [scorer.allowed[c] for c in floor]
-        roles: list[tuple[SwapPart, tuple[int, ...], int]] = [((), start, 0)]
+        # (swap part, the row after the swap, cells it changed, the floor's positions the swap touches)
+        roles: list[tuple[SwapPart, tuple[int, ...], int, tuple[int, ...]]] = [((), start, 0, ())]
         if n_hand:
             for a, b in combinations(range(width), 2):
                 if start[a] != start[b] and allowed[a][start[b]] and allowed[b][start[a]]:
                     swapped = list(start)
                     swapped[a], swapped[b] = swapped[b], swapped[a]
-                    roles.append((("both",), tuple(swapped), 2))
+                    roles.append((("both",), tuple(swapped), 2, (a, b)))
             others = sorted({own[d] for d in range(t.n_cells) if t.cell_floor[d] != t.cell_floor[floor[0]]})
             for p in range(width):
                 for y in others:
                     if y != start[p] and allowed[p][y]:
-                        roles.append((("end", start[p], y), start[:p] + (y,) + start[p + 1 :], 1))
+                        roles.append((("end", start[p], y), start[:p] + (y,) + start[p + 1 :], 1, (p,)))
         fits = [[k for k in incoming if allowed[p][k]] for p in range(width)] if n_sup else []
         table = FloorTable(tuple(floor))
         candidates = table.candidates
         best: dict[Signature, tuple[int, tuple[int, ...], int, int]] = {}  # signature → (value, row, score, changed)
         score_row = scorer.for_floor(t.cell_floor[floor[0]])
-        for role, base, base_changed in roles:
-            options = [(0, base, base_changed)]
+        orderable = table.orderable = _supply_order(rules, house, classes, floor, score_row)
+        for role, base, base_changed, moved in roles:
+            options = [(0, base, base_changed, 0, 0)]
             for p, ks in enumerate(fits):
                 before = base_changed - (base[p] != start[p])
                 for k in ks:
                     if k != base[p]:
-                        options.append((1, base[:p] + (k,) + base[p + 1 :], before + (k != start[p])))
-            for sup, row, changed in options:
+                        options.append((1, base[:p] + (k,) + base[p + 1 :], before + (k != start[p]), p, k))
+            for sup, row, changed, p, k in options:
                 scored = score_row(row)
                 if scored is None:
                     continue
@@ -204,13 +221,21 @@ def build_tables(
                 signature: Signature = (sup, role, shown)
                 value = SCALE * score - changed
                 kept = best.get(signature)
+                better = kept is None or value > kept[0] or (value == kept[0] and row < kept[1])
+                # A room-discard swap row's order test runs when it would become its signature's best;
+                # the others wait until a cut asks for them (`show_next`): most never are.
+                pending: Pending = None
+                if sup:
+                    if not better:
+                        pending = (base, moved, p, k)
+                    elif not orderable(base, moved, p, k):
+                        continue
                 if kept is None:
-                    candidates[signature] = [(row, score, changed)]
-                    best[signature] = (value, row, score, changed)
+                    candidates[signature] = [(row, score, changed, pending)]
                 else:
-                    candidates[signature].append((row, score, changed))
-                    if value > kept[0] or (value == kept[0] and row < kept[1]):
-                        best[signature] = (value, row, score, changed)
+                    candidates[signature].append((row, score, changed, pending))
+                if better:
+                    best[signature] = (value, row, score, changed)
         table.best = {sig: Row(row, score, changed, sig) for sig, (_v, row, score, changed) in best.items()}
         groups: dict[tuple[int, SwapPart], list[Row]] = {}
         for best_row in table.best.values():
@@ -220,6 +245,45 @@ def build_tables(
                 table.shown[signature] = [best_row]
         tables.append(table)
     return tables
+
+
+def _supply_order(
+    rules: Ruleset,
+    house: House,
+    classes: list[CardClass],
+    floor: tuple[int, ...],
+    score_row: Callable[[tuple[int, ...]], tuple[int, int] | None],
+) -> OrderTest:
+    """END-SUPPLIER, END-ORDER on one floor: can the room-discard swap's card (class k, ending on
+    position p) arrive legally in some order with the house swap's part on this floor (`moved`:
+    the positions it touches, `base`: the floor after it)? Before the swap, the card arrives on
+    the floor as it began, on the cell the swap then moves to p; after it, on p of `base`, which
+    must itself keep PLACE-B/C. A card ending on the one end of a swap between floors may have
+    arrived on the other floor: always kept. The test reads this floor only (`supply_fits`), so
+    it drops only rows no order reaches."""
+    on_start: dict[tuple[int, int], bool] = {}
+
+    def arrives(on: House, p: int, k: int) -> bool:
+        return supply_fits(rules, on, floor[p], classes[k].room, classes[k].kind == "down")
+
+    def orderable(base: tuple[int, ...], moved: tuple[int, ...], p: int, k: int) -> bool:
+        if len(moved) == 1 and p == moved[0]:
+            return True
+        first = moved[0] + moved[1] - p if len(moved) == 2 and p in moved else p
+        if (first, k) not in on_start:
+            on_start[first, k] = arrives(house, first, k)
+        if on_start[first, k]:
+            return True
+        if not moved or score_row(base) is None:
+            return False
+        after = house
+        for q in moved:
+            c = classes[base[q]]
+            code = c.room if c.kind != "down" else FACE_DOWN
+            after = after.place(floor[q], code, c.token if c.kind == "token" else 0, c.room if c.kind == "down" else 0)
+        return arrives(after, p, k)
+
+    return orderable
 
 
 def _dominated(row: Row, groups: dict[tuple[int, SwapPart], list[Row]]) -> bool:
@@ -291,8 +355,10 @@ def solve_tables(
     for cut in cuts:
         m.add(sum(by_row[f, row.signature, row.cells] for f, row in enumerate(cut)) <= len(cut) - 1)
     m.maximize(sum(objective))
-    # The rows are already the reduced model: CP-SAT's presolve measured costlier than it saves here.
-    solver = new_solver(replace(settings, workers=1, presolve=False))
+    # The rows are already the reduced model: CP-SAT's presolve measured costlier than it saves
+    # here, and so did probing with SAT inprocessing (off: 1.8 ms median a solve against 5.0 ms, on
+    # the benchmark's 200 models; the LP bound of exact rows finds and proves the optimum at once).
+    solver = new_solver(replace(settings, workers=1, presolve=False, probing=False))
     result = solver.solve(m)
     if not found(result):
         return None
