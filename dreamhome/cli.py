@@ -530,7 +530,7 @@ def max_command(as_json, time_limit, workers, save_path, rules_spec):
     "--bots",
     default=None,
     metavar="NAMES",
-    help="One seat each, comma-separated: random, greedy, solver, planner, or human for you at the terminal "
+    help="One seat each, comma-separated: random, greedy, solver, or human for you at the terminal "
     "(default: greedy for every seat).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the shuffle (and of the bots).")

@@ -217,7 +217,8 @@ class SolverBot(GreedyBot):
     - everything else as the greedy bot.
 
     With `samples` > 0 the look-ahead replaces the pool by sampled futures (completion.add_offers),
-    averaged in one model: the planner bot below.
+    averaged in one model: measured no stronger on the benchmark's seeds, at 5× the time a
+    decision (docs/PERFORMANCE.md, benchmarks/tuning_bots.py).
     """
 
     name = "solver"
@@ -453,19 +454,4 @@ def end_action(rules: Ruleset, step: EndAction) -> Action:
     return TakeFromRoofDiscard(step.helper, rules.roofs[step.roof[0]].id, step.roof[1])
 
 
-class PlannerBot(SolverBot):
-    """The solver bot planning against sampled futures (issue #15's stronger bot): every
-    look-ahead completes the house under `samples` sampled deals of the rounds still to come —
-    at most one card from each round's offer of `offer_size` unseen room cards
-    (completion.add_offers) — averaged in one model, the card in hand on the same cell in all of
-    them, instead of under the whole pool at once (which lets any card come when it is wanted).
-    Measured in docs/PERFORMANCE.md: about a point a game over the solver bot, at 5–15× its
-    time a decision; tuned on seeds 5000–5099 only."""
-
-    name = "planner"
-    samples = 4
-    work_per_decision = 0.2
-
-
 BOTS["solver"] = SolverBot
-BOTS["planner"] = PlannerBot

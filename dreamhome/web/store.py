@@ -41,7 +41,7 @@ from dreamhome.ruleset import Ruleset
 FORMAT = "dreamhome.webgame/1"
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{22}")
 """What `secrets.token_urlsafe(16)` makes (128 random bits); nothing else names a game."""
-BOT_NAMES = ("random", "greedy", "solver", "planner")
+BOT_NAMES = ("random", "greedy", "solver")
 """The packaged bots a seat may get; `module:Class` bots are never taken from a request."""
 PERSON = "person"
 """The seat's name in the game record (the replay page shows it beside the bots)."""

@@ -1,0 +1,110 @@
+"""The solver bot's variants measured while looking for a stronger bot (issue #15), as bots
+`bench_strength.py` can seat by `module:Class`:
+
+    PYTHONPATH=.:benchmarks python benchmarks/bench_strength.py --seed 5000 --games 100 \
+        --pairs tuning_bots:Sampled4/greedy,tuning_bots:FiveColumns/greedy
+
+Seeds 5000–5099 are the tuning seeds; the table of docs/PERFORMANCE.md uses seeds from 50,000.
+Each class changes one documented knob of `SolverBot` (or overrides one method), nothing else.
+"""
+
+from __future__ import annotations
+
+from dreamhome.game.bots import SolverBot
+from dreamhome.game.observation import Observation
+from dreamhome.game.state import Resource
+
+
+class FiveColumns(SolverBot):
+    """Every column of a 4-player track compared, not the greedy value's best three."""
+
+    name = "five_columns"
+    columns_compared = 5
+
+
+class Sampled2(SolverBot):
+    """Two sampled futures a look-ahead (completion.add_offers), work 0.1."""
+
+    name = "sampled2"
+    samples = 2
+    work_per_decision = 0.1
+
+
+class Sampled4(SolverBot):
+    """Four sampled futures a look-ahead, work 0.2: the best on the tuning seeds (+7.4), and no
+    better than the solver bot on the benchmark's seeds (+6.3 against +6.0)."""
+
+    name = "sampled4"
+    samples = 4
+    work_per_decision = 0.2
+
+
+class Sampled4FiveColumns(Sampled4):
+    name = "sampled4_five_columns"
+    columns_compared = 5
+
+
+class Sampled4Offers3(Sampled4):
+    """Offers of three room cards: what a later seat of four sees on the track."""
+
+    name = "sampled4_offers3"
+    offer_size = 3
+
+
+class ExpectedOffers(FiveColumns):
+    """The pool capped, per room type, by the rounds whose offer is expected to show it (at
+    least one): a deterministic stand-in for sampled futures, at no extra cost."""
+
+    name = "expected_offers"
+
+    def _pool(self, obs: Observation) -> dict[int, int]:
+        pool = super()._pool(obs)
+        cards = sum(pool.values()) or 1
+        rounds = max(1, obs.rules.game.rounds - obs.round)
+        k = self.offer_size
+        return {t: min(n, max(1, round(rounds * (1 - (1 - n / cards) ** k)))) if n else 0 for t, n in pool.items()}
+
+
+class ExpectedOffers3(ExpectedOffers):
+    name = "expected_offers3"
+    offer_size = 3
+
+
+class Marker(FiveColumns):
+    """The first-player marker worth `marker_value` in the column comparison (set by subclass)."""
+
+    name = "marker"
+
+
+class MarkerPlusOneAndHalf(Marker):
+    marker_value = 1.5
+
+
+class MarkerPlus3(Marker):
+    marker_value = 3.0
+
+
+class MarkerMinus1(Marker):
+    marker_value = -1.0
+
+
+class MarkerMinus2(Marker):
+    marker_value = -2.0
+
+
+class ResourcesHalf(FiveColumns):
+    """Resource cards worth half the greedy value."""
+
+    name = "resources_half"
+
+    def _resource_value(self, obs: Observation, res: Resource | None, room: int) -> float:
+        return 0.5 * super()._resource_value(obs, res, room)
+
+
+class ResourcesOneAndHalf(FiveColumns):
+    """Resource cards worth 1.5 times the greedy value."""
+
+    name = "resources_one_and_half"
+
+    def _resource_value(self, obs: Observation, res: Resource | None, room: int) -> float:
+        return 1.5 * super()._resource_value(obs, res, room)
