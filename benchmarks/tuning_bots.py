@@ -10,7 +10,10 @@ Each class changes one documented knob of `SolverBot` (or overrides one method),
 
 from __future__ import annotations
 
-from dreamhome.game.bots import SolverBot
+from dataclasses import replace
+
+from dreamhome.game.actions import TakeColumn
+from dreamhome.game.bots import GreedyBot, SolverBot
 from dreamhome.game.observation import Observation
 from dreamhome.game.state import Resource
 
@@ -108,3 +111,38 @@ class ResourcesOneAndHalf(FiveColumns):
 
     def _resource_value(self, obs: Observation, res: Resource | None, room: int) -> float:
         return 1.5 * super()._resource_value(obs, res, room)
+
+
+class Denial(SolverBot):
+    """A column the next player to take would miss is worth `denial` × what that player loses
+    by it (its greedy value of its best column less its best of the rest): the score table
+    compares a seat with the mean of the others."""
+
+    name = "denial"
+    denial = 0.5
+
+    def _take_bonus(self, obs: Observation, action: TakeColumn, room: int) -> float:
+        value = super()._take_bonus(obs, action, room)
+        following = _next_taker(obs)
+        if following is None:
+            return value
+        theirs = replace(obs, me=following, actor=following)
+        values = {k: GreedyBot._value(self, theirs, TakeColumn(k)) for k, r in enumerate(obs.track_rooms) if r is not None}
+        if len(values) < 2 or action.column not in values:
+            return value
+        best = max(values.values())
+        rest = max(v for k, v in values.items() if k != action.column)
+        return value + self.denial * (best - rest)
+
+
+class DenialOne(Denial):
+    name = "denial_one"
+    denial = 1.0
+
+
+def _next_taker(obs: Observation) -> int | None:
+    """The player who takes a column after this one in this round (ROUND-3: clockwise from the
+    player who leads the round), or None for the last."""
+    n = len(obs.houses)
+    after = (obs.me + 1) % n
+    return None if after == obs.first else after
