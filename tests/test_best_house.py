@@ -1,14 +1,23 @@
-"""best_house / `dreamhome max`: exhaustive reference on a tiny ruleset, and the base game."""
+"""best_house / `dreamhome max`: the plain-Python search (`dreamhome.exact.best_house`, the
+default) and its CP-SAT twin (`dreamhome.solver.best_house`), each against an exhaustive
+reference on a tiny ruleset and against each other on the base game, every catalogue variant
+and drawn variants of a small board (SCORE-ROOMS, SCORE-FUNC-*, SCORE-FURN, SCORE-ROOF,
+HELP-ARCHITECT, HELP-DESIGNER, COMP-5, FURN-ONE, VAR-CAR)."""
 
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from dreamhome.dsl.compiler import compile_rules
+from dreamhome.dsl.compiler import VARIANTS_DIR, compile_rules
 from dreamhome.errors import DreamhomeError
+from dreamhome.exact import best_house as exact
 from dreamhome.house import House
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import FACE_DOWN
@@ -73,11 +82,12 @@ def brute_force_max(rules) -> int:
 
 
 def test_tiny_ruleset_matches_brute_force():
-    result = best_house(TINY)
-    assert result.optimal
-    assert result.total == brute_force_max(TINY)
-    assert result.total == score_total(TINY, result.house)
-    assert house_violations(TINY, result.house) == []
+    expected = brute_force_max(TINY)
+    for result in (best_house(TINY), exact.best_house(TINY)):
+        assert result.optimal
+        assert result.total == expected
+        assert result.total == score_total(TINY, result.house)
+        assert house_violations(TINY, result.house) == []
 
 
 def test_base_game_max(base):
@@ -96,5 +106,130 @@ def test_base_game_max(base):
 
 
 def test_orthogonal_is_refused_clearly():
-    with pytest.raises(DreamhomeError, match="annex_adjacency"):
-        best_house(compile_rules(variants=["orthogonal"]))
+    rules = compile_rules(variants=["orthogonal"])
+    for engine in (best_house, exact.best_house):
+        with pytest.raises(DreamhomeError, match="annex_adjacency"):
+            engine(rules)
+
+
+def assert_same_best(rules, cpsat_time_limit: float | None = None) -> None:
+    """The search's house is legal and scores its total with the ordinary scorer; CP-SAT, the
+    independent model, proves the same total (or, stopped by its time limit, finds no better)."""
+    fast = exact.best_house(rules)
+    assert fast.optimal
+    assert house_violations(rules, fast.house) == []
+    assert score_total(rules, fast.house) == fast.total
+    assert fast.house.is_finished()
+    resources = len(fast.house.roofs) + len(fast.house.helpers) + len(fast.house.outside)
+    resources += sum(1 for t in fast.house.tokens if t and rules.furnishings[t - 1].is_card)
+    assert resources <= rules.game.rounds
+    slow = best_house(rules, workers=2, time_limit=cpsat_time_limit)
+    if slow.optimal:
+        assert slow.total == fast.total
+    else:
+        assert slow.total <= fast.total
+
+
+def test_base_game_both_engines(base):
+    """68 by both engines (docs/SOLVER.md)."""
+    assert exact.best_house(base).total == 68
+    assert_same_best(base)
+
+
+SLOW_FOR_CPSAT = {"wide": "CP-SAT takes about a minute: compared in benchmarks/bench_max.py instead"}
+CATALOGUE = sorted(p.stem for p in VARIANTS_DIR.glob("*.dh"))
+
+
+@pytest.mark.parametrize("variant", CATALOGUE)
+def test_catalogue_variant_both_engines(variant):
+    """Every catalogue variant on the full board: the search equals CP-SAT (orthogonal: both refuse)."""
+    if variant in SLOW_FOR_CPSAT:
+        pytest.skip(SLOW_FOR_CPSAT[variant])
+    rules = compile_rules(variants=[variant])
+    if not rules.tables.annex_on_floor:
+        with pytest.raises(DreamhomeError, match="annex_adjacency"):
+            exact.best_house(rules)
+        return
+    assert_same_best(rules, cpsat_time_limit=120)
+
+
+def test_car_award_token_both_engines():
+    """VAR-CAR: the award token needs a complete room and costs no resource card; both engines."""
+    rules = compile_rules(variants=["car"])
+    result = exact.best_house(rules)
+    car = next(f for f in rules.furnishings if f.award)
+    assert car.code in result.house.tokens  # worth taking: it is free
+    assert_same_best(rules)
+
+
+SMALL = """
+include "{tiny}"
+game tiny {{ rounds {rounds} }}
+board {{
+  floor top      upper    columns 0..2
+  floor middle   upper    columns 0..2
+  floor basement basement columns 1..2
+  roof_pile under middle columns 0..0
+}}
+room living_room {{ points {living}  count {living_count} }}
+room kitchen {{ points 1 {kitchen2}  count {kitchen_count} }}
+room pantry {{ bonus {annex} beside {target} }}
+room garage {{ points 1 {garage2}  count 2 }}
+furnishing piano {{ points {piano} }}
+helper architect {{ count {architects}  effect score(bonus_plus {plus_b}, empty_room {plus_e}) }}
+helper interior_designer {{ effect score(token_plus {plus_t}) }}
+bonus cook {{ points {bonus}  when has kitchen and has {with_} }}
+roof_scoring {{ size {roof_size}  uniform {uniform}  mixed 1  window {window} }}
+"""
+
+
+@st.composite
+def small_rules(draw):
+    """Variants of the tiny rules on a 3-column board: points, counts, annex, helpers, bonus, roof."""
+    text = SMALL.format(
+        tiny=DATA / "tiny.dh",
+        rounds=draw(st.integers(2, 8)),
+        living=" ".join(str(p) for p in sorted(draw(st.lists(st.integers(0, 9), min_size=1, max_size=3)))),
+        living_count=draw(st.integers(3, 5)),
+        kitchen2=draw(st.integers(1, 8)),
+        kitchen_count=draw(st.integers(2, 4)),
+        annex=draw(st.integers(0, 6)),
+        target=draw(st.sampled_from(["kitchen", "living_room", "pantry", "bathroom"])),
+        garage2=draw(st.integers(1, 5)),
+        piano=draw(st.integers(0, 5)),
+        architects=draw(st.integers(0, 2)),
+        plus_b=draw(st.integers(0, 3)),
+        plus_e=draw(st.integers(0, 3)),
+        plus_t=draw(st.integers(0, 3)),
+        bonus=draw(st.integers(0, 6)),
+        with_=draw(st.sampled_from(["bathroom", "living_room", "pantry"])),
+        roof_size=draw(st.integers(1, 4)),
+        uniform=draw(st.integers(0, 8)),
+        window=draw(st.integers(0, 2)),
+    )
+    return compile_rules(text=text, name="small.dh", allow_absolute_includes=True)
+
+
+@settings(max_examples=25, deadline=None)
+@given(small_rules())
+def test_drawn_small_variants_both_engines(rules):
+    assert_same_best(rules)
+
+
+def test_a_deck_smaller_than_the_board_is_refused():
+    text = SMALL.split("room living_room")[0].format(tiny=DATA / "tiny.dh", rounds=5) + "room living_room { count 1 }\n"
+    rules = compile_rules(text=text, name="small.dh", allow_absolute_includes=True)  # 7 room cards, 8 spaces
+    for engine in (best_house, exact.best_house):
+        with pytest.raises(DreamhomeError, match="COMP-5"):
+            engine(rules)
+
+
+def test_default_max_imports_no_ortools():
+    """The default `max` answers without loading ortools (its import alone costs 0.3-0.5 s)."""
+    code = (
+        "import sys; from click.testing import CliRunner; from dreamhome.cli import main; "
+        "r = CliRunner().invoke(main, ['max', '--json']); assert r.exit_code == 0, r.output; "
+        "assert '\"total\": 68' in r.output; print(sorted(m for m in sys.modules if m.startswith('ortools')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -38,7 +38,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from operator import add
 from typing import TypeAlias
@@ -46,7 +46,7 @@ from typing import TypeAlias
 from dreamhome.engine.deck import roof_cards, rooms_left
 from dreamhome.engine.helpers import card_amounts
 from dreamhome.engine.roof import best_roof_choice
-from dreamhome.engine.rooms import row_value
+from dreamhome.engine.rooms import fits, room_runs, row_value
 from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
 from dreamhome.legality import house_violations
@@ -96,7 +96,8 @@ def floor_alphabet(rules: Ruleset, floor: int) -> list[int]:
 
 def floor_signatures(rules: Ruleset, floor: int) -> tuple[list[FloorSignature], int]:
     """Every legal row of this floor (PLACE-C, scored by `engine.rooms.row_value`), reduced to the
-    best row per signature; and how many legal rows there were."""
+    best row per signature; and how many legal rows were scored (a row and its mirror image once,
+    see `candidate_rows`)."""
     t = rules.tables
     width = len(t.floor_cells[floor])
     alphabet = floor_alphabet(rules, floor)
@@ -107,7 +108,7 @@ def floor_signatures(rules: Ruleset, floor: int) -> tuple[list[FloorSignature], 
         )
     best: dict[tuple[tuple[int, int], ...], tuple[int, int, tuple[int, ...]]] = {}
     legal = 0
-    for row in itertools.product(alphabet, repeat=width):
+    for row in candidate_rows(rules, floor):
         value = row_value(t, floor, row)
         if value is None:
             continue
@@ -122,6 +123,32 @@ def floor_signatures(rules: Ruleset, floor: int) -> tuple[list[FloorSignature], 
     ]
     out.sort(key=lambda s: -s.score)
     return out, legal
+
+
+def candidate_rows(rules: Ruleset, floor: int) -> Iterator[tuple[int, ...]]:
+    """The rows of a finished floor worth scoring: every row over the floor's alphabet, except
+    that when "beside" reads the same from both ends (always, with horizontal adjacency) a row and
+    its mirror image have the same rooms and points, so only one of the two is given; and halves
+    holding a room too large (PLACE-C, `engine.rooms.fits`) are never extended."""
+    t = rules.tables
+    width = len(t.floor_cells[floor])
+    alphabet = sorted(floor_alphabet(rules, floor))
+    near = t.annex_row_neighbours[floor]
+    mirrored = all(sorted(width - 1 - q for q in near[k]) == sorted(near[width - 1 - k]) for k in range(width))
+    if not mirrored:
+        yield from itertools.product(alphabet, repeat=width)
+        return
+    halves = [
+        half
+        for half in itertools.product(alphabet, repeat=width // 2)
+        if all(fits(t, code, stop - start) for _r, start, stop, code in room_runs(half, (range(len(half)),)))
+    ]  # sorted, as the alphabet is
+    backs = [half[::-1] for half in halves]
+    middles = [(c,) for c in alphabet] if width % 2 else [()]
+    for i, front in enumerate(halves):
+        for back in backs[i:]:  # front <= the back read backwards: one of each mirror pair
+            for middle in middles:
+                yield front + middle + back
 
 
 def signatures_by_floor(rules: Ruleset) -> tuple[list[list[FloorSignature]], int]:
@@ -141,12 +168,17 @@ def signatures_by_floor(rules: Ruleset) -> tuple[list[list[FloorSignature]], int
 
 
 def refuse_unsupported(rules: Ruleset) -> None:
-    """`max` reads each floor row alone: annex neighbours must stay on their floor."""
+    """`max` reads each floor row alone: annex neighbours must stay on their floor. And a finished
+    house needs a room card on every space (COMP-5): a face-down card may be of any type the deck
+    has left, so the deck's size is the only limit beyond the face-up counts."""
     if not rules.tables.annex_on_floor:
         raise DreamhomeError(
             "max: only annex_adjacency = horizontal is supported (floors are then independent "
             "but for card counts, tokens and bonuses)"
         )
+    cards = sum(r.count for r in rules.rooms)
+    if cards < rules.board.size:
+        raise DreamhomeError(f"max: the deck holds {cards} room cards, fewer than the board's {rules.board.size} spaces (COMP-5)")
 
 
 # ---------------------------------------------------------------- the resource cards
@@ -243,6 +275,10 @@ class _Search:
         self.parts = [[(k, sigs[0].score) for k, sigs in g.items()] for g in self.groups]
         self.zero: State = (0,) * (len(self.token_types) + len(self.award_types) + 2)
         self.memo: list[dict[State, int]] = [{} for _ in range(self.n + 1)]
+        self.arg: list[dict[State, State | None]] = [{} for _ in range(self.n)]
+        self.ceilings: dict[int, int] = {}
+        self.monotone = all(a.bonus_plus >= 0 and a.empty_room >= 0 and a.token_plus >= 0 for _, _, a in self.helpers)
+        self.top: State = (*self.caps, (1 << len(self.clauses)) - 1, rules.board.size if self.empties_count else 0)
         self.plans: dict[State, Plan] = {}
         self.token_memo: dict[tuple[tuple[int, ...], int], list[tuple[int, tuple[Furnishing, ...]]]] = {}
         self.best = -(10**9)
@@ -270,8 +306,19 @@ class _Search:
         return (*map(min, self.caps, map(add, s, k)), s[-2] | k[-2], s[-1] + k[-1])
 
     # -- pass 1: the bound
+    def ceiling(self, f: int) -> int:
+        """No state's `bound(f, ·)` exceeds this: the bound of the fullest state (every room a
+        token can use, every clause met, every cell empty), since the extras never fall as the
+        state grows — when no helper amount is negative; else no ceiling."""
+        got = self.ceilings.get(f)
+        if got is None:
+            got = self.bound(f, self.top) if self.monotone else 10**9
+            self.ceilings[f] = got
+        return got
+
     def bound(self, f: int, s: State) -> int:
-        """The most floors f.. and the resource cards can add to state `s`, card counts aside."""
+        """The most floors f.. and the resource cards can add to state `s`, card counts aside;
+        also records the part that reaches it (`self.arg`), where the search looks first."""
         memo = self.memo[f]
         got = memo.get(s)
         if got is not None:
@@ -280,10 +327,17 @@ class _Search:
             value = self.extras(s).value
         else:
             caps, bound, nxt = self.caps, self.bound, f + 1
+            ceiling = self.ceiling(nxt)
             met, empties = s[-2], s[-1]
-            value = max(
-                score + bound(nxt, (*map(min, caps, map(add, s, k)), met | k[-2], empties + k[-1])) for k, score in self.parts[f]
-            )  # self.join inlined: the hot loop
+            value = -(10**9)
+            arg = None
+            for k, score in self.parts[f]:  # best score first
+                if score + ceiling <= value:
+                    break  # no later part can do better
+                v = score + bound(nxt, (*map(min, caps, map(add, s, k)), met | k[-2], empties + k[-1]))  # self.join inlined
+                if v > value:
+                    value, arg = v, k
+            self.arg[f][s] = arg
         memo[s] = value
         return value
 
@@ -385,26 +439,34 @@ class _Search:
             if value > self.best:
                 self.best, self.best_rows, self.best_state = value, list(rows), s
             return
-        order = sorted(
-            ((sigs[0].score + self.bound(f + 1, self.join(s, k)), k, sigs) for k, sigs in self.groups[f].items()),
-            key=lambda x: -x[0],
-        )
-        for top, k, sigs in order:
-            if partial + top <= self.best:
+        self.bound(f, s)
+        first = self.arg[f][s]
+        if first is not None:  # the part that reaches the bound, then the others best score first
+            self.branch(f, s, used, partial, rows, first, self.groups[f][first])
+        ceiling = self.ceiling(f + 1)
+        for k, sigs in self.groups[f].items():
+            if partial + sigs[0].score + ceiling <= self.best or self.timed_out:
                 break
-            after = self.join(s, k)
-            rest = self.bound(f + 1, after)
-            for sig in sigs:
-                if partial + sig.score + rest <= self.best or self.timed_out:
-                    break
-                counts = sig.counts()
-                if any(used[c] + n > self.limit[c] for c, n in counts.items()):
-                    continue
-                used.update(counts)
-                rows.append(sig)
-                self.search(f + 1, after, used, partial + sig.score, rows)
-                rows.pop()
-                used.subtract(counts)
+            if k != first:
+                self.branch(f, s, used, partial, rows, k, sigs)
+
+    def branch(
+        self, f: int, s: State, used: Counter[int], partial: int, rows: list[FloorSignature], k: State, sigs: list[FloorSignature]
+    ) -> None:
+        """Floor f's rows with part `k`, best first, while they may beat the best house found."""
+        after = self.join(s, k)
+        rest = self.bound(f + 1, after)
+        for sig in sigs:
+            if partial + sig.score + rest <= self.best or self.timed_out:
+                break
+            counts = sig.counts()
+            if any(used[c] + n > self.limit[c] for c, n in counts.items()):
+                continue
+            used.update(counts)
+            rows.append(sig)
+            self.search(f + 1, after, used, partial + sig.score, rows)
+            rows.pop()
+            used.subtract(counts)
 
 
 def best_house(rules: Ruleset, *, time_limit: float | None = None) -> BestHouse:

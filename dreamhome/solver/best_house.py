@@ -63,7 +63,8 @@ def floor_rows(rules: Ruleset, floor: int) -> FloorRows:
     the plain search's enumeration (`exact.best_house.floor_signatures`)."""
     t = rules.tables
     alphabet = floor_alphabet(rules, floor)
-    furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and not f.award} & set(alphabet))
+    # Every type a token stands in, award tokens too (VAR-CAR): each token needs a room of its own.
+    furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room} & set(alphabet))
     awarded = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and f.award} & set(alphabet))
     signatures, legal = floor_signatures(rules, floor)
     best: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], RowKind] = {}  # (counts, per_room, complete) → best row
@@ -113,7 +114,7 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
             type_count[code] = type_count.get(code, 0) + sum(n * v for n, v in uses)
             here[code] = sum(v for n, v in uses) if uses else 0
         presence.append(here)
-        furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and not f.award} & set(alphabet))
+        furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room} & set(alphabet))  # VAR-CAR too
         for a, code in enumerate(furnishable):
             rooms_of_type.setdefault(code, []).append(sum(kind.rooms[a] * v for v, kind in lits if kind.rooms[a]))
         awarded = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and f.award} & set(alphabet))
