@@ -274,12 +274,23 @@ class _Search:
             self.groups.append(by_key)
         self.parts = [[(k, sigs[0].score) for k, sigs in g.items()] for g in self.groups]
         self.zero: State = (0,) * (len(self.token_types) + len(self.award_types) + 2)
+        # Every choice of helper copies and roof: (token budget left, index of its token_plus, bonus_plus,
+        # empty_room, roof points, index of the copies, roof or not); `extras_value` reads only these.
+        self.plus_ts = sorted({c[3] for c in self.copies})
+        self.choices: list[tuple[int, int, int, int, int, int, bool]] = []
+        for c, (cost, plus_b, plus_e, plus_t, _ids) in enumerate(self.copies):
+            for roof_cost, roof_value in self.roofs:
+                if cost + roof_cost <= self.rounds:
+                    budget = self.rounds - cost - roof_cost
+                    self.choices.append((budget, self.plus_ts.index(plus_t), plus_b, plus_e, roof_value, c, roof_cost > 0))
+        self.n_caps = len(self.caps)
+        self.value_tables: dict[State, list[list[int]]] = {}
         self.memo: list[dict[State, int]] = [{} for _ in range(self.n + 1)]
         self.arg: list[dict[State, State | None]] = [{} for _ in range(self.n)]
-        self.ceilings: dict[int, int] = {}
+        self.ceilings: dict[tuple[int, int], int] = {}
+        self.orders: dict[tuple[int, int], list[tuple[int, State, int]]] = {}
+        self.all_clauses = (1 << len(self.clauses)) - 1
         self.monotone = all(a.bonus_plus >= 0 and a.empty_room >= 0 and a.token_plus >= 0 for _, _, a in self.helpers)
-        self.top: State = (*self.caps, (1 << len(self.clauses)) - 1, rules.board.size if self.empties_count else 0)
-        self.plans: dict[State, Plan] = {}
         self.token_memo: dict[tuple[tuple[int, ...], int], list[tuple[int, tuple[Furnishing, ...]]]] = {}
         self.best = -(10**9)
         self.best_rows: list[FloorSignature] = []
@@ -306,14 +317,28 @@ class _Search:
         return (*map(min, self.caps, map(add, s, k)), s[-2] | k[-2], s[-1] + k[-1])
 
     # -- pass 1: the bound
-    def ceiling(self, f: int) -> int:
-        """No state's `bound(f, ·)` exceeds this: the bound of the fullest state (every room a
-        token can use, every clause met, every cell empty), since the extras never fall as the
+    def ceiling(self, f: int, empties: int) -> int:
+        """No state with these empty rooms has a larger `bound(f, ·)`: the bound of the fullest such
+        state (every room a token can use, every clause met), since the extras never fall as the
         state grows — when no helper amount is negative; else no ceiling."""
-        got = self.ceilings.get(f)
+        key = (f, empties)
+        got = self.ceilings.get(key)
         if got is None:
-            got = self.bound(f, self.top) if self.monotone else 10**9
-            self.ceilings[f] = got
+            got = self.bound(f, (*self.caps, self.all_clauses, empties)) if self.monotone else 10**9
+            self.ceilings[key] = got
+        return got
+
+    def order(self, f: int, empties: int) -> list[tuple[int, State, int]]:
+        """Floor f's parts, for a state with these empty rooms, as (the most the part and the floors
+        after it could add, part, its best score), most first: `bound` and the search stop at the
+        first that cannot beat what they have."""
+        key = (f, empties)
+        got = self.orders.get(key)
+        if got is None:
+            got = sorted(
+                ((score + self.ceiling(f + 1, empties + k[-1]), k, score) for k, score in self.parts[f]), key=lambda x: -x[0]
+            )
+            self.orders[key] = got
         return got
 
     def bound(self, f: int, s: State) -> int:
@@ -324,15 +349,14 @@ class _Search:
         if got is not None:
             return got
         if f == self.n:
-            value = self.extras(s).value
+            value = self.extras_value(s)
         else:
             caps, bound, nxt = self.caps, self.bound, f + 1
-            ceiling = self.ceiling(nxt)
             met, empties = s[-2], s[-1]
             value = -(10**9)
             arg = None
-            for k, score in self.parts[f]:  # best score first
-                if score + ceiling <= value:
+            for most, k, score in self.order(f, empties):
+                if most <= value:
                     break  # no later part can do better
                 v = score + bound(nxt, (*map(min, caps, map(add, s, k)), met | k[-2], empties + k[-1]))  # self.join inlined
                 if v > value:
@@ -342,38 +366,47 @@ class _Search:
         return value
 
     # -- the resource cards for a final state
+    def extras_value(self, s: State) -> int:
+        """The most the resource cards add to a house in state `s` (`extras` without the plan: the
+        bound's hot path, one pass over the precomputed choices of helper copies and roof)."""
+        key = s[: self.n_caps]
+        tables = self.value_tables.get(key)
+        if tables is None:
+            rooms, complete = key[: len(self.token_types)], key[len(self.token_types) :]
+            tables = [[value for value, _ in self.tokens(rooms, complete, plus_t)] for plus_t in self.plus_ts]
+            self.value_tables[key] = tables
+        bonus_points, n_bonuses = self.met(s[-2])
+        empties = s[-1]
+        best = -(10**9)
+        for budget, t, plus_b, plus_e, roof_value, _c, _roof in self.choices:
+            value = tables[t][budget] + n_bonuses * plus_b + empties * plus_e + roof_value
+            if value > best:
+                best = value
+        return best + bonus_points
+
+    def met(self, met: int) -> tuple[int, int]:
+        """The printed points and the number of the bonuses whose every clause is met (SCORE-FUNC-*)."""
+        points = n = 0
+        for bonus_points, bits in self.bonus_bits:
+            if met & bits == bits:
+                points += bonus_points
+                n += 1
+        return points, n
+
     def extras(self, s: State) -> Plan:
         """The best resource cards for a house in state `s`: bonuses met, helper copies, roof, tokens."""
-        plan = self.plans.get(s)
-        if plan is not None:
-            return plan
-        nt, na = len(self.token_types), len(self.award_types)
-        rooms, complete, met, empties = s[:nt], s[nt : nt + na], s[-2], s[-1]
-        bonus_points = 0
-        n_bonuses = 0
-        for points, bits in self.bonus_bits:
-            if met & bits == bits:
-                bonus_points += points
-                n_bonuses += 1
-        best_value = -(10**9)
-        best_at: tuple[int, int, bool] = (0, 0, False)
-        for c, (cost, plus_b, plus_e, plus_t, _helpers) in enumerate(self.copies):
-            table = self.tokens(rooms, complete, plus_t)
-            fixed = bonus_points + n_bonuses * plus_b + empties * plus_e
-            for roof_cost, roof_value in self.roofs:
-                budget = self.rounds - cost - roof_cost
-                if budget < 0:
-                    continue
-                b = min(budget, len(table) - 1)
-                value = table[b][0] + fixed + roof_value
-                if value > best_value:
-                    best_value, best_at = value, (c, b, roof_cost > 0)
-        c, b, roof = best_at
-        picks = self.tokens(rooms, complete, self.copies[c][3])[b][1]
+        rooms, complete = s[: len(self.token_types)], s[len(self.token_types) : self.n_caps]
+        bonus_points, n_bonuses = self.met(s[-2])
+        best: tuple[int, int, int, bool] = (-(10**9), 0, 0, False)  # value, copies, budget, roof
+        for budget, _t, plus_b, plus_e, roof_value, c, roof in self.choices:
+            furnished = self.tokens(rooms, complete, self.copies[c][3])[budget][0]
+            value = furnished + bonus_points + n_bonuses * plus_b + s[-1] * plus_e + roof_value
+            if value > best[0]:
+                best = (value, c, budget, roof)
+        value, c, budget, roof = best
+        picks = self.tokens(rooms, complete, self.copies[c][3])[budget][1]
         tokens = tuple(sorted(Counter(picks).items(), key=lambda x: x[0].index))
-        best = Plan(best_value, tokens, self.copies[c][4], roof)
-        self.plans[s] = best
-        return best
+        return Plan(value, tokens, self.copies[c][4], roof)
 
     def tokens(self, rooms: tuple[int, ...], complete: tuple[int, ...], plus_t: int) -> list[tuple[int, tuple[Furnishing, ...]]]:
         """Per budget of furnishing cards, the best tokens (value, picks): at most one per room of
@@ -409,13 +442,13 @@ class _Search:
                 ]
                 if len(options) == 1:
                     continue
-                table = [
-                    max(
-                        ((table[b - o.cost][0] + o.value, table[b - o.cost][1] + o.picks) for o in options if o.cost <= b),
-                        key=lambda x: x[0],
-                    )
-                    for b in range(len(table))
-                ]
+                merged = []
+                for b, (value, picks) in enumerate(table):
+                    for o in options:
+                        if o.cost <= b and table[b - o.cost][0] + o.value > value:
+                            value, picks = table[b - o.cost][0] + o.value, table[b - o.cost][1] + o.picks
+                    merged.append((value, picks))
+                table = merged
             for b in range(len(table)):
                 if table[b][0] > best[b][0]:
                     best[b] = table[b]
@@ -443,12 +476,11 @@ class _Search:
         first = self.arg[f][s]
         if first is not None:  # the part that reaches the bound, then the others best score first
             self.branch(f, s, used, partial, rows, first, self.groups[f][first])
-        ceiling = self.ceiling(f + 1)
-        for k, sigs in self.groups[f].items():
-            if partial + sigs[0].score + ceiling <= self.best or self.timed_out:
+        for most, k, _score in self.order(f, s[-1]):
+            if partial + most <= self.best or self.timed_out:
                 break
             if k != first:
-                self.branch(f, s, used, partial, rows, k, sigs)
+                self.branch(f, s, used, partial, rows, k, self.groups[f][k])
 
     def branch(
         self, f: int, s: State, used: Counter[int], partial: int, rows: list[FloorSignature], k: State, sigs: list[FloorSignature]
