@@ -233,3 +233,20 @@ def test_default_max_imports_no_ortools():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_check_fails_loudly_when_the_engines_disagree(monkeypatch):
+    """`max --check` exits 1 with both answers when CP-SAT's total differs from the search's."""
+    from click.testing import CliRunner
+
+    import dreamhome.solver.best_house as cpsat
+    from dreamhome.cli import main
+
+    def wrong(rules, **_kwargs):
+        right = exact.best_house(rules)
+        return replace(right, total=right.total + 1)
+
+    monkeypatch.setattr(cpsat, "best_house", wrong)
+    result = CliRunner().invoke(main, ["--rules", str(DATA / "tiny.dh"), "max", "--check"])
+    assert result.exit_code == 1
+    assert "engines disagree" in result.output
