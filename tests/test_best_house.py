@@ -7,6 +7,7 @@ HELP-ARCHITECT, HELP-DESIGNER, COMP-5, FURN-ONE, VAR-CAR)."""
 from __future__ import annotations
 
 import itertools
+import os
 import subprocess
 import sys
 from dataclasses import replace
@@ -94,6 +95,7 @@ def test_base_game_max(base):
     """The base game's best house (recorded in docs/SOLVER.md with its proof time)."""
     result = best_house(base, workers=2)
     assert result.optimal
+    assert result.total == exact.best_house(base).total == 68
     assert result.total == score_total(base, result.house)
     assert house_violations(base, result.house) == []
     assert result.house.is_finished()
@@ -112,7 +114,7 @@ def test_orthogonal_is_refused_clearly():
             engine(rules)
 
 
-def assert_same_best(rules, cpsat_time_limit: float | None = None) -> None:
+def assert_same_best(rules, cpsat_time_limit: float | None = None, cpsat: bool = True) -> None:
     """The search's house is legal and scores its total with the ordinary scorer; CP-SAT, the
     independent model, proves the same total (or, stopped by its time limit, finds no better)."""
     fast = exact.best_house(rules)
@@ -123,6 +125,8 @@ def assert_same_best(rules, cpsat_time_limit: float | None = None) -> None:
     resources = len(fast.house.roofs) + len(fast.house.helpers) + len(fast.house.outside)
     resources += sum(1 for t in fast.house.tokens if t and rules.furnishings[t - 1].is_card)
     assert resources <= rules.game.rounds
+    if not cpsat:
+        return
     slow = best_house(rules, workers=2, time_limit=cpsat_time_limit)
     if slow.optimal:
         assert slow.total == fast.total
@@ -130,27 +134,29 @@ def assert_same_best(rules, cpsat_time_limit: float | None = None) -> None:
         assert slow.total <= fast.total
 
 
-def test_base_game_both_engines(base):
-    """68 by both engines (docs/SOLVER.md)."""
+def test_base_game_search(base):
+    """68 by the search (docs/SOLVER.md); test_base_game_max proves it with CP-SAT."""
     assert exact.best_house(base).total == 68
-    assert_same_best(base)
+    assert_same_best(base, cpsat=False)
 
 
-SLOW_FOR_CPSAT = {"wide": "CP-SAT takes about a minute: compared in benchmarks/bench_max.py instead"}
 CATALOGUE = sorted(p.stem for p in VARIANTS_DIR.glob("*.dh"))
+QUICK_FOR_CPSAT = {"annex_bonus5", "architect2", "roof3", "roof_windows2", "rounds10"}
+"""The variants CP-SAT proves in a few seconds. The others take 10-60 s each (17 minutes in all on
+this loaded 2-core machine, 2026-11-26), so CP-SAT checks them only under CI=1, and
+benchmarks/bench_max.py compares every variant, wide included, in each run."""
 
 
 @pytest.mark.parametrize("variant", CATALOGUE)
 def test_catalogue_variant_both_engines(variant):
-    """Every catalogue variant on the full board: the search equals CP-SAT (orthogonal: both refuse)."""
-    if variant in SLOW_FOR_CPSAT:
-        pytest.skip(SLOW_FOR_CPSAT[variant])
+    """Every catalogue variant on the full board: the search's house is legal and scores its total,
+    and equals CP-SAT's (orthogonal: both refuse)."""
     rules = compile_rules(variants=[variant])
     if not rules.tables.annex_on_floor:
         with pytest.raises(DreamhomeError, match="annex_adjacency"):
             exact.best_house(rules)
         return
-    assert_same_best(rules, cpsat_time_limit=120)
+    assert_same_best(rules, cpsat_time_limit=120, cpsat=variant in QUICK_FOR_CPSAT or bool(os.environ.get("CI")))
 
 
 def test_car_award_token_both_engines():
