@@ -501,7 +501,7 @@ def place(house_path, card, pool_path, as_json, time_limit, workers, processes, 
 def max_command(as_json, engine, check, time_limit, workers, save_path, rules_spec):
     """The highest score any single house can reach under the rules in use, with that house.
 
-    12 room cards placed legally, at most one resource card a round (roofs,
+    A room card on every space, placed legally; at most one resource card a round (roofs,
     furnishings, helpers), no card used more often than the deck holds.
     Proven optimal by an exact branch and bound over each floor's rows
     (docs/SOLVER.md); --engine cpsat proves it with CP-SAT instead, --check
