@@ -219,6 +219,7 @@ def small_rules(draw):
 @settings(max_examples=25, deadline=None)
 @given(small_rules())
 def test_drawn_small_variants_both_engines(rules):
+    assert_rows_read_alone(rules)
     assert_same_best(rules)
 
 
@@ -256,3 +257,28 @@ def test_check_fails_loudly_when_the_engines_disagree(monkeypatch):
     result = CliRunner().invoke(main, ["--rules", str(DATA / "tiny.dh"), "max", "--check"])
     assert result.exit_code == 1
     assert "engines disagree" in result.output
+
+
+def assert_rows_read_alone(rules) -> None:
+    """PLACE-C, SCORE-ROOMS: the rows the search scores (one of each mirror pair, halves too large
+    never extended) give, per signature, the best of every row of the floor read by
+    `engine.rooms.row_rooms` — the enumeration both engines share, checked independently."""
+    from dreamhome.engine.rooms import row_rooms
+
+    for floor in range(len(rules.board.floors)):
+        expected: dict[tuple[tuple[int, int], ...], int] = {}
+        for row in itertools.product(exact.floor_alphabet(rules, floor), repeat=len(rules.tables.floor_cells[floor])):
+            rooms = row_rooms(rules.tables, floor, row)
+            if rooms is not None:
+                key = tuple(sorted((room.code, room.size) for room in rooms))
+                expected[key] = max(expected.get(key, -1), sum(room.points for room in rooms))
+        signatures, _rows = exact.floor_signatures(rules, floor)
+        assert {sig.rooms: sig.score for sig in signatures} == expected
+        for sig in signatures:  # each kept row is one of its signature's best
+            rooms = row_rooms(rules.tables, floor, sig.row)
+            assert rooms is not None and sum(room.points for room in rooms) == sig.score
+
+
+@pytest.mark.parametrize("variants", [[], ["annex_bonus5"], ["kitchen3"], ["living_room4"], ["rounds10"]])
+def test_floor_signatures_match_every_row_read_alone(variants):
+    assert_rows_read_alone(compile_rules(variants=variants))

@@ -138,17 +138,20 @@ def candidate_rows(rules: Ruleset, floor: int) -> Iterator[tuple[int, ...]]:
     if not mirrored:
         yield from itertools.product(alphabet, repeat=width)
         return
-    halves = [
-        half
-        for half in itertools.product(alphabet, repeat=width // 2)
-        if all(fits(t, code, stop - start) for _r, start, stop, code in room_runs(half, (range(len(half)),)))
-    ]  # sorted, as the alphabet is
-    backs = [half[::-1] for half in halves]
+
+    def legal(part: tuple[int, ...]) -> bool:
+        return all(fits(t, code, stop - start) for _r, start, stop, code in room_runs(part, (range(len(part)),)))
+
+    halves = [half for half in itertools.product(alphabet, repeat=width // 2) if legal(half)]  # sorted, as the alphabet is
     middles = [(c,) for c in alphabet] if width % 2 else [()]
+    # Each back half read backwards, with each middle in front of it, in the order of the halves.
+    tails = [[middle + half[::-1] for middle in middles] for half in halves]
+    flat = [tail if legal(tail) else () for group in tails for tail in group]
+    step = len(middles)
     for i, front in enumerate(halves):
-        for back in backs[i:]:  # front <= the back read backwards: one of each mirror pair
-            for middle in middles:
-                yield front + middle + back
+        for tail in itertools.islice(flat, i * step, None):  # front <= the back read backwards: one of each mirror pair
+            if tail:
+                yield front + tail
 
 
 def signatures_by_floor(rules: Ruleset) -> tuple[list[list[FloorSignature]], int]:
