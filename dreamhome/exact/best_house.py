@@ -14,15 +14,17 @@ interact only through what the rest of the score reads off the whole house:
 * the empty rooms (what a helper's `empty_room` amount pays, HELP-ARCHITECT);
 * the cards of each type (COMP-5).
 
-So every legal row of a floor is enumerated once and reduced to the best row per signature (its
-rooms as (type, size) pairs, which fix all four). The search then runs in two passes:
+So every legal row of a floor is enumerated once (`candidate_rows`: one of each mirror pair) and
+reduced to the best row per signature (its rooms as (type, size) pairs, which fix all four). The search then runs in two passes:
 
 1. a dynamic programme over the floors keyed by the first three (the *state*), which ignores
    COMP-5: `_Search.bound(f, state)` is the most floors f.. and the resource cards can add to a
    house whose floors before f left `state` — exact but for the card counts, so an admissible
    and very tight bound;
-2. a depth-first branch and bound over the floors' signatures, best bound first, checking COMP-5
-   as it goes; a branch whose bound does not beat the best house found is cut.
+2. a depth-first branch and bound over the floors' signatures, checking COMP-5 as it goes: at
+   each floor the part that reaches the bound first, then the others by the most they could
+   add; a branch whose bound does not beat the best house found is cut. When the relaxed optimum
+   obeys COMP-5 (every catalogue variant) the first house found is the answer.
 
 The resource cards are chosen exactly for a final state (`_Search.extras`): helper copies and
 the roof are enumerated, the tokens are a small knapsack over the budget left (award tokens
@@ -296,7 +298,6 @@ class _Search:
                 if cost + roof_cost <= self.rounds:
                     budget = self.rounds - cost - roof_cost
                     self.choices.append((budget, self.plus_ts.index(plus_t), plus_b, plus_e, roof_value, c, roof_cost > 0))
-        self.n_caps = len(self.caps)
         self.value_tables: dict[int, list[list[int]]] = {}
         self.memo: list[dict[State, int]] = [{} for _ in range(self.n + 1)]
         self.arg: list[dict[State, State | None]] = [{} for _ in range(self.n)]
