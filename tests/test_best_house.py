@@ -282,3 +282,19 @@ def assert_rows_read_alone(rules) -> None:
 @pytest.mark.parametrize("variants", [[], ["annex_bonus5"], ["kitchen3"], ["living_room4"], ["rounds10"]])
 def test_floor_signatures_match_every_row_read_alone(variants):
     assert_rows_read_alone(compile_rules(variants=variants))
+
+
+def test_card_counts_that_bind_both_engines():
+    """COMP-5 binds: two kitchens and two children's rooms on each upper floor would make the best
+    house but for the deck (3 of each), so the search must go past its bound, which ignores the
+    counts; CP-SAT agrees on the answer."""
+    text = (
+        'include "base.dh"\nroom kitchen {{ points 1 12  count {n} }}\nroom childrens_room {{ points 2 11  count {n} }}\n'
+        "room living_room {{ count 12 }}\nroom bathroom {{ count 12 }}\n"
+    )
+    rules = compile_rules(text=text.format(n=3), name="counts.dh")
+    result = exact.best_house(rules)
+    assert result.total < exact.best_house(compile_rules(text=text.format(n=8), name="counts.dh")).total
+    counts = [result.house.cells.count(rules.room(r).code) for r in ("kitchen", "childrens_room")]
+    assert counts[0] <= 3 and counts[1] <= 3
+    assert_same_best(rules)
