@@ -470,13 +470,26 @@ def place(house_path, card, pool_path, as_json, time_limit, workers, processes, 
 @main.command("max")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the picture.")
 @click.option(
+    "--engine",
+    type=click.Choice(["search", "cpsat"]),
+    default="search",
+    show_default=True,
+    help="search: the exact plain-Python branch and bound (no ortools); cpsat: the CP-SAT model over the same rows.",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Run both engines and exit 1 unless they agree on the best total (the house shown is the search's).",
+)
+@click.option(
     "--time-limit",
     type=SECONDS,
     default=None,
     metavar="SECONDS",
-    help="Stop after this long with the best house found (optimal: false).",
+    help="Stop each engine's search after this long with the best house found (optimal: false); "
+    "the search engine always finishes enumerating the rows and its bound first.",
 )
-@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, help="CP-SAT search workers.")
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True, help="CP-SAT search workers (cpsat only).")
 @click.option(
     "--save",
     "save_path",
@@ -485,41 +498,62 @@ def place(house_path, card, pool_path, as_json, time_limit, workers, processes, 
     help="Also write the best house to this file (dreamhome.house/1).",
 )
 @rules_options
-def max_command(as_json, time_limit, workers, save_path, rules_spec):
+def max_command(as_json, engine, check, time_limit, workers, save_path, rules_spec):
     """The highest score any single house can reach under the rules in use, with that house.
 
-    12 room cards placed legally, at most one resource card a round (roofs,
+    A room card on every space, placed legally; at most one resource card a round (roofs,
     furnishings, helpers), no card used more often than the deck holds.
-    Proven optimal by CP-SAT over per-floor row tables (docs/SOLVER.md).
+    Proven optimal by an exact branch and bound over each floor's rows
+    (docs/SOLVER.md); --engine cpsat proves it with CP-SAT instead, --check
+    with both. Only annex_adjacency = horizontal is supported.
     """
     from dreamhome.house import dump_house, house_to_json
     from dreamhome.render_text import house_with_score
     from dreamhome.scoring import score_house
-    from dreamhome.solver.best_house import best_house
 
     outputs_or_fail([save_path], [rules_spec[0]])
     rules = load_rules(rules_spec)
     try:
-        result = best_house(rules, time_limit=time_limit, workers=workers)
+        if engine == "search" or check:
+            from dreamhome.exact.best_house import best_house as search_best_house
+
+            result = search_best_house(rules, time_limit=time_limit)
+        if engine == "cpsat" or check:
+            from dreamhome.solver.best_house import best_house as cpsat_best_house
+
+            other = cpsat_best_house(rules, time_limit=time_limit, workers=workers)
+            if not check:
+                result = other
     except DreamhomeError as exc:
         fail(str(exc))
+    if check and not (result.optimal and other.optimal and result.total == other.total):
+        verdict = "the engines disagree" if result.optimal and other.optimal else "not proven by both engines"
+        click.echo(
+            f"max --check: {verdict}: search {result.total} ({result.status}), cpsat {other.total} ({other.status})",
+            err=True,
+        )
+        sys.exit(1)
     breakdown = score_house(rules, result.house)
     if as_json:
-        emit_json(
-            {
-                "total": result.total,
-                "optimal": result.optimal,
-                "seconds": round(result.seconds, 3),
-                "status": result.status,
-                "house": house_to_json(rules, result.house),
-                "breakdown": breakdown.to_json(rules),
-            }
-        )
+        doc = {
+            "total": result.total,
+            "optimal": result.optimal,
+            "seconds": round(result.seconds, 3),
+            "status": result.status,
+            "engine": "both" if check else engine,
+            "house": house_to_json(rules, result.house),
+            "breakdown": breakdown.to_json(rules),
+        }
+        if check:
+            doc["cpsat_seconds"] = round(other.seconds, 3)
+        emit_json(doc)
     else:
         console = _console()
         console.print(house_with_score(rules, result.house, breakdown, console.width, current_lang()))
         proof = "proven optimal" if result.optimal else f"not proven optimal ({result.status})"
         console.print(f"[bold]best house possible: {result.total}[/] ({proof} in {result.seconds:.1f} s)")
+        if check:
+            console.print(f"CP-SAT agrees: {other.total} ({other.status} in {other.seconds:.1f} s)")
     if save_path:  # last: a command interrupted while it prints has written nothing
         write_or_fail(save_path, dump_house(rules, result.house))
 

@@ -1,14 +1,24 @@
-"""best_house / `dreamhome max`: exhaustive reference on a tiny ruleset, and the base game."""
+"""best_house / `dreamhome max`: the plain-Python search (`dreamhome.exact.best_house`, the
+default) and its CP-SAT twin (`dreamhome.solver.best_house`), each against an exhaustive
+reference on a tiny ruleset and against each other on the base game, every catalogue variant
+and drawn variants of a small board (SCORE-ROOMS, SCORE-FUNC-*, SCORE-FURN, SCORE-ROOF,
+HELP-ARCHITECT, HELP-DESIGNER, COMP-5, FURN-ONE, VAR-CAR)."""
 
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from dreamhome.dsl.compiler import compile_rules
+from dreamhome.dsl.compiler import VARIANTS_DIR, compile_rules
 from dreamhome.errors import DreamhomeError
+from dreamhome.exact import best_house as exact
 from dreamhome.house import House
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import FACE_DOWN
@@ -73,17 +83,19 @@ def brute_force_max(rules) -> int:
 
 
 def test_tiny_ruleset_matches_brute_force():
-    result = best_house(TINY)
-    assert result.optimal
-    assert result.total == brute_force_max(TINY)
-    assert result.total == score_total(TINY, result.house)
-    assert house_violations(TINY, result.house) == []
+    expected = brute_force_max(TINY)
+    for result in (best_house(TINY), exact.best_house(TINY)):
+        assert result.optimal
+        assert result.total == expected
+        assert result.total == score_total(TINY, result.house)
+        assert house_violations(TINY, result.house) == []
 
 
 def test_base_game_max(base):
     """The base game's best house (recorded in docs/SOLVER.md with its proof time)."""
     result = best_house(base, workers=2)
     assert result.optimal
+    assert result.total == exact.best_house(base).total == 68
     assert result.total == score_total(base, result.house)
     assert house_violations(base, result.house) == []
     assert result.house.is_finished()
@@ -96,5 +108,193 @@ def test_base_game_max(base):
 
 
 def test_orthogonal_is_refused_clearly():
-    with pytest.raises(DreamhomeError, match="annex_adjacency"):
-        best_house(compile_rules(variants=["orthogonal"]))
+    rules = compile_rules(variants=["orthogonal"])
+    for engine in (best_house, exact.best_house):
+        with pytest.raises(DreamhomeError, match="annex_adjacency"):
+            engine(rules)
+
+
+def assert_same_best(rules, cpsat_time_limit: float | None = None, cpsat: bool = True) -> None:
+    """The search's house is legal and scores its total with the ordinary scorer; CP-SAT, the
+    independent model, proves the same total (or, stopped by its time limit, finds no better)."""
+    fast = exact.best_house(rules)
+    assert fast.optimal
+    assert house_violations(rules, fast.house) == []
+    assert score_total(rules, fast.house) == fast.total
+    assert fast.house.is_finished()
+    resources = len(fast.house.roofs) + len(fast.house.helpers) + len(fast.house.outside)
+    resources += sum(1 for t in fast.house.tokens if t and rules.furnishings[t - 1].is_card)
+    assert resources <= rules.game.rounds
+    if not cpsat:
+        return
+    slow = best_house(rules, workers=2, time_limit=cpsat_time_limit)
+    if slow.optimal:
+        assert slow.total == fast.total
+    else:
+        assert slow.total <= fast.total
+
+
+def test_base_game_search(base):
+    """68 by the search (docs/SOLVER.md); test_base_game_max proves it with CP-SAT."""
+    assert exact.best_house(base).total == 68
+    assert_same_best(base, cpsat=False)
+
+
+CATALOGUE = sorted(p.stem for p in VARIANTS_DIR.glob("*.dh"))
+QUICK_FOR_CPSAT = {"annex_bonus5", "architect2", "roof3", "roof_windows2", "rounds10"}
+"""The variants CP-SAT proves in a few seconds. The others take 10-60 s each (17 minutes in all on
+this loaded 2-core machine, 2026-11-26), so CP-SAT checks them only under CI=1, and
+benchmarks/bench_max.py compares every variant, wide included, in each run."""
+
+
+@pytest.mark.parametrize("variant", CATALOGUE)
+def test_catalogue_variant_both_engines(variant):
+    """Every catalogue variant on the full board: the search's house is legal and scores its total,
+    and equals CP-SAT's (orthogonal: both refuse)."""
+    rules = compile_rules(variants=[variant])
+    if not rules.tables.annex_on_floor:
+        with pytest.raises(DreamhomeError, match="annex_adjacency"):
+            exact.best_house(rules)
+        return
+    assert_same_best(rules, cpsat_time_limit=120, cpsat=variant in QUICK_FOR_CPSAT or bool(os.environ.get("CI")))
+
+
+def test_car_award_token_both_engines():
+    """VAR-CAR: the award token needs a complete room and costs no resource card; both engines."""
+    rules = compile_rules(variants=["car"])
+    result = exact.best_house(rules)
+    car = next(f for f in rules.furnishings if f.award)
+    assert car.code in result.house.tokens  # worth taking: it is free
+    assert_same_best(rules)
+
+
+SMALL = """
+include "{tiny}"
+game tiny {{ rounds {rounds} }}
+board {{
+  floor top      upper    columns 0..2
+  floor middle   upper    columns 0..2
+  floor basement basement columns 1..2
+  roof_pile under middle columns 0..0
+}}
+room living_room {{ points {living}  count {living_count} }}
+room kitchen {{ points 1 {kitchen2}  count {kitchen_count} }}
+room pantry {{ bonus {annex} beside {target} }}
+room garage {{ points 1 {garage2}  count 2 }}
+furnishing piano {{ points {piano} }}
+helper architect {{ count {architects}  effect score(bonus_plus {plus_b}, empty_room {plus_e}) }}
+helper interior_designer {{ effect score(token_plus {plus_t}) }}
+bonus cook {{ points {bonus}  when has kitchen and has {with_} }}
+roof_scoring {{ size {roof_size}  uniform {uniform}  mixed 1  window {window} }}
+"""
+
+
+@st.composite
+def small_rules(draw):
+    """Variants of the tiny rules on a 3-column board: points, counts, annex, helpers, bonus, roof."""
+    text = SMALL.format(
+        tiny=DATA / "tiny.dh",
+        rounds=draw(st.integers(2, 8)),
+        living=" ".join(str(p) for p in sorted(draw(st.lists(st.integers(0, 9), min_size=1, max_size=3)))),
+        living_count=draw(st.integers(3, 5)),
+        kitchen2=draw(st.integers(1, 8)),
+        kitchen_count=draw(st.integers(2, 4)),
+        annex=draw(st.integers(0, 6)),
+        target=draw(st.sampled_from(["kitchen", "living_room", "pantry", "bathroom"])),
+        garage2=draw(st.integers(1, 5)),
+        piano=draw(st.integers(0, 5)),
+        architects=draw(st.integers(0, 2)),
+        plus_b=draw(st.integers(0, 3)),
+        plus_e=draw(st.integers(0, 3)),
+        plus_t=draw(st.integers(0, 3)),
+        bonus=draw(st.integers(0, 6)),
+        with_=draw(st.sampled_from(["bathroom", "living_room", "pantry"])),
+        roof_size=draw(st.integers(1, 4)),
+        uniform=draw(st.integers(0, 8)),
+        window=draw(st.integers(0, 2)),
+    )
+    return compile_rules(text=text, name="small.dh", allow_absolute_includes=True)
+
+
+@settings(max_examples=25, deadline=None)
+@given(small_rules())
+def test_drawn_small_variants_both_engines(rules):
+    assert_rows_read_alone(rules)
+    assert_same_best(rules)
+
+
+def test_a_deck_smaller_than_the_board_is_refused():
+    text = SMALL.split("room living_room")[0].format(tiny=DATA / "tiny.dh", rounds=5) + "room living_room { count 1 }\n"
+    rules = compile_rules(text=text, name="small.dh", allow_absolute_includes=True)  # 7 room cards, 8 spaces
+    for engine in (best_house, exact.best_house):
+        with pytest.raises(DreamhomeError, match="COMP-5"):
+            engine(rules)
+
+
+def test_default_max_imports_no_ortools():
+    """The default `max` answers without loading ortools (its import alone costs 0.3-0.5 s)."""
+    code = (
+        "import sys; from click.testing import CliRunner; from dreamhome.cli import main; "
+        "r = CliRunner().invoke(main, ['max', '--json']); assert r.exit_code == 0, r.output; "
+        "assert '\"total\": 68' in r.output; print(sorted(m for m in sys.modules if m.startswith('ortools')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_check_fails_loudly_when_the_engines_disagree(monkeypatch):
+    """`max --check` exits 1 with both answers when CP-SAT's total differs from the search's."""
+    from click.testing import CliRunner
+
+    import dreamhome.solver.best_house as cpsat
+    from dreamhome.cli import main
+
+    def wrong(rules, **_kwargs):
+        right = exact.best_house(rules)
+        return replace(right, total=right.total + 1)
+
+    monkeypatch.setattr(cpsat, "best_house", wrong)
+    result = CliRunner().invoke(main, ["--rules", str(DATA / "tiny.dh"), "max", "--check"])
+    assert result.exit_code == 1
+    assert "engines disagree" in result.output
+
+
+def assert_rows_read_alone(rules) -> None:
+    """PLACE-C, SCORE-ROOMS: the rows the search scores (one of each mirror pair, halves too large
+    never extended) give, per signature, the best of every row of the floor read by
+    `engine.rooms.row_rooms` — the enumeration both engines share, checked independently."""
+    from dreamhome.engine.rooms import row_rooms
+
+    for floor in range(len(rules.board.floors)):
+        expected: dict[tuple[tuple[int, int], ...], int] = {}
+        for row in itertools.product(exact.floor_alphabet(rules, floor), repeat=len(rules.tables.floor_cells[floor])):
+            rooms = row_rooms(rules.tables, floor, row)
+            if rooms is not None:
+                key = tuple(sorted((room.code, room.size) for room in rooms))
+                expected[key] = max(expected.get(key, -1), sum(room.points for room in rooms))
+        signatures, _rows = exact.floor_signatures(rules, floor)
+        assert {sig.rooms: sig.score for sig in signatures} == expected
+        for sig in signatures:  # each kept row is one of its signature's best
+            rooms = row_rooms(rules.tables, floor, sig.row)
+            assert rooms is not None and sum(room.points for room in rooms) == sig.score
+
+
+@pytest.mark.parametrize("variants", [[], ["annex_bonus5"], ["kitchen3"], ["living_room4"], ["rounds10"]])
+def test_floor_signatures_match_every_row_read_alone(variants):
+    assert_rows_read_alone(compile_rules(variants=variants))
+
+
+def test_card_counts_that_bind_both_engines():
+    """COMP-5 binds: two kitchens and two children's rooms on each upper floor would make the best
+    house but for the deck (3 of each), so the search must go past its bound, which ignores the
+    counts; CP-SAT agrees on the answer."""
+    text = (
+        'include "base.dh"\nroom kitchen {{ points 1 12  count {n} }}\nroom childrens_room {{ points 2 11  count {n} }}\n'
+        "room living_room {{ count 12 }}\nroom bathroom {{ count 12 }}\n"
+    )
+    rules = compile_rules(text=text.format(n=3), name="counts.dh")
+    result = exact.best_house(rules)
+    assert result.total < exact.best_house(compile_rules(text=text.format(n=8), name="counts.dh")).total
+    counts = [result.house.cells.count(rules.room(r).code) for r in ("kitchen", "childrens_room")]
+    assert counts[0] <= 3 and counts[1] <= 3
+    assert_same_best(rules)

@@ -32,6 +32,7 @@ from dreamhome.engine.deck import rooms_left
 from dreamhome.engine.placement import apply_placement, legal_placements
 from dreamhome.engine.roof import best_roof_points
 from dreamhome.errors import DreamhomeError
+from dreamhome.exact.best_house import best_house as search_best_house
 from dreamhome.game.record import play_game, replay_record
 from dreamhome.game.state import GameState
 from dreamhome.generate import random_house
@@ -261,6 +262,7 @@ def test_max_matches_brute_force_on_the_tiny_board(variant: str) -> None:
     result = best_house(rules, workers=1)
     assert result.optimal
     assert result.total == brute_force_max(rules)
+    assert search_best_house(rules).total == result.total  # the default engine of `max` too
     assert result.total == score_total(rules, result.house)
     assert house_violations(rules, result.house) == []
 

@@ -186,6 +186,14 @@ def test_max_on_the_tiny_rules(tmp_path):
     assert json.loads(run("--rules", DATA / "tiny.dh", "score", saved, "--json").stdout)["total"] == out["total"]
     proc = run("--variant", "orthogonal", "max")
     assert proc.returncode == 2 and "annex_adjacency" in proc.stderr
+    assert out["engine"] == "search"
+    # The CP-SAT engine alone, and both checked against each other: the same total.
+    cpsat = json.loads(run("--rules", DATA / "tiny.dh", "max", "--json", "--engine", "cpsat").stdout)
+    assert cpsat["engine"] == "cpsat" and cpsat["optimal"] is True and cpsat["total"] == out["total"]
+    proc = run("--rules", DATA / "tiny.dh", "max", "--json", "--check")
+    assert proc.returncode == 0, proc.stderr
+    both = json.loads(proc.stdout)
+    assert both["engine"] == "both" and both["total"] == out["total"] and "cpsat_seconds" in both
 
 
 def test_place_json_and_errors(tmp_path):

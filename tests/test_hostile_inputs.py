@@ -666,11 +666,12 @@ def test_fuzz_command_line(tmp_path_factory, template, values, out_choice):
     assert {p: digest(p) for p in protected} == protected
 
 
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
 @pytest.mark.parametrize("seconds", ["1.5", "3"])
-def test_a_time_limited_max_never_trips_its_self_check(seconds):
+def test_a_time_limited_max_never_trips_its_self_check(seconds, engine):
     """A search stopped by --time-limit reports its best house as optimal: false (or finds none);
     the self-check ("internal error: max model claims …") is exact only for proven answers."""
-    proc = dh("max", "--time-limit", seconds, "--json")
+    proc = dh("max", "--time-limit", seconds, "--json", "--engine", engine)
     err = stderr(proc)
     assert "internal error" not in err
     if proc.returncode == 0:

@@ -113,9 +113,12 @@ def test_same_scores_for_the_same_houses(renamed_dir):
 
 def test_same_best_house(renamed_dir):
     """`dreamhome max`: 68 under the base rules, whatever the cards are called."""
+    from dreamhome.exact.best_house import best_house as search
     from dreamhome.solver.best_house import best_house
 
-    assert best_house(renamed_rules(renamed_dir, [])).total == 68
+    rules = renamed_rules(renamed_dir, [])
+    assert best_house(rules).total == 68
+    assert search(rules).total == 68
 
 
 GAMES = [([], 4, ["greedy", "random", "greedy", "random"], 11), (["kids"], 2, ["greedy", "greedy"], 3)]

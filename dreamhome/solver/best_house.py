@@ -1,4 +1,6 @@
-"""`best_house(rules)` and `dreamhome max`: the best house possible under the rules.
+"""`best_house(rules)` by CP-SAT: the best house possible under the rules, the independent check
+of the plain-Python search `dreamhome.exact.best_house` (which `dreamhome max` runs by default;
+`max --engine cpsat` runs this one, `max --check` both).
 
 One player's house: every cell holds a room card placed legally (PLACE-B, C),
 at most one resource card per round (roofs, furnishings, helpers), no card
@@ -20,28 +22,25 @@ can be built directly. The roof is a complete roof of the best cards or none.
 
 from __future__ import annotations
 
-import itertools
 import time
-from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TypeAlias
 
 from ortools.sat.python import cp_model
 
 from dreamhome.engine.cpsat import SolveSettings, found, new_solver
-from dreamhome.engine.deck import roof_cards, rooms_left
+from dreamhome.engine.deck import roof_cards
 from dreamhome.engine.functionality import add_bonuses
 from dreamhome.engine.helpers import card_amounts
 from dreamhome.engine.roof import best_roof_choice
-from dreamhome.engine.rooms import row_rooms
 from dreamhome.errors import DreamhomeError
-from dreamhome.house import House
+from dreamhome.exact.best_house import MAX_ROWS, BestHouse, build_house, floor_alphabet, floor_signatures, refuse_unsupported
 from dreamhome.legality import house_violations
-from dreamhome.ruleset import FACE_DOWN, Furnishing, Ruleset
-from dreamhome.scoring import rooms_of, score_total
+from dreamhome.ruleset import Furnishing, Ruleset
+from dreamhome.scoring import score_total
 from dreamhome.solver.expr import Expr
 
-MAX_ROWS = 2_000_000
+__all__ = ["MAX_ROWS", "BestHouse", "FloorRows", "RowKind", "best_house", "floor_rows"]
 
 
 @dataclass(frozen=True)
@@ -58,55 +57,33 @@ FloorRows: TypeAlias = tuple[list[int], list[RowKind], int]
 """A floor's rows: (its alphabet of room codes then FACE_DOWN, the best row per signature, legal rows)."""
 
 
-@dataclass(frozen=True)
-class BestHouse:
-    total: int
-    optimal: bool
-    house: House
-    status: str
-    seconds: float
-    rows: int  # legal rows enumerated
-
-
 def floor_rows(rules: Ruleset, floor: int) -> FloorRows:
-    """Every legal row of this floor, reduced to the best row per signature."""
+    """Every legal row of this floor, reduced to the best row per signature of this model (cards
+    of each type, rooms of each furnishable type, complete rooms of each award type); built on
+    the plain search's enumeration (`exact.best_house.floor_signatures`)."""
     t = rules.tables
-    kind = rules.board.floors[floor].kind
-    width = len(t.floor_cells[floor])
-    alphabet = [r.code for r in rules.rooms if r.floor_kind == kind] + [FACE_DOWN]
-    if len(alphabet) ** width > MAX_ROWS:
-        raise DreamhomeError(
-            f"max: a {kind} floor of {width} cells has {len(alphabet) ** width:,} rows to enumerate, more than {MAX_ROWS:,}"
-        )
-    furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and not f.award} & set(alphabet))
+    alphabet = floor_alphabet(rules, floor)
+    # Every type a token stands in, award tokens too (VAR-CAR): each token needs a room of its own.
+    furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room} & set(alphabet))
     awarded = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and f.award} & set(alphabet))
+    signatures, legal = floor_signatures(rules, floor)
     best: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], RowKind] = {}  # (counts, per_room, complete) → best row
-    legal = 0
-    for row in itertools.product(alphabet, repeat=width):
-        found = row_rooms(t, floor, row)
-        if found is None:
-            continue
-        score = sum(room.points for room in found)
-        rooms = [(room.code, room.size) for room in found]
-        legal += 1
-        counts = tuple(row.count(c) for c in alphabet[:-1])
-        per_room = tuple(sum(1 for c, _ in rooms if c == code) for code in furnishable)
-        complete = tuple(sum(1 for c, s in rooms if c == code and s == t.max_size[code]) for code in awarded)
-        key = (counts, per_room, complete)
+    for sig in signatures:
+        counts = sig.counts()
+        key = (
+            tuple(counts[c] for c in alphabet[:-1]),
+            tuple(sum(1 for c, _ in sig.rooms if c == code) for code in furnishable),
+            tuple(sum(1 for c, size in sig.rooms if c == code and size == t.max_size[code]) for code in awarded),
+        )
         kept = best.get(key)
-        if kept is None or score > kept.score:
-            best[key] = RowKind(counts, per_room, complete, row.count(FACE_DOWN), score, row)
+        if kept is None or sig.score > kept.score:
+            best[key] = RowKind(*key, sig.empties, sig.score, sig.row)
     return alphabet, list(best.values()), legal
 
 
 def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int = 2, seed: int = 0) -> BestHouse:
     started = time.perf_counter()
-    t = rules.tables
-    if not t.annex_on_floor:
-        raise DreamhomeError(
-            "max: only annex_adjacency = horizontal is supported (floors are then independent "
-            "but for card counts, tokens and bonuses)"
-        )
+    refuse_unsupported(rules)
     t = rules.tables
     board = rules.board
     m = cp_model.CpModel()
@@ -137,7 +114,7 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
             type_count[code] = type_count.get(code, 0) + sum(n * v for n, v in uses)
             here[code] = sum(v for n, v in uses) if uses else 0
         presence.append(here)
-        furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and not f.award} & set(alphabet))
+        furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room} & set(alphabet))  # VAR-CAR too
         for a, code in enumerate(furnishable):
             rooms_of_type.setdefault(code, []).append(sum(kind.rooms[a] * v for v, kind in lits if kind.rooms[a]))
         awarded = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and f.award} & set(alphabet))
@@ -230,32 +207,10 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
         raise DreamhomeError(f"max: no house found ({solver.status_name(result)}); try a longer --time-limit")
 
     # Build the house the model chose, then score it with the ordinary scorer.
-    final_cells = [0] * n_cells
-    for floor_index, lits in enumerate(chosen_lits):
-        kind = next(kind for v, kind in lits if solver.value(v))
-        for col, code in zip(board.floor_cells[floor_index], kind.row):
-            final_cells[col] = code
-    under = [rules.rooms[0].code if c == FACE_DOWN else 0 for c in final_cells]
-    house = House(tuple(final_cells), (0,) * n_cells, tuple(under))
-    tokens = [0] * n_cells
-    outside: list[str] = []
-    rooms = rooms_of(rules, house)
-    for furn, use in token_uses:
-        for _ in range(solver.value(use)):
-            if furn.outside:
-                outside.append(furn.id)
-                continue
-            code = t.token_room[furn.code]
-            room_cells = next(
-                cells_
-                for c, cells_ in rooms
-                if c == code and not any(tokens[i] for i in cells_) and (not furn.award or len(cells_) == t.max_size[code])
-            )
-            tokens[room_cells[0]] = furn.code
-    helpers = tuple(sorted(hid for hid, copy in helper_copies if solver.value(copy)))
-    roofs = tuple(roof_choice) if solver.value(roof) else ()
-    house = replace(house, tokens=tuple(tokens), outside=tuple(outside), helpers=helpers, roofs=roofs)
-    house = _fix_face_down_cards(rules, house)
+    rows = [next(kind for v, kind in lits if solver.value(v)).row for lits in chosen_lits]
+    helpers = tuple(hid for hid, copy in helper_copies if solver.value(copy))
+    token_counts = [(furn, solver.value(use)) for furn, use in token_uses]
+    house = build_house(rules, rows, token_counts, helpers, bool(solver.value(roof)))
     total = score_total(rules, house)
     claimed = round(solver.objective_value)
     problems = [v for v in house_violations(rules, house)]
@@ -266,15 +221,3 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
     if (total != claimed if proven else total < claimed) or problems:
         raise RuntimeError(f"internal error: max model claims {claimed}, the house scores {total}; {problems[:2]}")
     return BestHouse(total, proven, house, solver.status_name(result), time.perf_counter() - started, total_rows)
-
-
-def _fix_face_down_cards(rules: Ruleset, house: House) -> House:
-    """Give every empty room a printed card the deck still has (COMP-5)."""
-    left = Counter(rooms_left(rules, replace(house, under=(0,) * len(house.cells))))
-    under = list(house.under)
-    for i, c in enumerate(house.cells):
-        if c == FACE_DOWN:
-            code = next(code for code, n in sorted(left.items()) if n > 0)
-            under[i] = code
-            left[code] -= 1
-    return replace(house, under=tuple(under))
