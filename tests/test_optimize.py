@@ -219,7 +219,7 @@ def test_a_pending_order_test_runs_before_a_row_is_shown():
 
 
 def test_the_collector_pauses_only_during_a_query(base):
-    """optimize._no_cyclic_gc: no cyclic collection inside a query, and the collector's state is
+    """gc_pause.cyclic_gc_paused in optimize: no cyclic collection inside a query, and the collector's state is
     the caller's again after it, on an answer and on a refused house alike."""
     house = load_house(base, EXAMPLES / "endgame.json")
     seen: list[str] = []

@@ -10,10 +10,8 @@ returned: a disagreement is a bug and raises, never a wrong claim.
 
 from __future__ import annotations
 
-import gc
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TypeAlias
 
@@ -36,6 +34,7 @@ from dreamhome.engine.furnishings import outside_points
 from dreamhome.engine.helpers import helper_amounts
 from dreamhome.engine.roof import best_roof_points
 from dreamhome.errors import DreamhomeError
+from dreamhome.gc_pause import cyclic_gc_paused
 from dreamhome.house import House, house_to_json
 from dreamhome.legality import house_violations, summarize_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
@@ -167,26 +166,8 @@ def best_final_score(
     """
     if model not in ("auto", "tables", "cells"):
         raise ValueError(f"unknown model {model!r}")
-    with _no_cyclic_gc():
+    with cyclic_gc_paused():
         return _best_final_score(rules, house, time_limit, workers, seed, source, deterministic_time, model)
-
-
-@contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """The end-game tables allocate some 10⁴ short-lived containers a query, all freed by
-    reference counting (the only cycles: ≈ 400 objects of the CP-SAT model). With the rules
-    loaded, each of Python's full collections traverses ≈ 90,000 live objects (≈ 50 ms of CPU)
-    and frees nothing; one comes due every few hundred thousand allocations, so a query was
-    often the allocation that paid for it (3 of 40 queries beside the exhaustive reference,
-    bench_optimize --no-collect). As in the rules compiler, collection waits until the query
-    is over; the collector's state is restored."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _best_final_score(
