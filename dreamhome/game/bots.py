@@ -206,7 +206,7 @@ class SolverBot(GreedyBot):
       with the cards still to come, its score helpers counted, swap helpers left out
       for speed); ties go face up first, then to board order;
     - choosing a column: the greedy value ranks the columns, then the three best are compared in
-      one CP-SAT solve (solver.place.best_take_now; one solve per column took 2.5× as long) by
+      one CP-SAT solve (solver.place.best_take_now; one solve per column: games 2.7× as long) by
       the best completion with their room card placed now, plus the value of the resource card
       above it (a roof card by its roof outlook, `_roof_outlook`: the best way the roof can
       still end, all one colour or mixed, discounted by `roof_odds` per missing card; any
