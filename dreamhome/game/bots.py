@@ -290,6 +290,11 @@ class SolverBot(GreedyBot):
         """The house without its swap helpers: the bot's look-ahead leaves them out, for speed."""
         return replace(house, helpers=tuple(h for h in house.helpers if obs.rules.held(h).effect("swap") is None))
 
+    def _scenarios(self, obs: Observation, house: House, pool: dict[int, int]) -> list[list[dict[int, int]]] | None:
+        """`samples` sampled futures for one look-ahead, or None for the whole pool. They leave
+        out the track's cards, so a card in hand (or each compared column's) is never dealt again."""
+        return [self._offers(obs, house, pool) for _ in range(self.samples)] or None
+
     def _offers(self, obs: Observation, house: House, pool: dict[int, int]) -> list[dict[int, int]]:
         """One sampled future (a determinisation): the unseen room cards, less those on the track
         now, dealt `offer_size` a round for the rounds still to come."""
@@ -310,7 +315,6 @@ class SolverBot(GreedyBot):
         """(best completion score, its placement) with the card in hand on one of `placements`."""
         from dreamhome.solver.place import best_placement_now
 
-        scenarios = [self._offers(obs, house, pool) for _ in range(self.samples)] or None
         try:
             return best_placement_now(
                 obs.rules,
@@ -319,7 +323,7 @@ class SolverBot(GreedyBot):
                 room,
                 placements,
                 deterministic_time=self.work_per_decision,
-                scenarios=scenarios,
+                scenarios=self._scenarios(obs, house, pool),
             )
         except DreamhomeError:  # nothing found within the work limit: no look-ahead this time
             return None, None
@@ -360,8 +364,6 @@ class SolverBot(GreedyBot):
             return ranked[0]
         light = self._light(obs, house)
         pool = self._pool(obs)
-        # The sampled futures leave out the track's cards: each column's card is the one in hand.
-        scenarios = [self._offers(obs, house, pool) for _ in range(self.samples)] or None
         try:
             _value, index, placement = best_take_now(
                 rules,
@@ -369,7 +371,7 @@ class SolverBot(GreedyBot):
                 pool,
                 [take for _a, take in options],
                 deterministic_time=self.work_per_decision * len(options),
-                scenarios=scenarios,
+                scenarios=self._scenarios(obs, house, pool),
             )
         except DreamhomeError:  # nothing found within the work limit: the greedy choice
             return ranked[0]

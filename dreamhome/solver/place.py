@@ -32,8 +32,8 @@ from dreamhome.scoring import add_final_score
 from dreamhome.solver.completion import InHand, add_completion, add_offers, completion_classes
 from dreamhome.solver.expr import Expr
 
-Hand: TypeAlias = tuple[int, list[Placement]]
-"""The card in hand (its room code) and the placements it may take now."""
+Option: TypeAlias = tuple[int, int, Placement]
+"""A way to place a card in hand now: (its take's index, its room code, the placement)."""
 BoundJob: TypeAlias = tuple[Ruleset, House, dict[int, int], float | None, int]
 """One placement's bound to solve: (rules, the house after the placement, pool, deadline, CP-SAT workers)."""
 
@@ -101,7 +101,7 @@ def completion_bound(
     deterministic_time: float | None = None,
 ) -> tuple[int, bool]:
     """The best final score of any completion of `house` (then its end game), and whether it is proven."""
-    value, proven, _ = _solve_completion(rules, house, pool, None, time_limit, workers, seed, deterministic_time)
+    value, proven, _ = _solve_completion(rules, house, pool, [], time_limit, workers, seed, deterministic_time)
     return value, proven
 
 
@@ -143,10 +143,10 @@ def best_placement_bound(
     """`best_placement_now` under a wall-clock limit, saying whether the value is proven: the
     hints of a human seat (dreamhome.game.hints) must answer within a second and say so when
     the solver ran out of time."""
-    hand = (card, placements)
-    value, proven, chosen = _solve_completion(rules, house, pool, hand, time_limit, 1, seed, deterministic_time, scenarios)
+    options = [(0, card, pl) for pl in placements]
+    total, proven, chosen = _solve_completion(rules, house, pool, options, time_limit, 1, seed, deterministic_time, scenarios)
     assert chosen is not None  # the model places the card in hand on exactly one of `placements`
-    return value, proven, placements[chosen]
+    return round(total / max(len(scenarios or ()), 1)), proven, placements[chosen]
 
 
 @dataclass(frozen=True)
@@ -157,6 +157,10 @@ class Take:
     card: int
     placements: list[Placement]
     bonus: float = 0.0
+
+
+TAKE_SCALE = 1000
+"""`best_take_now`'s objective unit: a point is 1,000, a bonus is kept to 1/100 of a point."""
 
 
 def best_take_now(
@@ -183,7 +187,7 @@ def best_take_now(
     if len(takes) > 9:
         raise DreamhomeError("place: at most 9 takes are compared in one solve")
     bonus = [round(t.bonus * n * 100) * 10 + (len(takes) - i) for i, t in enumerate(takes)]
-    value, _proven, chosen = _solve_completion(
+    total, _proven, chosen = _solve_completion(
         rules,
         house,
         pool,
@@ -199,18 +203,14 @@ def best_take_now(
     )
     assert chosen is not None  # the model places exactly one option
     i, _card, placement = options[chosen]
-    return (value - (len(takes) - i)) / (TAKE_SCALE * n), i, placement
-
-
-TAKE_SCALE = 1000
-"""`best_take_now`'s objective unit: a point is 1,000, a bonus is kept to 1/100 of a point."""
+    return (total - (len(takes) - i)) / (TAKE_SCALE * n), i, placement
 
 
 def _solve_completion(
     rules: Ruleset,
     house: House,
     pool: dict[int, int],
-    hand: Hand | list[tuple[int, int, Placement]] | None,
+    options: list[Option],
     time_limit: float | None,
     workers: int,
     seed: int,
@@ -221,23 +221,17 @@ def _solve_completion(
     scale: int = 1,
     option_bonus: list[int] | None = None,
 ) -> tuple[int, bool, int | None]:
-    """The best completion's value (averaged over `scenarios`; with `scale` > 1 the raw
-    objective: `scale` × the sum over scenarios plus the chosen option's bonus), whether it is
-    proven, and the index of the option the card in hand takes (None without a hand).
+    """The model's optimum — `scale` × the sum of the best completions' values over `scenarios`
+    (one without), plus the chosen option's bonus — whether it is proven, and the index of the
+    option the card in hand takes (None without a card in hand: `options` empty).
 
-    `hand`: (card, placements), or options (take, card, placement) among cards the pool still
-    counts (`from_pool`, `best_take_now`)."""
+    `options`: the ways to place the card in hand now; with `from_pool`, cards the pool still
+    counts, one of which the model takes (`best_take_now`)."""
     uses = helper_uses(rules, house)
     discard = Counter(rules.room(r).code for r in house.discard_rooms)
     n_sup = len(uses.room_discard_swap) if discard else 0
     n_hand = len(uses.house_swap)
     roof_points, _picks = best_roof_discard_picks(rules, house.roofs, house.discard_roofs, len(uses.roof_discard_take))
-    if hand is None:
-        options: list[tuple[int, int, Placement]] = []
-    elif isinstance(hand, tuple):
-        options = [(0, hand[0], pl) for pl in hand[1]]
-    else:
-        options = hand
     cards = {card for _i, card, _pl in options}
     types = sorted(set(pool) | set(discard) | cards)
     classes = completion_classes(house, rules, types)
@@ -270,7 +264,6 @@ def _solve_completion(
             k = down if pl.face_down else hm.index.get(CardClass("up", card))
             lit = final.fresh.get((pl.cell, k)) if k is not None else None  # no such class: no such card
             model.add_implication(z, lit) if lit is not None else model.add(z == 0)
-    n_scenarios = len(objective)
     extra: Expr = sum(b * z for b, z in zip(option_bonus, chosen_lits)) if option_bonus else 0
     model.maximize(scale * sum(objective) + extra)
     # The full linear relaxation (PLACE-C windows, token pairs, closure) in the LP, without CP-SAT's
@@ -289,9 +282,7 @@ def _solve_completion(
     if not found(result):
         raise DreamhomeError(f"place: no completion of the house found ({solver.status_name(result)})")
     chosen = next((j for j, z in enumerate(chosen_lits) if solver.value(z)), None)
-    raw = round(solver.objective_value)
-    value = raw if scale != 1 else round(solver.objective_value / n_scenarios)
-    return value, result == cp_model.OPTIMAL, chosen
+    return round(solver.objective_value), result == cp_model.OPTIMAL, chosen
 
 
 def placement_bounds(
