@@ -998,7 +998,17 @@ def rules_variants(as_json, rules_spec):
     metavar="LANG",
     help="The page's language until the person picks another: en, ru, fr or hu (default: the global --lang).",
 )
-def serve(host, port, data_dir, serve_lang):
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="A Host name the table answers to besides localhost and the address bound (repeatable; no wildcards).",
+)
+@click.option(
+    "--max-games", type=click.IntRange(1, 10**6), default=1000, show_default=True, help="Games kept in the data folder at most."
+)
+def serve(host, port, data_dir, serve_lang, allow_hosts, max_games):
     """A table in the browser: play against the bots (needs the `web` extra)."""
     from dreamhome.i18n import UnknownLanguageError, check_lang
     from dreamhome.web.server import default_signals
@@ -1015,8 +1025,14 @@ def serve(host, port, data_dir, serve_lang):
         fail("serve needs the web extra: pip install 'dreamhome[web]'")
     from pathlib import Path
 
+    from dreamhome.web.app import BadHostError, host_name
     from dreamhome.web.server import bind, default_data_dir, is_local, serve
 
+    for name in allow_hosts:
+        try:
+            host_name(name)
+        except BadHostError as exc:
+            fail(f"--allow-host: {printable(str(exc))}")
     folder = Path(data_dir) if data_dir else default_data_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -1030,7 +1046,7 @@ def serve(host, port, data_dir, serve_lang):
         fail(f"cannot listen on {printable(host)}:{port}: {getattr(exc, 'strerror', None) or exc}")
     if not is_local(host):
         say(f"warning: listening on {printable(host)}: anyone who can reach it can start and play games (there is no login)")
-    serve(sock, folder, say, lang=page_lang)
+    serve(sock, folder, say, lang=page_lang, allow_hosts=tuple(allow_hosts), max_games=max_games)
 
 
 def run() -> None:

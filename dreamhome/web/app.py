@@ -19,16 +19,27 @@ is the page's choice, not the game's: the game file and its record stay in Engli
 
 Why the guards: the server binds to 127.0.0.1, but any web page the person opens could send
 requests to it. JSON bodies are required (`Content-Type: application/json`, which a cross-site
-form cannot send without a CORS preflight the server never grants), the Host header must name
-the server (against DNS rebinding), every answer carries a Content-Security-Policy that allows
-only the server's own files, bodies are capped, and errors are one line of JSON, never a
-traceback.
+form cannot send without a CORS preflight the server never grants); the Host header must name
+the server, always (`HostGuard`: the loopback names, the address bound and the names given with
+`--allow-host`; a wildcard is never accepted, so DNS rebinding fails on any `--host`); a request
+that changes something and carries an `Origin` must come from one of those names; every answer
+carries a Content-Security-Policy that allows only the server's own files; bodies are capped;
+and errors are one line of JSON, never a traceback and never a path of the server's disk
+(`Scrubber`).
+
+Status codes: 400 bad input or a Host not served, 403 a foreign origin, 404 no such game, 409 a stale
+page or not the person's turn, 413/415 body size and type, 422 a damaged game file,
+503 a game that could not be stored (the change was not made), 507 the store's cap on games.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
+import os
+import re
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -37,7 +48,6 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -50,12 +60,18 @@ from dreamhome.game.state import GameState, IllegalAction
 from dreamhome.i18n import DEFAULT_LANG, LANGUAGES, UnknownLanguageError, check_lang, language_name
 from dreamhome.web.store import (
     BOT_NAMES,
+    DEFAULT_CACHED,
+    DEFAULT_MAX_GAMES,
     ConflictError,
+    DamagedGameError,
     Game,
     GameNotFoundError,
     GameStore,
     RequestError,
     Settings,
+    StorageError,
+    StoreFullError,
+    players_range,
     rules_for,
     variant_catalogue,
 )
@@ -73,7 +89,65 @@ CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
 )
-LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
+LOCAL_HOSTS = ["127.0.0.1", "localhost", "::1"]
+"""Host names always served: the loopback names (the address bound and `--allow-host` add others)."""
+HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*")
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class BadHostError(ValueError):
+    """A name given to `--allow-host` that is not a host name or an IP address."""
+
+
+def host_name(name: str) -> str:
+    """`name` as the Host check compares it: lower case, IPv6 without brackets; `BadHostError`
+    for a wildcard, a port or anything else that is not one host name or IP address."""
+    text = name.strip().lower().rstrip(".")
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        pass
+    if HOST_NAME.fullmatch(text) is None:
+        raise BadHostError(f"{name[:80]!r} is not a host name or an IP address (no wildcards, no port)")
+    return text
+
+
+def _host_of(header: str) -> str | None:
+    """The host of a Host header or an Origin's netloc, without its port; None if malformed."""
+    text = header.strip()
+    if text.startswith("["):
+        end = text.find("]")
+        if end < 0 or (text[end + 1 :] and not re.fullmatch(r":\d{1,5}", text[end + 1 :])):
+            return None
+        text = text[: end + 1]
+    else:
+        name, _, port = text.partition(":")
+        if port and not port.isdigit():
+            return None
+        text = name
+    try:
+        return host_name(text) if text else None
+    except BadHostError:
+        return None
+
+
+class Scrubber:
+    """Removes the server's own folders from a message before it is answered: an error must
+    never tell a client where the server keeps its files (the data folder, the package, Python's
+    prefix, the home folder); any other absolute path left is shown as `<path>`."""
+
+    ABSOLUTE = re.compile(r"(?<![\w.~])/(?:[^\s/'\"(),:;]+/)+[^\s/'\"(),:;]*")
+
+    def __init__(self, folders: list[str]):
+        variants = {f for folder in folders if folder for f in (folder, os.path.realpath(folder))}
+        self.folders = sorted((v.rstrip("/") for v in variants if len(v) > 1), key=len, reverse=True)
+
+    def __call__(self, message: str) -> str:
+        for folder in self.folders:
+            message = message.replace(folder, "<server>")
+        return self.ABSOLUTE.sub("<path>", message)
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -102,22 +176,74 @@ async def _json_body(request: Request) -> Any:
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def _answers(func: Handler) -> Handler:
-    """The project's errors as 4xx with their one line; nothing else reaches the client."""
+STATUS: tuple[tuple[type[DreamhomeError], int], ...] = (
+    (GameNotFoundError, 404),
+    (ConflictError, 409),
+    (RequestError, 400),
+    (IllegalAction, 400),
+    (DamagedGameError, 422),
+    (StorageError, 503),
+    (StoreFullError, 507),
+    (DreamhomeError, 422),  # any other file that does not load, and the like
+)
+"""Each of the project's errors with its status (the first that matches)."""
 
-    async def wrapped(request: Request) -> Response:
-        try:
-            return await func(request)
-        except GameNotFoundError as exc:
-            return _error(404, str(exc))
-        except ConflictError as exc:
-            return _error(409, str(exc))
-        except (RequestError, IllegalAction) as exc:
-            return _error(400, str(exc))
-        except DreamhomeError as exc:  # a game file that does not load, and the like
-            return _error(422, str(exc))
 
-    return wrapped
+def _answering(scrub: Scrubber) -> Callable[[Handler], Handler]:
+    """A decorator: the project's errors as their status with their one line, scrubbed."""
+
+    def answers(func: Handler) -> Handler:
+        async def wrapped(request: Request) -> Response:
+            try:
+                return await func(request)
+            except DreamhomeError as exc:
+                status = next(code for kind, code in STATUS if isinstance(exc, kind))
+                first = (str(exc).splitlines() or [type(exc).__name__])[0]
+                return _error(status, scrub(first)[:500])
+
+        return wrapped
+
+    return answers
+
+
+class HostGuard:
+    """The Host header must name the server, always; a changing request's Origin too.
+
+    Against DNS rebinding: a page of evil.example whose name is made to resolve to this machine
+    sends `Host: evil.example`, refused here whatever address the server listens on. Against a
+    cross-site request: a browser names the page's origin on a POST; one not served is refused
+    (403). A request without Origin (curl, a non-browser client) is not a cross-site one."""
+
+    def __init__(self, app: ASGIApp, hosts: frozenset[str]):
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        host = _host_of(headers.get(b"host", b"").decode("latin-1"))
+        problem: tuple[int, str] | None = None
+        if host is None or host not in self.hosts:
+            problem = (400, "this server does not answer to that Host name (dreamhome serve --allow-host adds names)")
+        elif scope.get("method", "GET") not in SAFE_METHODS:
+            origin = headers.get(b"origin")
+            if origin is not None and not self._own_origin(origin.decode("latin-1")):
+                problem = (403, "requests from another site are refused")
+            elif headers.get(b"sec-fetch-site", b"").lower() == b"cross-site":
+                problem = (403, "requests from another site are refused")
+        if problem is not None:
+            await _error(*problem)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    def _own_origin(self, origin: str) -> bool:
+        scheme, sep, rest = origin.strip().partition("://")
+        if not sep or scheme.lower() not in ("http", "https") or "/" in rest or "@" in rest:
+            return False
+        host = _host_of(rest)
+        return host is not None and host in self.hosts
 
 
 class SecurityHeaders:
@@ -153,13 +279,20 @@ def create_app(
     allowed_hosts: list[str] | None = None,
     hint_for: HintFunction = hint,
     lang: str = DEFAULT_LANG,
+    max_games: int = DEFAULT_MAX_GAMES,
+    cached_games: int = DEFAULT_CACHED,
 ) -> Starlette:
     """The app over the games kept in `data_dir` (made on the first game).
 
-    `allowed_hosts`: the Host header values accepted (default: the loopback names); `lang`: the
-    language of answers whose request names none (`dreamhome serve --lang`)."""
-    store = GameStore(Path(data_dir))
+    `allowed_hosts`: Host names served besides the loopback names (`LOCAL_HOSTS`), each a host
+    name or IP address (`host_name`; `BadHostError` for a wildcard); `lang`: the language of
+    answers whose request names none (`dreamhome serve --lang`); `max_games`: games kept on disk
+    at most; `cached_games`: games held in memory at most."""
+    hosts = frozenset(host_name(h) for h in [*LOCAL_HOSTS, *(allowed_hosts or [])])
+    store = GameStore(Path(data_dir), max_games=max_games, cached=cached_games)
     default_lang = check_lang(lang)
+    scrub = Scrubber([str(Path(data_dir).absolute()), str(Path(__file__).parents[2]), sys.prefix, os.path.expanduser("~")])
+    _answers = _answering(scrub)
 
     def lang_of(request: Request) -> str:
         """The language the request asks for (`?lang=`), the server's default if none."""
@@ -182,6 +315,7 @@ def create_app(
         return JSONResponse(
             {
                 "players": [rules.game.min_players, rules.game.max_players],
+                "variant_players": {name: list(players_range(name)) for name in ("", *variant_catalogue())},
                 "bots": list(BOT_NAMES),
                 "variants": variant_catalogue(),
                 "lang": chosen,
@@ -226,10 +360,13 @@ def create_app(
             if not 0 <= index < len(legal):
                 raise RequestError(f"index must be from 0 to {len(legal) - 1}")
             mark = len(state.events)
-            state.apply_action(legal[index])
-            game.note_end()
-            game.run_bots()
-            store.save(game)
+
+            def move() -> None:
+                game.state.apply_action(legal[index])
+                game.note_end()
+                game.run_bots()
+
+            store.change(game, move)  # the move counts once stored, else it is undone
             return game_view(game, since=mark, lang=chosen)
 
         return JSONResponse(await run_in_threadpool(_locked, game, work))
@@ -252,9 +389,9 @@ def create_app(
             raise ConflictError("the game is not over yet")
 
         def work() -> dict[str, Any]:
-            view = final_view(game, chosen)
-            store.save(game)
-            return view
+            if game.best is not None:
+                return final_view(game, chosen)
+            return store.change(game, lambda: final_view(game, chosen))
 
         return JSONResponse(await run_in_threadpool(_locked, game, work))
 
@@ -276,7 +413,7 @@ def create_app(
 
     async def on_http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
-        return _error(exc.status_code, str(exc.detail))
+        return _error(exc.status_code, scrub(str(exc.detail)))
 
     async def on_crash(request: Request, exc: Exception) -> Response:
         log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
@@ -296,7 +433,7 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [
-        Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts or LOCAL_HOSTS),
+        Middleware(HostGuard, hosts=hosts),
         Middleware(SecurityHeaders),
     ]
     return Starlette(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import os
 import signal
 import socket
@@ -68,18 +69,41 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def serve(sock: socket.socket, data_dir: Path, say: Callable[[str], None], log_level: str = "warning", lang: str = "en") -> None:
+def served_hosts(sock: socket.socket, allow_hosts: tuple[str, ...] = ()) -> list[str]:
+    """The Host names the table answers to besides the loopback names: the address bound (not
+    an unspecified one such as 0.0.0.0, which no page should name) and the `--allow-host` names."""
+    host = sock.getsockname()[0]
+    bound = [] if ipaddress.ip_address(host).is_unspecified else [host]
+    return [*bound, *allow_hosts]
+
+
+def serve(
+    sock: socket.socket,
+    data_dir: Path,
+    say: Callable[[str], None],
+    log_level: str = "warning",
+    lang: str = "en",
+    allow_hosts: tuple[str, ...] = (),
+    max_games: int | None = None,
+) -> None:
     """Serve the table on `sock` until interrupted (Ctrl-C stops uvicorn cleanly); `lang` is the
-    page's language until the person picks another."""
+    page's language until the person picks another; `allow_hosts` the Host names served besides
+    the loopback names and the address bound; `max_games` the games kept at most (default
+    `store.DEFAULT_MAX_GAMES`)."""
     import uvicorn
 
     from dreamhome.web.app import LOCAL_HOSTS, create_app
+    from dreamhome.web.store import DEFAULT_MAX_GAMES
 
     host = sock.getsockname()[0]
-    app = create_app(data_dir, allowed_hosts=LOCAL_HOSTS if is_local(host) else ["*"], lang=lang)
+    extra = served_hosts(sock, allow_hosts)
+    app = create_app(data_dir, allowed_hosts=extra, lang=lang, max_games=max_games or DEFAULT_MAX_GAMES)
     config = uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off")
     server = uvicorn.Server(config)
     say(f"Dream Home table at {url_of(sock)} (games kept in {data_dir}; language {lang}); Ctrl-C stops it")
+    if not is_local(host) or allow_hosts:
+        names = ", ".join(dict.fromkeys([*LOCAL_HOSTS, *extra]))
+        say(f"answering to the Host names {names} (--allow-host NAME adds one)")
 
     async def run() -> None:
         # uvicorn's own handlers take over inside serve(); a signal noted before they did (or

@@ -16,21 +16,43 @@ each of its decisions, so bots made again from the seed would play differently a
 Before a loaded game's bots move again, the game is replayed from its seed with each bot
 choosing again at its own decisions (`record.resume_record`), which leaves every bot exactly
 where it was: a game interrupted by a restart ends as the same game played without one.
+
+Why a move counts only once it is stored (`GameStore.change`): a move applied in memory but not
+written (a read-only folder, a full disk) was shown to the person and then lost at the next
+restart. A change whose file cannot be written is undone in memory (the game is rebuilt from the
+text last stored) and answered as a server fault, so what the page shows is always what a
+restart would show.
+
+Why a file is replayed when it is loaded (`_check_replay`): the file is the server's, but
+anybody with access to the folder can edit it. The saved state must be the replay of its own
+events from its seed, so no edited field (a card moved, a score raised) survives; a file that
+does not replay, or whose fields have the wrong types, is a `DamagedGameError` (a 4xx answer).
+
+Why the caps: a request costs nothing to send, a game costs a file and memory. At most
+`max_games` files are kept (a start beyond that is refused with `StoreFullError`) and at most
+`cached` games are held in memory, the least recently used dropped first (a dropped game still
+in use by a request stays the one object for its id, so two requests never hold two copies).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import secrets
 import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from dreamhome import fileio
 from dreamhome.errors import DreamhomeError
+from dreamhome.game.actions import action_from_dict
 from dreamhome.game.bots import Bot, make_bot
 from dreamhome.game.phases import Phase
 from dreamhome.game.record import HUMAN, GameResult, resume_record
@@ -46,7 +68,15 @@ BOT_NAMES = ("random", "greedy", "solver")
 PERSON = "person"
 """The seat's name in the game record (the replay page shows it beside the bots)."""
 MAX_SEED = 2**31 - 1
+DEFAULT_MAX_GAMES = 1000
+"""Games kept on disk unless `dreamhome serve --max-games` says otherwise."""
+DEFAULT_CACHED = 64
+"""Games held in memory at most (least recently used dropped first); the rest wait on disk."""
+STALE_TEMP = re.compile(r"\.[A-Za-z0-9_-]{22}\.json\..+\.tmp|\.dreamhome-probe-.+\.tmp")
+"""Temp files of `fileio.write_atomic` (and its writability probe) in a games folder: a process
+killed mid-write leaves one; nothing reads them, and a new store removes them."""
 log = logging.getLogger("dreamhome.web")
+T = TypeVar("T")
 
 
 class RequestError(DreamhomeError):
@@ -61,6 +91,18 @@ class ConflictError(DreamhomeError):
     """A request that does not fit the game now (not the person's turn, a stale page): 409."""
 
 
+class DamagedGameError(DreamhomeError):
+    """A game file that cannot be used (not JSON, wrong types, does not replay): 422, one line."""
+
+
+class StorageError(DreamhomeError):
+    """The game could not be written (read-only folder, full disk): 503; nothing was changed."""
+
+
+class StoreFullError(DreamhomeError):
+    """The folder holds `max_games` games already: a new one is refused (507)."""
+
+
 @lru_cache(maxsize=16)
 def rules_for(variant: str) -> Ruleset:
     """The packaged base rules with `variant` on ("" for none); compiled once per variant."""
@@ -73,6 +115,13 @@ def variant_catalogue() -> dict[str, str]:
     """VAR-*: the variants a game may use: the base rules' `variant` blocks and the packaged
     files of rules/variants/, each with its title (as `Ruleset.variants_available` lists them)."""
     return dict(rules_for("").variants_available)
+
+
+def players_range(variant: str) -> tuple[int, int]:
+    """SETUP-1: the numbers of players the rules with `variant` on ("" for none) allow; what
+    the start page offers for that variant is exactly what `Settings.parse` accepts."""
+    game = rules_for(variant).game
+    return game.min_players, game.max_players
 
 
 def check_game_id(game_id: str) -> str:
@@ -100,20 +149,20 @@ class Settings:
         unknown = sorted(set(data) - {"players", "bots", "variant", "seed"})
         if unknown:
             raise RequestError(f"unknown field {unknown[0]!r} (expected players, bots, variant, seed)")
-        rules = rules_for("")
+        variant = data.get("variant", "")
+        variant = "" if variant is None else variant
+        if not isinstance(variant, str) or (variant and variant not in variant_catalogue()):
+            raise RequestError(f"unknown variant {str(variant)[:40]!r}; known: {', '.join(variant_catalogue())}")
+        low, high = players_range(variant)  # SETUP-1 of the rules the game is played under
         players = data.get("players", 2)
-        if type(players) is not int or not rules.game.min_players <= players <= rules.game.max_players:
-            raise RequestError(f"players must be a whole number from {rules.game.min_players} to {rules.game.max_players}")
+        if type(players) is not int or not low <= players <= high:
+            raise RequestError(f"players must be a whole number from {low} to {high}")
         bots = data.get("bots", ["greedy"] * (players - 1))
         if not isinstance(bots, list) or len(bots) != players - 1:
             raise RequestError(f"bots must be a list of {players - 1} bot name(s), one per other seat")
         for name in bots:
             if name not in BOT_NAMES:
                 raise RequestError(f"unknown bot {str(name)[:40]!r}; known bots: {', '.join(BOT_NAMES)}")
-        variant = data.get("variant", "")
-        variant = "" if variant is None else variant
-        if not isinstance(variant, str) or (variant and variant not in variant_catalogue()):
-            raise RequestError(f"unknown variant {str(variant)[:40]!r}; known: {', '.join(variant_catalogue())}")
         seed = data.get("seed", 0)
         if type(seed) is not int or not 0 <= seed <= MAX_SEED:
             raise RequestError(f"seed must be a whole number from 0 to {MAX_SEED}")
@@ -136,6 +185,7 @@ class Game:
     end_houses: list[House] | None = None  # each house with the piles when the end game began
     best: list[dict[str, Any]] | None = None  # best_final_score per house, once computed
     lock: threading.Lock = field(default_factory=threading.Lock)
+    saved: str = ""  # the text last stored: what a change that cannot be stored goes back to
 
     @property
     def rules(self) -> Ruleset:
@@ -192,64 +242,223 @@ def _resumed_bots(game: Game) -> dict[int, Bot]:
 
 
 class GameStore:
-    """The games kept in one folder, with the ones in use cached in memory."""
+    """The games kept in one folder (at most `max_games`), the ones in use cached in memory
+    (at most `cached`, least recently used dropped first)."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, max_games: int = DEFAULT_MAX_GAMES, cached: int = DEFAULT_CACHED):
         self.folder = Path(folder)
-        self._games: dict[str, Game] = {}
+        self.max_games = max_games
+        self.cached = max(1, cached)
+        self._games: OrderedDict[str, Game] = OrderedDict()
+        self._live: weakref.WeakValueDictionary[str, Game] = weakref.WeakValueDictionary()
         self._lock = threading.Lock()
+        self._create_lock = threading.Lock()
+        self.removed_temps = self._remove_stale_temps()
+
+    def _remove_stale_temps(self) -> int:
+        """Temp files a killed writer left (`STALE_TEMP`): removed, so none piles up; how many."""
+        removed = 0
+        try:
+            entries = list(os.scandir(self.folder))
+        except OSError:
+            return 0
+        for entry in entries:
+            if STALE_TEMP.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                try:
+                    os.unlink(entry.path)
+                    removed += 1
+                except OSError:
+                    pass
+        return removed
 
     def _path(self, game_id: str) -> Path:
         return self.folder / f"{check_game_id(game_id)}.json"
 
+    def count(self) -> int:
+        """The games on disk: files named as the server names them (temp files are not games)."""
+        try:
+            return sum(1 for e in os.scandir(self.folder) if e.name.endswith(".json") and GAME_ID.fullmatch(e.name[:-5]))
+        except OSError:
+            return 0
+
+    def _check_room(self) -> None:
+        if self.count() >= self.max_games:
+            raise StoreFullError(
+                f"the table keeps at most {self.max_games} games (dreamhome serve --max-games); "
+                "remove old ones from its data folder"
+            )
+
     def create(self, settings: Settings) -> Game:
-        """A new game under a fresh id; the bots move at once if the person is not first."""
+        """A new game under a fresh id; the bots move at once if the person is not first. It
+        exists once stored: a file that cannot be written leaves no game (`StorageError`)."""
+        self._check_room()
         rules = rules_for(settings.variant)
         state = GameState(rules, settings.players, settings.seed)
         game = Game(secrets.token_urlsafe(16), settings, state, _bots(settings))
         game.note_end()
         game.run_bots()
-        self.save(game)
+        with self._create_lock:
+            self._check_room()
+            self.save(game)
         with self._lock:
-            self._games[game.id] = game
+            self._remember(game)
         return game
 
-    def save(self, game: Game) -> None:
-        from dreamhome.fileio import write_atomic
+    def change(self, game: Game, work: Callable[[], T]) -> T:
+        """`work()` (which changes `game`), then the game stored; if either fails, the game is
+        put back as last stored, so a change counts only once it is on disk. Call with
+        `game.lock` held."""
+        try:
+            result = work()
+            self.save(game)
+        except BaseException:
+            self._restore(game)
+            raise
+        return result
 
-        self.folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(self._path(game.id), json.dumps(game.to_json(), ensure_ascii=False, separators=(",", ":")))
+    def _restore(self, game: Game) -> None:
+        """`game` as its last stored text says (its bots resumed when they next move)."""
+        back = self._from_data(game.id, json.loads(game.saved))
+        game.state, game.bots, game.end_houses, game.best = back.state, None, back.end_houses, back.best
+
+    def save(self, game: Game) -> None:
+        """Write the game's file whole (`fileio.write_atomic`); `StorageError` (one line, no path) if it cannot be."""
+        path = self._path(game.id)
+        text = json.dumps(game.to_json(), ensure_ascii=False, separators=(",", ":"))
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fileio.write_atomic(path, text)
+        except (OSError, fileio.OutputError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            reason = reason.replace(fileio.display_name(path), "").replace(str(self.folder), "").lstrip(": ")
+            log.error("game %s: cannot store it in %s: %s", game.id, self.folder, exc)
+            raise StorageError(
+                f"the game could not be stored on the server ({reason or 'write failed'}); nothing was changed"
+            ) from None
+        game.saved = text
 
     def get(self, game_id: str) -> Game:
         """The game of that id, from memory or its file (`GameNotFoundError` for anything else)."""
         check_game_id(game_id)
         with self._lock:
-            game = self._games.get(game_id)
-            if game is None:
-                game = self._load(game_id)
-                self._games[game_id] = game
+            game = self._games.get(game_id) or self._live.get(game_id)
+            if game is not None:
+                self._remember(game)
+                return game
+        loaded = self._load(game_id)  # outside the lock: a replay takes a moment
+        with self._lock:
+            game = self._live.get(game_id) or loaded  # another request may have loaded it meanwhile
+            self._remember(game)
             return game
 
-    def _load(self, game_id: str) -> Game:
-        from dreamhome.fileio import read_json
+    def _remember(self, game: Game) -> None:
+        """Hold `game` as the most recently used, dropping the least recently used beyond the cap
+        (held by the lock)."""
+        self._games[game.id] = game
+        self._games.move_to_end(game.id)
+        self._live[game.id] = game
+        while len(self._games) > self.cached:
+            self._games.popitem(last=False)
 
+    def in_memory(self) -> int:
+        """How many games the store holds in memory (at most `cached`)."""
+        return len(self._games)
+
+    def _load(self, game_id: str) -> Game:
         path = self._path(game_id)
         if not path.is_file():
             raise GameNotFoundError("no such game")
-        data = read_json(path, "game")
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise DreamhomeError(f"game {game_id}: not a {FORMAT} file")
+        source = f"game {game_id}"
         try:
-            s = data["settings"]
-            settings = Settings(int(s["players"]), tuple(map(str, s["bots"])), str(s["variant"]), int(s["seed"]), int(s["seat"]))
-            if any(name not in BOT_NAMES for name in settings.bots) or settings.variant not in ("", *variant_catalogue()):
-                raise ValueError("unknown bot or variant")
-        except (KeyError, TypeError, ValueError) as exc:
-            raise DreamhomeError(f"game {game_id}: the saved settings are damaged ({exc})") from None
-        rules = rules_for(settings.variant)
-        if not isinstance(data.get("state"), dict) or data["state"].get("rules_hash") != rules.content_hash:
-            raise DreamhomeError(f"game {game_id}: saved under other rules than this version's")
-        state = GameState.from_dict(rules, data["state"])
-        ends = data.get("end_houses")
-        end_houses = None if ends is None else [house_from_json(rules, h, f"game {game_id}") for h in ends]
-        return Game(game_id, settings, state, None, end_houses, data.get("best"))
+            text = fileio.read_text(path, "game", error=DamagedGameError)
+        except DamagedGameError as exc:
+            raise DamagedGameError(str(exc).replace(fileio.display_name(path), source)) from None
+        game = self._from_data(game_id, fileio.parse_json(text, source, error=DamagedGameError))
+        game.saved = text
+        return game
+
+    def _from_data(self, game_id: str, data: Any) -> Game:
+        """A game from its file's JSON, every part checked; `DamagedGameError` (one line) for any flaw."""
+        try:
+            return _read_game(game_id, data)
+        except DamagedGameError:
+            raise
+        except DreamhomeError as exc:
+            raise DamagedGameError(f"game {game_id}: the saved game is damaged: {exc}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, RecursionError) as exc:
+            raise DamagedGameError(f"game {game_id}: the saved game is damaged ({type(exc).__name__})") from None
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _read_settings(data: Any) -> Settings:
+    """The settings as saved, checked as strictly as a start request's."""
+    if not isinstance(data, dict) or set(data) != {"players", "bots", "variant", "seed", "seat"}:
+        raise ValueError("settings")
+    variant = data["variant"]
+    if not isinstance(variant, str) or variant not in ("", *variant_catalogue()):
+        raise ValueError("unknown variant")
+    low, high = players_range(variant)
+    players, bots, seed, seat = data["players"], data["bots"], data["seed"], data["seat"]
+    if not _whole(players, low, high) or not _whole(seed, 0, MAX_SEED) or not _whole(seat, 0, players - 1):
+        raise ValueError("players, seed or seat")
+    if not isinstance(bots, list) or len(bots) != players - 1 or any(not isinstance(b, str) or b not in BOT_NAMES for b in bots):
+        raise ValueError("unknown bot")
+    return Settings(players, tuple(bots), variant, seed, seat)
+
+
+def _read_game(game_id: str, data: Any) -> Game:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise DamagedGameError(f"game {game_id}: not a {FORMAT} file")
+    if set(data) != {"format", "settings", "state", "end_houses", "best"}:
+        raise DamagedGameError(f"game {game_id}: the saved game is damaged (expected format, settings, state, end_houses, best)")
+    try:
+        settings = _read_settings(data["settings"])
+    except ValueError as exc:
+        raise DamagedGameError(f"game {game_id}: the saved settings are damaged ({exc})") from None
+    rules = rules_for(settings.variant)
+    saved = data["state"]
+    if not isinstance(saved, dict) or saved.get("rules_hash") != rules.content_hash:
+        raise DamagedGameError(f"game {game_id}: saved under other rules than this version's")
+    state = GameState.from_dict(rules, saved)
+    if state.n != settings.players or state.seed != settings.seed:
+        raise DamagedGameError(f"game {game_id}: the saved state does not match its settings")
+    _check_replay(game_id, state, saved)
+    ends = data["end_houses"]
+    if ends is not None and (not isinstance(ends, list) or len(ends) != state.n):
+        raise DamagedGameError(f"game {game_id}: the saved end houses are damaged")
+    end_houses = None if ends is None else [house_from_json(rules, h, f"game {game_id}") for h in ends]
+    best = data["best"]
+    if best is not None:
+        _check_best(game_id, rules, best, state.n)
+    return Game(game_id, settings, state, None, end_houses, best)
+
+
+def _check_replay(game_id: str, state: GameState, saved: dict[str, Any]) -> None:
+    """The saved state must be the replay of its own decisions from its seed and first player
+    (SETUP-*, ROUND-*): an edited field, event or deck makes the file refused."""
+    fresh = GameState(state.rules, state.n, state.seed, state.initial_first)
+    for index, event in enumerate(state.events):
+        if len(fresh.events) > index or "action" not in event or event.get("forced"):
+            continue
+        try:
+            fresh.apply_action(action_from_dict(event["action"]))
+        except (DreamhomeError, ValueError, TypeError, KeyError) as exc:
+            raise DamagedGameError(f"game {game_id}: the saved event {index} does not replay ({str(exc)[:120]})") from None
+    if json.loads(json.dumps(fresh.to_dict())) != saved:
+        raise DamagedGameError(f"game {game_id}: the saved state is not the replay of its events (edited?)")
+
+
+def _check_best(game_id: str, rules: Ruleset, best: Any, n: int) -> None:
+    """The end-game comparison as `view.final_view` wrote it: one entry per seat, each field typed."""
+    ok = isinstance(best, list) and len(best) == n
+    for p, b in enumerate(best if ok else []):
+        ok = ok and isinstance(b, dict) and b.get("seat") == p
+        ok = ok and all(type(b.get(k)) is int for k in ("total", "start")) and type(b.get("optimal")) is bool
+        ok = ok and isinstance(b.get("actions"), list) and all(isinstance(a, str) for a in b["actions"])
+        if ok:
+            house_from_json(rules, b.get("house"), f"game {game_id}")
+    if not ok:
+        raise DamagedGameError(f"game {game_id}: the saved end-game comparison is damaged")
