@@ -88,9 +88,17 @@ function gameIdFromPath() {
 // ---- start form -------------------------------------------------------------
 async function setupStart(options) {
   const players = document.getElementById("players");
-  for (let n = options.players[0]; n <= options.players[1]; n++) players.append(el("option", { value: n }, String(n)));
   const variant = document.getElementById("variant");
   for (const [name, title] of Object.entries(options.variants)) variant.append(el("option", { value: name }, name + " — " + title));
+  // The player counts offered are the chosen variant's (SETUP-1), exactly those the server accepts.
+  const drawPlayers = () => {
+    const [low, high] = (options.variant_players || {})[variant.value] || options.players;
+    const was = Number(players.value || 2);
+    players.textContent = "";
+    for (let n = low; n <= high; n++) players.append(el("option", { value: n }, String(n)));
+    players.value = String(Math.min(Math.max(was, low), high));
+  };
+  drawPlayers();
   const seats = document.getElementById("bot-seats");
   drawSeats = () => {
     const chosen = Array.from(document.querySelectorAll("#bot-seats select")).map((s) => s.value);
@@ -108,6 +116,10 @@ async function setupStart(options) {
     }
   };
   players.addEventListener("change", drawSeats);
+  variant.addEventListener("change", () => {
+    drawPlayers();
+    drawSeats();
+  });
   drawSeats();
   document.getElementById("start-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
