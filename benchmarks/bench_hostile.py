@@ -316,6 +316,162 @@ def run_commands(seed: int, n: int, jobs: int, tally: Tally, scratch: Path) -> N
             tally.changed.extend(f"{kind}: {name}" for name in changed)
 
 
+# ---- the table (dreamhome serve), in process ----------------------------------------------------
+WEB_ROUTES = [
+    "/",
+    "/api/options",
+    "/api/games",
+    "/api/games/GAME",
+    "/api/games/GAME/act",
+    "/api/games/GAME/act",
+    "/api/games/GAME/hint",
+    "/api/games/GAME/final",
+    "/games/GAME",
+    "/games/GAME/replay",
+    "/static/table.js",
+]
+WEB_SEGMENTS = ["api", "games", "GAME", "act", "final", "replay", "static", "..", "%2e%2e", "%00", "x" * 300, "\u202e"]
+WEB_HEADERS = {
+    "host": ["evil.example", "127.0.0.1.evil.example", "[::1", "", "localhost:x", "0.0.0.0"],
+    "origin": ["http://evil.example", "null", "file://", "http://127.0.0.1:8765"],
+    "content-type": ["text/plain", "application/x-www-form-urlencoded", "application/json; charset=utf-8"],
+    "content-length": ["-1", "99999999", "abc"],
+    "sec-fetch-site": ["cross-site", "same-origin"],
+}
+
+
+def web_request(rng: random.Random, gid: str, version: int) -> tuple[str, str, dict[str, str], bytes | None]:
+    """A seeded request: a real route or random segments, any method, hostile headers and bodies."""
+    method = rng.choice(["GET", "POST", "POST", "GET", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"])
+    if rng.random() < 0.7:
+        path = rng.choice(WEB_ROUTES)
+    else:
+        path = "/" + "/".join(rng.choice(WEB_SEGMENTS) for _ in range(rng.randint(1, 5)))
+    path = path.replace("GAME", rng.choice([gid, gid, "A" * 22, "../" + gid, gid[:-1]]))
+    path += rng.choice(["", "", "?lang=ru", "?lang=../../etc/passwd", "?lang=" + "x" * 100])
+    headers = {"content-type": "application/json"}
+    for _ in range(rng.choice([0, 0, 1, 2])):
+        name = rng.choice(list(WEB_HEADERS))
+        headers[name] = rng.choice(WEB_HEADERS[name])
+    kind = rng.randrange(5)
+    if kind == 0:
+        body = None
+    elif kind == 1:
+        body = json.dumps({"index": rng.randrange(-2, 30), "version": version + rng.choice([-1, 0, 0, 1])}).encode()
+    elif kind == 2:
+        body = json.dumps(
+            {
+                "players": rng.randrange(0, 7),
+                "bots": [rng.choice(["random", "greedy", "x:Y"])] * rng.randrange(4),
+                "variant": rng.choice(["", "car", "players5", "../x", 3]),
+                "seed": rng.choice([0, -1, 2**40]),
+            }
+        ).encode()
+    elif kind == 3:
+        body = json.dumps(json_value(rng)).encode()
+    else:
+        body = bytes(rng.randrange(256) for _ in range(rng.randrange(60)))
+    return method, path, headers, body
+
+
+def web_leaks(text: str, folder: Path) -> str | None:
+    """What an answer must never show: a traceback, or a path of the server's disk."""
+    for bad in ("Traceback", str(folder), str(ROOT), sys.prefix, tempfile.gettempdir() + "/"):
+        if bad in text:
+            return bad
+    return None
+
+
+def run_web(rng: random.Random, n: int, tally: Tally, work: Path) -> None:
+    """`dreamhome serve` through Starlette's TestClient: seeded hostile requests (no 5xx, no path
+    or traceback in any answer, nothing stored or shown changed by a refused request), edited
+    game files (each a 4xx answer), and writes that fail at random (a 503, the game unchanged)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from dreamhome import fileio
+    from dreamhome.web.app import create_app
+
+    def stand_in_hint(state: Any, time_limit: float = 1.0) -> Any:
+        from dreamhome.game.hints import Hint, OptionHint
+
+        legal = state.legal_actions()
+        return Hint(state.current_player(), tuple(OptionHint(i, a, "", 0, True, "") for i, a in enumerate(legal)), 0, 0.0)
+
+    folder = work / "web"
+    c = TestClient(
+        create_app(folder, hint_for=stand_in_hint, max_games=200), base_url="http://127.0.0.1", raise_server_exceptions=False
+    )
+    gid = c.post("/api/games", json={"players": 3, "bots": ["random", "greedy"], "seed": 5}).json()["id"]
+    real_mkstemp = fileio.tempfile.mkstemp
+
+    def failing_mkstemp(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(28, "No space left on device")
+
+    for i in range(n):
+        before = {p.name: p.read_bytes() for p in folder.glob("*.json")}
+        shown = c.get(f"/api/games/{gid}").text
+        version = json.loads(shown).get("version", 0)
+        method, path, headers, body = web_request(rng, gid, version)
+        disk_full = rng.random() < 0.1
+        kind = "web: request (disk full)" if disk_full else "web: request"
+        tally.inputs[kind] += 1
+        started = time.perf_counter()
+        fileio.tempfile.mkstemp = failing_mkstemp if disk_full else real_mkstemp  # type: ignore[assignment]
+        try:
+            r = c.request(method, path, headers=headers, content=body)
+        finally:
+            fileio.tempfile.mkstemp = real_mkstemp  # type: ignore[assignment]
+        label = f"{method} {path[:80]} {headers} {(body or b'')[:60]!r}"
+        if r.status_code >= 500 and not (disk_full and r.status_code == 503):
+            tally.crashes.append(f"{kind} {label} → {r.status_code}: {r.text[:200]}")
+        if (leak := web_leaks(r.text, folder)) is not None:
+            tally.crashes.append(f"{kind} {label}: the answer shows {leak!r}")
+        if r.status_code >= 400 and (
+            {p.name: p.read_bytes() for p in folder.glob("*.json")} != before or c.get(f"/api/games/{gid}").text != shown
+        ):
+            tally.changed.append(f"{kind} {label}: refused ({r.status_code}) yet a game changed")
+        if time.perf_counter() - started > LOADER_SECONDS:
+            tally.hangs.append(f"{kind} {label}: {time.perf_counter() - started:.1f} s")
+        if json.loads(c.get(f"/api/games/{gid}").text).get("terminal"):
+            gid = c.post("/api/games", json={"players": 2, "bots": ["random"], "seed": i}).json()["id"]
+    # Edited game files: every route on each must answer 4xx (the file is never rewritten).
+    saved = (folder / f"{gid}.json").read_text()
+    for i in range(max(1, n // 10)):
+        damaged = work / "web-damaged"
+        shutil.rmtree(damaged, ignore_errors=True)
+        damaged.mkdir()
+        if rng.random() < 0.5:
+            data = json.loads(saved)
+            target, key = _random_slot(rng, data)
+            target[key] = json_value(rng)
+            content = json.dumps(data)
+        else:
+            content = mutate_text(rng, saved, ["{", "]", '"', ",", "9" * 5000, "null", "-1", "1e999"])
+        (damaged / f"{gid}.json").write_text(content)
+        dc = TestClient(create_app(damaged, hint_for=stand_in_hint), base_url="http://127.0.0.1", raise_server_exceptions=False)
+        tally.inputs["web: edited game file"] += 1
+        for route in (f"/api/games/{gid}", f"/api/games/{gid}/final", f"/games/{gid}/replay"):
+            r = dc.get(route)
+            if r.status_code >= 500 or (leak := web_leaks(r.text, damaged)) is not None:
+                tally.crashes.append(f"edited game file #{i} {route} → {r.status_code}: {r.text[:200]}")
+        if (damaged / f"{gid}.json").read_text() != content:
+            tally.changed.append(f"edited game file #{i}: rewritten")
+
+
+def _random_slot(rng: random.Random, data: Any) -> tuple[Any, Any]:
+    """A random (container, key) inside a JSON value, walking down from the top."""
+    target: Any = data
+    key: Any = rng.choice(list(data))
+    while isinstance(target[key], (dict, list)) and target[key] and rng.random() < 0.75:
+        target = target[key]
+        key = rng.choice(list(target)) if isinstance(target, dict) else rng.randrange(len(target))
+    return target, key
+
+
 def cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -333,6 +489,7 @@ def main() -> None:
     ap.add_argument("--loaders", type=int, default=None, help="loader rounds (default 40000; quick 200)")
     ap.add_argument("--commands", type=int, default=None, help="commands run (default 1500; quick 30)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="commands side by side")
+    ap.add_argument("--web", type=int, default=None, help="requests to the table (default 3000; quick 100)")
     ns = ap.parse_args()
     loaders = ns.loaders if ns.loaders is not None else (200 if ns.quick else 40000)
     commands = ns.commands if ns.commands is not None else (30 if ns.quick else 1500)
@@ -345,6 +502,7 @@ def main() -> None:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bench_hostile.") as scratch:
         run_loaders(random.Random(ns.seed), loaders, tally, Path(scratch))
+        run_web(random.Random(ns.seed), ns.web if ns.web is not None else (100 if ns.quick else 3000), tally, Path(scratch))
         loader_seconds = time.perf_counter() - started
         run_commands(ns.seed, commands, ns.jobs, tally, Path(scratch))
     seconds = time.perf_counter() - started
