@@ -12,6 +12,7 @@ random requests, none of which may get a 500, show a path or change a game it wa
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import re
@@ -564,7 +565,7 @@ def test_every_game_the_server_stores_loads_back_as_it_was(
 
     k = 0
     while not game.state.is_terminal() and k < cut:
-        store.change(game, lambda k=k: decide(k))
+        store.change(game, functools.partial(decide, k))
         k += 1
     again = GameStore(folder).get(game.id)
     assert again.state.to_dict() == game.state.to_dict() and again.settings == game.settings
