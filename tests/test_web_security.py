@@ -19,7 +19,9 @@ import re
 import signal
 import subprocess
 import sys
+import time
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +42,7 @@ from dreamhome.web.server import bind, served_hosts  # noqa: E402
 from dreamhome.web.store import GameStore, Settings, players_range, variant_catalogue  # noqa: E402
 from tests.helpers.cli import run, spawn  # noqa: E402
 from tests.helpers.paths import ROOT  # noqa: E402
-from tests.test_web import Reference, same  # noqa: E402
+from tests.test_web import CHROMIUM, Reference, same  # noqa: E402
 
 SERVER_PATHS = [str(ROOT), sys.prefix, "/tmp/", "/root", "/home/"]
 
@@ -569,3 +571,46 @@ def test_every_game_the_server_stores_loads_back_as_it_was(
         k += 1
     again = GameStore(folder).get(game.id)
     assert again.state.to_dict() == game.state.to_dict() and again.settings == game.settings
+
+
+@pytest.fixture
+def page_server(tmp_path: Path) -> Iterator[str]:
+    """The app under uvicorn on a free port, in a thread of this process (as test_web's)."""
+    import threading
+
+    import uvicorn
+
+    from dreamhome.web.server import url_of
+
+    sock = bind("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(create_app(tmp_path), log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    yield url_of(sock)
+    server.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+def test_the_start_page_offers_each_variants_players(page_server: str) -> None:
+    """The page itself: choosing a variant redraws the players menu with exactly its range."""
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    url = page_server
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page()
+        page.goto(url)
+        page.wait_for_selector("#start:not([hidden])")
+        for variant in ["players5", "", *variant_catalogue()]:
+            page.select_option("#variant", variant)
+            offered = page.eval_on_selector_all("#players option", "els => els.map(e => Number(e.value))")
+            low, high = players_range(variant)
+            assert offered == list(range(low, high + 1)), variant
+        page.select_option("#variant", "players5")
+        page.select_option("#players", "5")
+        assert len(page.query_selector_all("#bot-seats select")) == 4
+        browser.close()
