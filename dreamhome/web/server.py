@@ -65,7 +65,11 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def url_of(sock: socket.socket) -> str:
+    """The address to open: the one bound, or the loopback one for an unspecified address
+    (0.0.0.0, ::), which is not a Host name the table answers to (`served_hosts`)."""
     host, port = sock.getsockname()[:2]
+    if ipaddress.ip_address(host).is_unspecified:
+        host = "::1" if ":" in host else "127.0.0.1"
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
