@@ -158,6 +158,7 @@ def test_the_host_check_is_on_whatever_the_address(tmp_path: Path, bound: str) -
     for host in ("evil.example", "evil.example:8765", "127.0.0.1.evil.example", "", "[::1", "localhost:x", "*"):
         r = c.get("/api/options", headers={"host": host})
         assert r.status_code == 400, (host, r.status_code)
+        assert "default-src 'none'" in r.headers["content-security-policy"]
         r = c.post("/api/games", json={"players": 2}, headers={"host": host})
         assert r.status_code == 400 and game_files(tmp_path) == [], host
     for host in ("127.0.0.1:8765", "localhost", "LOCALHOST:1", "[::1]:8765", "table.lan", f"{bound}:80", printed):

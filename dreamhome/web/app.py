@@ -432,9 +432,9 @@ def create_app(
         Route(f"/games/{gid}/replay", _answers(replay)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [
-        Middleware(HostGuard, hosts=hosts),
+    middleware = [  # the first is outermost: the Host check's refusals carry the headers too
         Middleware(SecurityHeaders),
+        Middleware(HostGuard, hosts=hosts),
     ]
     return Starlette(
         routes=routes,
