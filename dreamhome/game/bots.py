@@ -9,7 +9,6 @@ seat, so the same seed gives the same game.
 from __future__ import annotations
 
 import importlib
-import random
 from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -32,6 +31,7 @@ from dreamhome.game.actions import (
     TakeFromRoofDiscard,
     TakeRoomAtRoundStart,
 )
+from dreamhome.game.bot import Bot
 from dreamhome.game.observation import Observation
 from dreamhome.game.roles import TAKE_ROOM_AT_ROUND_START, first_timed_effect
 from dreamhome.game.state import MARKER_COLUMN, Resource
@@ -41,22 +41,6 @@ from dreamhome.scoring import score_total
 
 if TYPE_CHECKING:
     from dreamhome.solver.optimize import EndAction
-
-
-class Bot:
-    """A player: `choose` picks one of the legal actions from what the player sees.
-
-    `looks_ahead` asks the game for `Observation.lookahead` (the house after each tool or
-    helper action, read with `after(action)`); a bot that never reads it saves the game that work."""
-
-    name = "bot"
-    looks_ahead = True
-
-    def __init__(self, seed: int, seat: int):
-        self.rng = random.Random(f"{seed}/{seat}/{self.name}")
-
-    def choose(self, obs: Observation, legal: list[Action]) -> Action:
-        raise NotImplementedError
 
 
 class RandomBot(Bot):

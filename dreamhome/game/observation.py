@@ -28,11 +28,12 @@ from dreamhome.game.actions import (
     SwapWithTrack,
     TakeFromRoofDiscard,
 )
+from dreamhome.game.values import Resource, rules_from_key, rules_key
 from dreamhome.house import House
 from dreamhome.ruleset import Ruleset
 
 if TYPE_CHECKING:
-    from dreamhome.game.state import GameState, Resource
+    from dreamhome.game.state import GameState
 
 # The actions whose resulting house an observation carries (`Observation.after`).
 LOOKAHEAD_ACTIONS: tuple[type[Action], ...] = (
@@ -98,8 +99,6 @@ class Observation:
         return self.sampler(rng)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        from dreamhome.game.state import rules_key
-
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("rules", "sampler")}
         return (_rebuild, (rules_key(self.rules), fields))
 
@@ -108,6 +107,4 @@ class Observation:
 
 
 def _rebuild(key: tuple[str, tuple[str, ...], str], fields: dict[str, Any]) -> Observation:
-    from dreamhome.game.state import rules_from_key
-
     return Observation(rules=rules_from_key(key), **fields)

@@ -18,8 +18,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from dreamhome.engine.endgame import (
@@ -70,61 +69,13 @@ from dreamhome.game.roles import (
     tools_with_role,
 )
 from dreamhome.game.state_io import copy_events, read_state
+from dreamhome.game.values import MARKER_COLUMN, GameStateError, IllegalAction, Resource, rules_from_key, rules_key
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, ROOM0, SCAFFOLD, Effect, Ruleset
 from dreamhome.scoring import final_score, rooms_of, score_total
 from dreamhome.vocabulary import DURING_PLAY
 
 _Card = TypeVar("_Card")
-
-
-MARKER_COLUMN = 0
-"""The column whose room card comes with the first-player marker instead of a resource card (ROUND-3)."""
-
-
-class IllegalAction(DreamhomeError):  # noqa: N818 - OpenSpiel-style name
-    """An action that is not one of `legal_actions()` now; `rule` is the rule it breaks."""
-
-    def __init__(self, rule: str, message: str):
-        self.rule = rule
-        super().__init__(f"{rule}: {message}")
-
-
-class GameStateError(DreamhomeError):
-    """A saved game state that is not one this engine could have produced (one line)."""
-
-
-@dataclass(frozen=True)
-class Resource:
-    """A resource card: a roof (id = colour), a furnishing, a helper or a tool."""
-
-    kind: str
-    id: str
-    window: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "id": self.id, "window": self.window}
-
-    def text(self) -> str:
-        if self.kind == "roof":
-            return f"{self.id} roof" + (" with window" if self.window else "")
-        return f"{self.kind} {self.id}"
-
-
-def rules_key(rules: Ruleset) -> tuple[str, tuple[str, ...], str]:
-    """What rebuilds a ruleset after pickling (a Ruleset itself holds unpicklable views)."""
-    return (rules.source, tuple(rules.variants_on), rules.content_hash)
-
-
-@lru_cache(maxsize=8)
-def rules_from_key(key: tuple[str, tuple[str, ...], str]) -> Ruleset:
-    from dreamhome.dsl.compiler import compile_rules
-
-    source, variants, digest = key
-    rules = compile_rules(text=source, name="pickled game", variants=list(variants))
-    if rules.content_hash != digest:
-        raise GameStateError("the pickled rules do not match their content hash")
-    return rules
 
 
 class GameState:

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from dreamhome.engine.endgame import END_ROLES
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.phases import Phase
+from dreamhome.game.values import GameStateError, Resource
 from dreamhome.house import House, house_from_json
 from dreamhome.ruleset import Ruleset
 from dreamhome.vocabulary import MAX_USES
@@ -23,8 +24,6 @@ RESOURCE_KINDS = ("roof", "furnishing", "helper", "tool")
 
 
 def _fail(field: str, message: str) -> DreamhomeError:
-    from dreamhome.game.state import GameStateError
-
     return GameStateError(f"game state: {field}: {message}")
 
 
@@ -75,8 +74,6 @@ class _Reader:
         return self.rules.room(value).code
 
     def resource(self, field: str, value: Any) -> Any:
-        from dreamhome.game.state import Resource
-
         if not isinstance(value, dict) or set(value) - {"kind", "id", "window"}:
             raise _fail(field, f"expected a resource card {{kind, id, window}}, got {value!r}")
         kind, ident = value.get("kind"), value.get("id")
