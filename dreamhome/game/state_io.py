@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dreamhome.engine.endgame import END_ROLES
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.phases import Phase
 from dreamhome.game.values import GameStateError, Resource
-from dreamhome.house import House, house_from_json
+from dreamhome.house import House, house_from_json, house_to_json
 from dreamhome.ruleset import Ruleset
 from dreamhome.vocabulary import MAX_USES
+
+if TYPE_CHECKING:
+    from dreamhome.game.state import GameState
 
 T = TypeVar("T")
 RESOURCE_KINDS = ("roof", "furnishing", "helper", "tool")
@@ -202,3 +205,52 @@ def _check_phase(fields: dict[str, Any], houses: list[House], tool_rounds: list[
 def copy_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Events as data of their own: a caller may change them without touching the game."""
     return copy.deepcopy(events)
+
+
+def write_state(state: GameState) -> dict[str, Any]:
+    """Everything needed to continue the game exactly (the rules are referenced by hash);
+    the dict is the caller's own (nothing in it is shared with the game)."""
+    rules = state.rules
+    return {
+        "rules_hash": rules.content_hash,
+        "players": state.n,
+        "seed": state.seed,
+        "first": state.first,
+        "initial_first": state.initial_first,
+        "round": state.round,
+        "phase": state.phase.value,
+        "actor": state.actor,
+        "houses": [house_to_json(rules, h) for h in state.houses],
+        "tool_rounds": [list(x) for x in state.tool_rounds],
+        "tool_spent": [list(x) for x in state.tool_spent],
+        "helper_spent": [list(x) for x in state.helper_spent],
+        "room_deck": [_room_id(rules, c) for c in state.room_deck],
+        "res_deck": [_res_dict(r) for r in state.res_deck],
+        "track_rooms": [_room_id(rules, c) for c in state.track_rooms],
+        "track_res": [_res_dict(r) for r in state.track_res],
+        "room_discard": [_room_id(rules, c) for c in state.room_discard],
+        "roof_discard": [{"color": rules.roofs[c].id, "window": w} for c, w in state.roof_discard],
+        "gone": [_res_dict(r) for r in state.gone],
+        "car_awarded": state.car_awarded,
+        "order": list(state.order),
+        "turn_index": state.turn_index,
+        "skip": sorted(state.skip),
+        "took_zero": state.took_zero,
+        "jack_queue": list(state.jack_queue),
+        "pending_room": _room_id(rules, state.pending_room),
+        "pending_res": _res_dict(state.pending_res),
+        "scaffold_pending": state.scaffold_pending,
+        "scaffold_card": _res_dict(state.scaffold_card),
+        "after_place": state.after_place.value,
+        "end_queue": list(state.end_queue),
+        "end_left": {k: list(v) for k, v in state.end_left.items()},
+        "events": copy_events(state.events),
+    }
+
+
+def _room_id(rules: Ruleset, code: int | None) -> str | None:
+    return rules.room_of_code(code).id if code is not None else None
+
+
+def _res_dict(res: Resource | None) -> dict[str, Any] | None:
+    return res.to_dict() if res is not None else None
