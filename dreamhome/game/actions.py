@@ -11,6 +11,7 @@ role instead, for messages where no card is known.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
@@ -229,7 +230,8 @@ RECORD1_NOTES: dict[str, str] = {"scaffolding_discarded": "scaffold_discarded"}
 
 
 def action_from_dict(data: Any) -> Action:
-    """An action from its record form; ValueError (one line) for anything else."""
+    """An action from its record form; ValueError (one line) for anything else: an unknown type,
+    an unknown or missing field (named), a field of the wrong type (a bool is no number)."""
     if not isinstance(data, dict):
         raise ValueError(f"an action must be an object, got {type(data).__name__}")
     fields = dict(data)
@@ -237,7 +239,19 @@ def action_from_dict(data: Any) -> Action:
     cls = ACTION_TYPES.get(name) if isinstance(name, str) else None
     if cls is None:
         raise ValueError(f"unknown action type in {data}")
-    try:
-        return cls(**fields)
-    except TypeError as exc:
-        raise ValueError(f"bad fields for {cls.__name__}: {exc}") from None
+    known = {f.name: f for f in dataclasses.fields(cls)}
+    for key, value in fields.items():
+        spec = known.get(key) if isinstance(key, str) else None
+        if spec is None:
+            raise ValueError(f"{cls.__name__} has no field {key!r} (its fields: {', '.join(known) or 'none'})")
+        kind = _FIELD_TYPES[str(spec.type)]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ValueError(f"{cls.__name__}.{key} must be {kind.__name__}, got {value!r}")
+    missing = [f.name for f in known.values() if f.name not in fields and f.default is dataclasses.MISSING]
+    if missing:
+        raise ValueError(f"{cls.__name__} needs the field {missing[0]!r}")
+    return cls(**fields)
+
+
+# The types of the actions' fields, as their annotations spell them (every field is one of these).
+_FIELD_TYPES: dict[str, type] = {"int": int, "str": str, "bool": bool}

@@ -39,8 +39,6 @@ class GameState(GameFlow):
     """One game: its data (`GameFields`), its held cards (`HeldCards`), its forced steps
     (`GameFlow`), and the handlers of `handlers.HANDLERS` that apply each action."""
 
-    """One game: its data, the phase, and the handlers of `_HANDLERS` that change them."""
-
     def __init__(
         self,
         rules: Ruleset,
@@ -52,7 +50,9 @@ class GameState(GameFlow):
     ):
         """A game of `players` under `rules`, its decks shuffled by `seed`. `first_deal`
         (room codes, resource cards) puts those cards on top of the decks before round 1 is
-        dealt, as `stack_deal` does for later rounds."""
+        dealt, as `stack_deal` does for later rounds. A value of the wrong type is a
+        `GameStateError` naming it (issue 21), never a TypeError from deep inside."""
+        _check_setup(rules, players, seed, first_player)
         g = rules.game
         if not g.min_players <= players <= g.max_players:
             raise DreamhomeError(f"players must be {g.min_players}–{g.max_players} under these rules, got {players}")
@@ -308,6 +308,17 @@ class GameState(GameFlow):
         from dreamhome.house import house_to_json
 
         return house_to_json(self.rules, self.house_with_piles(p))
+
+
+def _check_setup(rules: Any, players: Any, seed: Any, first_player: Any) -> None:
+    """The constructor's values have the types a game needs (a bool is no number here)."""
+    if not isinstance(rules, Ruleset):
+        raise GameStateError(f"rules must be a compiled Ruleset, got {type(rules).__name__}")
+    for name, value, optional in (("players", players, False), ("seed", seed, False), ("first_player", first_player, True)):
+        if optional and value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise GameStateError(f"{name} must be a whole number, got {value!r}")
 
 
 def _on_top(deck: list[_Card], cards: list[_Card], kind: str) -> list[_Card]:
