@@ -14,10 +14,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from dreamhome.engine.deck import rooms_left
-from dreamhome.engine.endgame import HOUSE_SWAP, ROOM_DISCARD_SWAP
 from dreamhome.engine.placement import Placement, apply_placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
+    END_ACTION_OF_ROLE,
     END_ACTIONS,
     Action,
     DiscardColumn,
@@ -25,10 +25,7 @@ from dreamhome.game.actions import (
     PassTool,
     PlaceRoom,
     PlaceToken,
-    SwapInHouse,
-    SwapWithRoomDiscard,
     TakeColumn,
-    TakeFromRoofDiscard,
     TakeRoomAtRoundStart,
 )
 from dreamhome.game.bot import Bot
@@ -430,14 +427,7 @@ def _plan_key(house: House) -> House:
 def end_action(rules: Ruleset, step: EndAction) -> Action:
     """A step of an end-game plan (`best_final_score`: its role, helper, cells or roof) as the
     game's action; the solver bot and the hints of a human seat play plans through it."""
-    names = rules.board.cells
-    if step.kind == ROOM_DISCARD_SWAP:
-        assert step.incoming is not None  # a room-discard swap names the card it takes
-        return SwapWithRoomDiscard(step.helper, names[step.cells[0]], step.incoming, step.face_down)
-    if step.kind == HOUSE_SWAP:
-        return SwapInHouse(step.helper, names[step.cells[0]], names[step.cells[1]])
-    assert step.roof is not None  # the third role takes a roof card (END-ROOFER)
-    return TakeFromRoofDiscard(step.helper, rules.roofs[step.roof[0]].id, step.roof[1])
+    return END_ACTION_OF_ROLE[step.kind].from_step(rules, step)
 
 
 BOTS["solver"] = SolverBot

@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from dreamhome.engine.endgame import HOUSE_SWAP, ROOF_DISCARD_TAKE, ROOM_DISCARD_SWAP, swap_keeps_b_and_c
+from dreamhome.engine.endgame import swap_keeps_b_and_c
 from dreamhome.engine.helpers import keeps_rooms_open
 from dreamhome.engine.placement import Placement, face_up_ok, free_supported_cells, legal_placements
 from dreamhome.game.actions import (
+    END_ACTIONS,
     Action,
     DeferScaffold,
     DiscardColumn,
     EndTurn,
+    HelperAction,
     PassTool,
     PlaceRoom,
     PlaceScaffold,
@@ -105,11 +107,7 @@ def turn_actions(state: GameState, p: int) -> list[Action]:
     (TOOL-TIMING)."""
     out: list[Action] = [TakeColumn(k) for k, r in enumerate(state.track_rooms) if r is not None]
     out += track_tool_actions(state, p, "before_take")
-    for role, actions in (
-        (ROOM_DISCARD_SWAP, room_discard_swaps),
-        (HOUSE_SWAP, house_swaps),
-        (ROOF_DISCARD_TAKE, roof_discard_takes),
-    ):
+    for role, actions in HELPER_LISTERS:
         usable = state.usable_cards(p, role, "before_take")
         if usable:
             kind, slot = usable[0]
@@ -139,20 +137,31 @@ def swap_with_track_actions(state: GameState, p: int) -> list[Action]:
     return out
 
 
+Lister = Callable[["GameState", int, str], list[Action]]
+_LISTERS: dict[type[HelperAction], Lister] = {}
+
+
+def lists(cls: type[HelperAction]) -> Callable[[Lister], Lister]:
+    """Register the decorated function as the lister of `cls`'s legal uses by one card (its `helper`)."""
+
+    def register(fn: Lister) -> Lister:
+        _LISTERS[cls] = fn
+        return fn
+
+    return register
+
+
 def end_actions(state: GameState, p: int) -> list[Action]:
     """END-ORDER: every use of the player's next helper of each role, or done."""
     out: list[Action] = []
-    for role, actions in (
-        (ROOM_DISCARD_SWAP, room_discard_swaps),
-        (HOUSE_SWAP, house_swaps),
-        (ROOF_DISCARD_TAKE, roof_discard_takes),
-    ):
+    for role, actions in HELPER_LISTERS:
         left = state.end_left[role]
         if left:
             out += actions(state, p, left[0])
     return [*out, EndTurn()]
 
 
+@lists(SwapWithRoomDiscard)
 def room_discard_swaps(state: GameState, p: int, helper: str) -> list[Action]:
     """END-SUPPLIER: any space against each kind of card of the room discard pile."""
     rules = state.rules
@@ -182,6 +191,7 @@ def _holds_card(code: int) -> bool:
     return code >= ROOM0 or code == FACE_DOWN
 
 
+@lists(SwapInHouse)
 def house_swaps(state: GameState, p: int, helper: str) -> list[Action]:
     """END-HANDYMAN: every pair of different spaces whose swap keeps PLACE-B and PLACE-C."""
     rules = state.rules
@@ -200,10 +210,22 @@ def house_swaps(state: GameState, p: int, helper: str) -> list[Action]:
     return out
 
 
+@lists(TakeFromRoofDiscard)
 def roof_discard_takes(state: GameState, p: int, helper: str) -> list[Action]:
     """END-ROOFER: each kind of card of the roof discard pile."""
     return [TakeFromRoofDiscard(helper, state.rules.roofs[c].id, w) for c, w in sorted(set(state.roof_discard))]
 
+
+def _helper_listers() -> tuple[tuple[str, Lister], ...]:
+    """(role, lister) of every end-game role, in the order of the action classes; loud on a class
+    without a lister."""
+    missing = [cls.__name__ for cls in END_ACTIONS if cls not in _LISTERS]
+    if missing:
+        raise RuntimeError(f"end-game action classes without a lister in legal.py: {', '.join(missing)}")
+    return tuple((str(cls.role), _LISTERS[cls]) for cls in END_ACTIONS)
+
+
+HELPER_LISTERS = _helper_listers()
 
 LEGAL_BY_PHASE: dict[Phase, Callable[[GameState, int], list[Action]]] = {
     Phase.DISCARD: discard_actions,

@@ -20,13 +20,6 @@ from typing import TYPE_CHECKING, Any
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
     Action,
-    DeferScaffold,
-    PlaceScaffold,
-    SwapInHouse,
-    SwapTrackRooms,
-    SwapWithRoomDiscard,
-    SwapWithTrack,
-    TakeFromRoofDiscard,
 )
 from dreamhome.game.values import Resource, rules_from_key, rules_key
 from dreamhome.house import House
@@ -34,17 +27,6 @@ from dreamhome.ruleset import Ruleset
 
 if TYPE_CHECKING:
     from dreamhome.game.state import GameState
-
-# The actions whose resulting house an observation carries (`Observation.after`).
-LOOKAHEAD_ACTIONS: tuple[type[Action], ...] = (
-    SwapWithTrack,
-    SwapTrackRooms,
-    PlaceScaffold,
-    DeferScaffold,
-    SwapWithRoomDiscard,
-    SwapInHouse,
-    TakeFromRoofDiscard,
-)
 
 
 def with_piles(rules: Ruleset, house: House, room_discard: Iterable[int], roof_discard: Iterable[tuple[int, bool]]) -> House:

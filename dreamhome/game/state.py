@@ -21,11 +21,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.actions import Action
+from dreamhome.game.actions import LOOKAHEAD_ACTIONS, Action
 from dreamhome.game.flow import GameFlow
 from dreamhome.game.handlers import HANDLERS
 from dreamhome.game.legal import LEGAL_BY_PHASE
-from dreamhome.game.observation import LOOKAHEAD_ACTIONS, Observation
+from dreamhome.game.observation import Observation
 from dreamhome.game.phases import RULE_OF_ACTION, RULE_OF_PHASE, Phase
 from dreamhome.game.state_io import copy_events, read_state, write_state
 from dreamhome.game.values import MARKER_COLUMN, GameStateError, IllegalAction, Resource, rules_from_key, rules_key
