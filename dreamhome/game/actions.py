@@ -15,7 +15,7 @@ import dataclasses
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from dreamhome.engine.endgame import END_ROLES, HOUSE_SWAP, ROOF_DISCARD_TAKE, ROOM_DISCARD_SWAP
+from dreamhome.engine.endgame import END_ROLE_SPECS, END_ROLES, HOUSE_SWAP, ROOF_DISCARD_TAKE, ROOM_DISCARD_SWAP
 from dreamhome.game.roles import SCAFFOLD, SWAP_TRACK_ROOMS, SWAP_WITH_TRACK, TAKE_ROOM_AT_ROUND_START
 from dreamhome.ruleset import Ruleset
 
@@ -209,11 +209,10 @@ class SwapWithRoomDiscard(HelperAction):
 
 
 @dataclass(frozen=True)
-class SwapInHouse(HelperAction):
-    """END-HANDYMAN: two cards of the house swapped, with their tokens."""
+class PairSwap(HelperAction):
+    """A swap of two house cards with their tokens, by a role of `endgame.SWAP_ROLES` (its pairs
+    rule says which two: `endgame.pair_ok`). One handler and one lister serve every subclass."""
 
-    role: ClassVar[str | None] = HOUSE_SWAP
-    rule: ClassVar[str] = "END-HANDYMAN"
     a: str
     b: str
 
@@ -224,6 +223,14 @@ class SwapInHouse(HelperAction):
     def from_step(cls, rules: Ruleset, step: EndAction) -> HelperAction:
         names = rules.board.cells
         return cls(step.helper, names[step.cells[0]], names[step.cells[1]])
+
+
+@dataclass(frozen=True)
+class SwapInHouse(PairSwap):
+    """END-HANDYMAN: two cards of the house swapped, with their tokens."""
+
+    role: ClassVar[str | None] = HOUSE_SWAP
+    rule: ClassVar[str] = "END-HANDYMAN"
 
 
 @dataclass(frozen=True)
@@ -281,6 +288,12 @@ def _checked(classes: tuple[type[Action], ...]) -> tuple[type[Action], ...]:
     roles = [cls.role for cls in classes if issubclass(cls, HelperAction)]
     if sorted(r for r in roles if r) != sorted(END_ROLES):
         raise RuntimeError(f"the end-game roles {END_ROLES} need one action class each, found {roles}")
+    for cls in classes:
+        spec = next((r for r in END_ROLE_SPECS if r.name == cls.role), None)
+        if spec is not None and (spec.rule != cls.rule or (spec.pairs is not None) != issubclass(cls, PairSwap)):
+            raise RuntimeError(
+                f"{cls.__name__} disagrees with its end-game role {spec.name} (rule {spec.rule}, pairs {spec.pairs})"
+            )
     return classes
 
 

@@ -12,11 +12,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dreamhome.engine.endgame import (
-    HOUSE_SWAP,
     ROOF_DISCARD_TAKE,
     ROOM_DISCARD_SWAP,
     resolve_tokens,
-    swap_in_house,
+    swap_pair,
     swap_with_room_discard,
 )
 from dreamhome.engine.placement import Placement, apply_placement
@@ -26,11 +25,11 @@ from dreamhome.game.actions import (
     DeferScaffold,
     DiscardColumn,
     EndTurn,
+    PairSwap,
     PassTool,
     PlaceRoom,
     PlaceScaffold,
     PlaceToken,
-    SwapInHouse,
     SwapTrackRooms,
     SwapWithRoomDiscard,
     SwapWithTrack,
@@ -52,7 +51,8 @@ _FOUND: dict[type[Action], Handler] = {}
 
 
 def handles(cls: type[_A]) -> Callable[[Callable[[GameState, _A, int], None]], Callable[[GameState, _A, int], None]]:
-    """Register the decorated function as the handler of action class `cls`."""
+    """Register the decorated function as the handler of action class `cls` and its subclasses
+    (a subclass's own handler wins)."""
 
     def register(fn: Callable[[GameState, _A, int], None]) -> Callable[[GameState, _A, int], None]:
         _FOUND[cls] = fn
@@ -173,13 +173,15 @@ def on_swap_with_room_discard(state: GameState, action: SwapWithRoomDiscard, p: 
     state._spend_helper(p, ROOM_DISCARD_SWAP, action.helper)
 
 
-@handles(SwapInHouse)
-def on_swap_in_house(state: GameState, action: SwapInHouse, p: int) -> None:
-    """END-HANDYMAN: two cards of the house change places, with their tokens."""
-    state.houses[p] = swap_in_house(state.rules, state.houses[p], state._ix(action.a), state._ix(action.b))
+@handles(PairSwap)
+def on_pair_swap(state: GameState, action: PairSwap, p: int) -> None:
+    """END-HANDYMAN (and every swap role of two house cards): two cards of the house change places,
+    with their tokens."""
+    role = str(action.role)
+    state.houses[p] = swap_pair(state.rules, state.houses[p], state._ix(action.a), state._ix(action.b), role)
     if state.phase != Phase.END:  # during play a room keeps its best token at once (END-HANDYMAN, TOOL-TIMING)
         state.houses[p] = resolve_tokens(state.rules, state.houses[p])
-    state._spend_helper(p, HOUSE_SWAP, action.helper)
+    state._spend_helper(p, role, action.helper)
 
 
 @handles(TakeFromRoofDiscard)
@@ -200,10 +202,11 @@ def on_end_turn(state: GameState, action: EndTurn, p: int) -> None:
 
 def _handlers() -> dict[type[Action], Handler]:
     """The handler of every action class, loud on a class without one."""
-    missing = [cls.__name__ for cls in ACTION_CLASSES if cls not in _FOUND]
+    found = {cls: next((_FOUND[k] for k in cls.__mro__ if k in _FOUND), None) for cls in ACTION_CLASSES}
+    missing = [cls.__name__ for cls, handler in found.items() if handler is None]
     if missing:
         raise RuntimeError(f"action classes without a handler: {', '.join(missing)}")
-    return {cls: _FOUND[cls] for cls in ACTION_CLASSES}
+    return {cls: handler for cls, handler in found.items() if handler is not None}
 
 
 HANDLERS: dict[type[Action], Handler] = _handlers()

@@ -8,9 +8,10 @@ answer; every generator lists the real alternatives of the player to act, in a f
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
-from dreamhome.engine.endgame import swap_keeps_b_and_c
+from dreamhome.engine.endgame import pair_ok, swap_keeps_b_and_c
 from dreamhome.engine.helpers import keeps_rooms_open
 from dreamhome.engine.placement import Placement, face_up_ok, free_supported_cells, legal_placements
 from dreamhome.game.actions import (
@@ -20,11 +21,11 @@ from dreamhome.game.actions import (
     DiscardColumn,
     EndTurn,
     HelperAction,
+    PairSwap,
     PassTool,
     PlaceRoom,
     PlaceScaffold,
     PlaceToken,
-    SwapInHouse,
     SwapTrackRooms,
     SwapWithRoomDiscard,
     SwapWithTrack,
@@ -137,12 +138,13 @@ def swap_with_track_actions(state: GameState, p: int) -> list[Action]:
     return out
 
 
-Lister = Callable[["GameState", int, str], list[Action]]
+Lister = Callable[["GameState", int, str, type[HelperAction]], list[Action]]
 _LISTERS: dict[type[HelperAction], Lister] = {}
 
 
 def lists(cls: type[HelperAction]) -> Callable[[Lister], Lister]:
-    """Register the decorated function as the lister of `cls`'s legal uses by one card (its `helper`)."""
+    """Register the decorated function as the lister of the legal uses by one card (its `helper`) of
+    `cls` and its subclasses; the lister is told the class it lists."""
 
     def register(fn: Lister) -> Lister:
         _LISTERS[cls] = fn
@@ -162,7 +164,7 @@ def end_actions(state: GameState, p: int) -> list[Action]:
 
 
 @lists(SwapWithRoomDiscard)
-def room_discard_swaps(state: GameState, p: int, helper: str) -> list[Action]:
+def room_discard_swaps(state: GameState, p: int, helper: str, cls: type[HelperAction]) -> list[Action]:
     """END-SUPPLIER: any space against each kind of card of the room discard pile."""
     rules = state.rules
     if not state.room_discard:
@@ -191,13 +193,16 @@ def _holds_card(code: int) -> bool:
     return code >= ROOM0 or code == FACE_DOWN
 
 
-@lists(SwapInHouse)
-def house_swaps(state: GameState, p: int, helper: str) -> list[Action]:
-    """END-HANDYMAN: every pair of different spaces whose swap keeps PLACE-B and PLACE-C."""
+@lists(PairSwap)
+def pair_swaps(state: GameState, p: int, helper: str, cls: type[HelperAction]) -> list[Action]:
+    """END-HANDYMAN (and every swap role of two house cards): every pair of different spaces the
+    role may swap (`endgame.pair_ok`) whose swap keeps PLACE-B and PLACE-C."""
     rules = state.rules
     house = state.houses[p]
     n = rules.board.size
     cells = house.cells
+    role = str(cls.role)
+    assert issubclass(cls, PairSwap)  # registered for PairSwap and its subclasses
     out: list[Action] = []
     for a in range(n):
         for b in range(a + 1, n):
@@ -205,24 +210,29 @@ def house_swaps(state: GameState, p: int, helper: str) -> list[Action]:
                 continue  # two room cards (END-HANDYMAN); during play a space may still be empty
             if (cells[a], house.tokens[a], house.under[a]) == (cells[b], house.tokens[b], house.under[b]):
                 continue
-            if swap_keeps_b_and_c(rules.tables, cells, a, b):
-                out.append(SwapInHouse(helper, rules.board.cells[a], rules.board.cells[b]))
+            if pair_ok(rules, role, a, b) and swap_keeps_b_and_c(rules.tables, cells, a, b):
+                out.append(cls(helper, rules.board.cells[a], rules.board.cells[b]))
     return out
 
 
 @lists(TakeFromRoofDiscard)
-def roof_discard_takes(state: GameState, p: int, helper: str) -> list[Action]:
+def roof_discard_takes(state: GameState, p: int, helper: str, cls: type[HelperAction]) -> list[Action]:
     """END-ROOFER: each kind of card of the roof discard pile."""
     return [TakeFromRoofDiscard(helper, state.rules.roofs[c].id, w) for c, w in sorted(set(state.roof_discard))]
 
 
-def _helper_listers() -> tuple[tuple[str, Lister], ...]:
-    """(role, lister) of every end-game role, in the order of the action classes; loud on a class
-    without a lister."""
-    missing = [cls.__name__ for cls in END_ACTIONS if cls not in _LISTERS]
+def _helper_listers() -> tuple[tuple[str, Callable[[GameState, int, str], list[Action]]], ...]:
+    """(role, lister of one card's uses) of every end-game role, in the order of the action
+    classes; loud on a class without a lister."""
+    found = {cls: next((_LISTERS[k] for k in cls.__mro__ if k in _LISTERS), None) for cls in END_ACTIONS}
+    missing = [cls.__name__ for cls, lister in found.items() if lister is None]
     if missing:
         raise RuntimeError(f"end-game action classes without a lister in legal.py: {', '.join(missing)}")
-    return tuple((str(cls.role), _LISTERS[cls]) for cls in END_ACTIONS)
+    return tuple((str(cls.role), partial(_call, lister, cls)) for cls, lister in found.items() if lister is not None)
+
+
+def _call(lister: Lister, cls: type[HelperAction], state: GameState, p: int, helper: str) -> list[Action]:
+    return lister(state, p, helper, cls)
 
 
 HELPER_LISTERS = _helper_listers()
