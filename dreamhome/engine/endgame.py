@@ -24,6 +24,7 @@ from dreamhome.vocabulary import effect_timing
 ROOM_DISCARD_SWAP = "room_discard_swap"  # swap(house, room_discard) at end (END-SUPPLIER)
 HOUSE_SWAP = "house_swap"  # swap(house, house) at end (END-HANDYMAN)
 ROOF_DISCARD_TAKE = "roof_discard_take"  # take(roof_discard, roof_pile) at end (END-ROOFER)
+FLOOR_SWAP = "floor_swap"  # swap(floor, floor) at end (END-FLOOR-SWAP)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ END_ROLE_SPECS: tuple[EndRole, ...] = (
     EndRole(ROOM_DISCARD_SWAP, "swap", ("house", "room_discard"), "END-SUPPLIER"),
     EndRole(HOUSE_SWAP, "swap", ("house", "house"), "END-HANDYMAN", pairs="any"),
     EndRole(ROOF_DISCARD_TAKE, "take", ("roof_discard", "roof_pile"), "END-ROOFER", capped_by_roof=True),
+    EndRole(FLOOR_SWAP, "swap", ("floor", "floor"), "END-FLOOR-SWAP", pairs="one_floor"),
 )
 END_ROLES = tuple(r.name for r in END_ROLE_SPECS)
 _ROLE_OF_EFFECT: dict[tuple[str, tuple[str, ...]], str] = {(r.effect, r.places): r.name for r in END_ROLE_SPECS}
@@ -68,6 +70,7 @@ def pair_ok(rules: Ruleset, role: str, a: int, b: int) -> bool:
 # The end game's readings of other rule areas, imported here so the end game's callers find them together.
 __all__ = [
     "END_ROLES",
+    "FLOOR_SWAP",
     "END_ROLE_SPECS",
     "SWAP_ROLES",
     "EndRole",
@@ -100,6 +103,7 @@ class HelperUses:
     room_discard_swap: tuple[str, ...] = ()
     house_swap: tuple[str, ...] = ()
     roof_discard_take: tuple[str, ...] = ()
+    floor_swap: tuple[str, ...] = ()
 
     def of(self, role: str) -> tuple[str, ...]:
         return tuple(getattr(self, role))

@@ -15,7 +15,7 @@ import dataclasses
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from dreamhome.engine.endgame import END_ROLE_SPECS, END_ROLES, HOUSE_SWAP, ROOF_DISCARD_TAKE, ROOM_DISCARD_SWAP
+from dreamhome.engine.endgame import END_ROLE_SPECS, END_ROLES, FLOOR_SWAP, HOUSE_SWAP, ROOF_DISCARD_TAKE, ROOM_DISCARD_SWAP
 from dreamhome.game.roles import SCAFFOLD, SWAP_TRACK_ROOMS, SWAP_WITH_TRACK, TAKE_ROOM_AT_ROUND_START
 from dreamhome.ruleset import Ruleset
 
@@ -234,6 +234,14 @@ class SwapInHouse(PairSwap):
 
 
 @dataclass(frozen=True)
+class SwapInFloor(PairSwap):
+    """END-FLOOR-SWAP: two cards of one floor swapped, with their tokens."""
+
+    role: ClassVar[str | None] = FLOOR_SWAP
+    rule: ClassVar[str] = "END-FLOOR-SWAP"
+
+
+@dataclass(frozen=True)
 class TakeFromRoofDiscard(HelperAction):
     """END-ROOFER: a roof card taken from the roof discard pile."""
 
@@ -276,6 +284,7 @@ ACTION_CLASSES: tuple[type[Action], ...] = (
     SwapInHouse,
     TakeFromRoofDiscard,
     EndTurn,
+    SwapInFloor,
 )
 ACTION_TYPES: dict[str, type[Action]] = {cls.__name__: cls for cls in ACTION_CLASSES}
 
