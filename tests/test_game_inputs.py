@@ -89,3 +89,16 @@ def test_well_typed_values_still_make_a_game(base: Ruleset) -> None:
     assert state.initial_first == 2 and state.n == 3
     with pytest.raises(DreamhomeError, match="first player must be a seat from 0 to 2"):
         GameState(base, 3, 1, first_player=3)
+
+
+def test_a_record_with_an_unknown_action_field_is_refused_naming_it(base: Ruleset) -> None:
+    """Issue 21: the field reaches the user through `replay`, in one line, never a TypeError."""
+    from dreamhome.game.record import play_game, replay_record
+
+    record = play_game(base, 2, ["random", "random"], 4).record()
+    event = next(e for e in record["events"] if "action" in e and e["action"]["type"] == "TakeColumn")
+    event["action"]["colour"] = "red"
+    with pytest.raises(DreamhomeError) as info:
+        replay_record(record)
+    message = str(info.value)
+    assert "TakeColumn has no field 'colour'" in message and "\n" not in message

@@ -12,8 +12,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dreamhome.engine.endgame import (
-    ROOF_DISCARD_TAKE,
-    ROOM_DISCARD_SWAP,
     resolve_tokens,
     swap_pair,
     swap_with_room_discard,
@@ -170,7 +168,7 @@ def on_swap_with_room_discard(state: GameState, action: SwapWithRoomDiscard, p: 
     house = swap_with_room_discard(rules, state.house_with_piles(p), state._ix(action.cell), action.room, action.face_down)
     state.room_discard = [rules.room(r).code for r in house.discard_rooms]
     state.houses[p] = replace(house, discard_rooms=(), discard_roofs=())
-    state._spend_helper(p, ROOM_DISCARD_SWAP, action.helper)
+    state._spend_helper(p, str(action.role), action.helper)
 
 
 @handles(PairSwap)
@@ -190,7 +188,7 @@ def on_take_from_roof_discard(state: GameState, action: TakeFromRoofDiscard, p: 
     roof = (state.rules.roof(action.color).index, action.window)
     state.roof_discard.remove(roof)
     state.houses[p] = replace(state.houses[p], roofs=state.houses[p].roofs + (roof,))
-    state._spend_helper(p, ROOF_DISCARD_TAKE, action.helper)
+    state._spend_helper(p, str(action.role), action.helper)
 
 
 @handles(EndTurn)
