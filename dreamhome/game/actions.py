@@ -240,6 +240,9 @@ class SwapInFloor(PairSwap):
     role: ClassVar[str | None] = FLOOR_SWAP
     rule: ClassVar[str] = "END-FLOOR-SWAP"
 
+    def text(self, card: str = "") -> str:
+        return f"{card}: swap {self.a} {self.b} (one floor)"
+
 
 @dataclass(frozen=True)
 class TakeFromRoofDiscard(HelperAction):
