@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.engine.endgame import FLOOR_SWAP, ReplayError, helper_uses, swap_pair
 from dreamhome.game.action_text import describe
-from dreamhome.game.actions import SwapInFloor, action_from_dict
+from dreamhome.game.actions import SwapInFloor, SwapInHouse, action_from_dict
 from dreamhome.game.hints import hint
 from dreamhome.game.record import play_game, replay_record
 from dreamhome.game.state import GameState, IllegalAction
@@ -219,3 +219,13 @@ def test_the_hint_bounds_every_floor_swap() -> None:
     assert swaps and all(o.bound is not None for o in swaps)
     best = best_final_score(FLOOR, state.house_with_piles(state.current_player()))
     assert max(o.bound for o in found.options if o.bound is not None) == best.total
+
+
+def test_rules_without_a_floor_swap_keep_their_openspiel_space() -> None:
+    """The new class is appended and left out where no card plays it: the base game's space keeps
+    its size and every number (5,023 actions, the golden playthrough's figure)."""
+    base = ActionSpace(compiled())
+    assert base.size == 5023
+    assert ActionSpace(FLOOR).size > base.size
+    action = SwapInHouse("handyman", "top/1", "top/3")  # numbered alike in both spaces
+    assert ActionSpace(FLOOR).number(action) == base.number(action)
