@@ -18,9 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.actions import (
-    Action,
-)
+from dreamhome.game.actions import Action
 from dreamhome.game.values import Resource, rules_from_key, rules_key
 from dreamhome.house import House
 from dreamhome.ruleset import Ruleset
