@@ -15,16 +15,16 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from dreamhome.board import Board
+from dreamhome.codes import EMPTY as EMPTY  # the cell codes, read from here by most of the package
+from dreamhome.codes import FACE_DOWN as FACE_DOWN
+from dreamhome.codes import ROOM0
+from dreamhome.codes import SCAFFOLD as SCAFFOLD
 from dreamhome.errors import Diagnostic
 
 if TYPE_CHECKING:
     from dreamhome.tables import Tables
 
 DEFAULT_ROOF_COLOUR = "#9e9e9e"  # a roof colour a rules file does not say how to draw
-EMPTY = 0
-SCAFFOLD = 1
-FACE_DOWN = 2
-ROOM0 = 3
 
 
 def fold_name(text: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dreamhome.ruleset import ROOM0
+from dreamhome.codes import ROOM0
 
 if TYPE_CHECKING:
     from dreamhome.ruleset import Ruleset

@@ -44,14 +44,15 @@ class EffectShape:
     meaning: str = ""
 
 
-PLACES = ("house", "track", "room_discard", "roof_discard", "roof_pile")
+PLACES = ("house", "track", "room_discard", "roof_discard", "roof_pile", "floor")
 
 EFFECTS: dict[str, EffectShape] = {
     "swap": EffectShape(
-        positional=(("house", "track"), ("house", "track", "room_discard")),
+        positional=(("house", "track", "floor"), ("house", "track", "room_discard", "floor")),
         timings=("end", "round_start", "before_take"),
         flags=("before_take", "skip_turn"),
-        meaning="swap a room card of the first place with one of the second (TOOL-DRILL, TOOL-MIXER, END-HANDYMAN, END-SUPPLIER)",
+        meaning="swap a room card of the first place with one of the second"
+        " (TOOL-DRILL, TOOL-MIXER, END-HANDYMAN, END-SUPPLIER, END-FLOOR-SWAP)",
     ),
     "take": EffectShape(
         positional=(("roof_discard",), ("roof_pile",)),
@@ -111,6 +112,7 @@ TIMING_SUPPORT: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {
     ("swap", ("track", "track")): ("before_take", "round_start"),  # TOOL-MIXER
     ("swap", ("house", "house")): ("end", "before_take"),  # END-HANDYMAN
     ("swap", ("house", "room_discard")): ("end", "before_take"),  # END-SUPPLIER
+    ("swap", ("floor", "floor")): ("end",),  # END-FLOOR-SWAP: two cards of one floor
     ("take", ("roof_discard", "roof_pile")): ("end", "before_take"),  # END-ROOFER
     ("take_room", ("track",)): ("round_start",),  # TOOL-JACKHAMMER
     ("score", ()): ("once",),  # HELP-ARCHITECT, HELP-DESIGNER

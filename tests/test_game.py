@@ -274,10 +274,10 @@ def play_until(state: GameState, done) -> GameState:
 
 def test_phases_are_an_enum_and_every_action_type_has_one_handler():
     from dreamhome.game.actions import ACTION_CLASSES
+    from dreamhome.game.handlers import HANDLERS
     from dreamhome.game.legal import LEGAL_BY_PHASE
-    from dreamhome.game.state import _HANDLERS
 
-    assert set(_HANDLERS) == set(ACTION_CLASSES)
+    assert set(HANDLERS) == set(ACTION_CLASSES)
     assert set(LEGAL_BY_PHASE) == set(Phase)
     state = GameState(RULESETS[()], 3, 2)
     assert isinstance(state.phase, Phase)

@@ -389,7 +389,7 @@ def _every_action_type() -> dict[str, list[tuple[GameState, object]]]:
     from dreamhome.dsl.compiler import compile_rules
 
     found: dict[str, list[tuple[GameState, object]]] = {}
-    for players, variant in ((2, []), (4, []), (4, ["handyman2"])):
+    for players, variant in ((2, []), (4, []), (4, ["handyman2"]), (4, ["handyman_floor"])):
         rules = compile_rules(None, variant)
         for seed in range(3):
             state = GameState(rules, players, seed)

@@ -829,6 +829,7 @@ MATRIX = {
     "swap(house, track)": ("before_take", "round_start"),
     "swap(track, track)": ("before_take", "round_start"),
     "swap(house, house)": ("end", "before_take"),
+    "swap(floor, floor)": ("end",),
     "swap(house, room_discard)": ("end", "before_take"),
     "take(roof_discard, roof_pile)": ("end", "before_take"),
     "take_room(track)": ("round_start",),

@@ -8,7 +8,7 @@ second, independent path before it is returned.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from dreamhome.engine.furnishings import resolve_tokens
 from dreamhome.engine.helpers import keeps_rooms_open
@@ -24,16 +24,56 @@ from dreamhome.vocabulary import effect_timing
 ROOM_DISCARD_SWAP = "room_discard_swap"  # swap(house, room_discard) at end (END-SUPPLIER)
 HOUSE_SWAP = "house_swap"  # swap(house, house) at end (END-HANDYMAN)
 ROOF_DISCARD_TAKE = "roof_discard_take"  # take(roof_discard, roof_pile) at end (END-ROOFER)
-END_ROLES = (ROOM_DISCARD_SWAP, HOUSE_SWAP, ROOF_DISCARD_TAKE)
-_ROLE_OF_EFFECT: dict[tuple[str, tuple[str, ...]], str] = {
-    ("swap", ("house", "room_discard")): ROOM_DISCARD_SWAP,
-    ("swap", ("house", "house")): HOUSE_SWAP,
-    ("take", ("roof_discard", "roof_pile")): ROOF_DISCARD_TAKE,
-}
+FLOOR_SWAP = "floor_swap"  # swap(floor, floor) at end (END-FLOOR-SWAP)
+
+
+@dataclass(frozen=True)
+class EndRole:
+    """An end-game role (END-ORDER): the effect shape that plays it, the rule it follows, and
+    whether the most uses that can change a house are the board's spaces or the roof's size
+    (`use_caps`)."""
+
+    name: str
+    effect: str
+    places: tuple[str, ...]
+    rule: str
+    capped_by_roof: bool = False
+    pairs: str | None = None  # a swap of two house cards: "any" two, or two of "one_floor"; else None
+
+
+# Every end-game role, in the order a player's uses are listed and searched; everything else
+# (the roles' names, the effect → role map, `HelperUses`' fields, the caps) is derived from it.
+END_ROLE_SPECS: tuple[EndRole, ...] = (
+    EndRole(ROOM_DISCARD_SWAP, "swap", ("house", "room_discard"), "END-SUPPLIER"),
+    EndRole(HOUSE_SWAP, "swap", ("house", "house"), "END-HANDYMAN", pairs="any"),
+    EndRole(ROOF_DISCARD_TAKE, "take", ("roof_discard", "roof_pile"), "END-ROOFER", capped_by_roof=True),
+    EndRole(FLOOR_SWAP, "swap", ("floor", "floor"), "END-FLOOR-SWAP", pairs="one_floor"),
+)
+END_ROLES = tuple(r.name for r in END_ROLE_SPECS)
+_ROLE_OF_EFFECT: dict[tuple[str, tuple[str, ...]], str] = {(r.effect, r.places): r.name for r in END_ROLE_SPECS}
+SWAP_ROLES = tuple(r for r in END_ROLE_SPECS if r.pairs is not None)  # the roles that swap two house cards
+_SPEC = {r.name: r for r in END_ROLE_SPECS}
+
+
+def pair_ok(rules: Ruleset, role: str, a: int, b: int) -> bool:
+    """Whether a swap of `role` may swap cells a and b at all: any two (END-HANDYMAN), or two
+    of one floor (`pairs = "one_floor"`)."""
+    pairs = _SPEC[role].pairs
+    if pairs == "any":
+        return True
+    if pairs == "one_floor":
+        floor = rules.tables.cell_floor
+        return floor[a] == floor[b]
+    raise ValueError(f"{role} swaps no two house cards")
+
 
 # The end game's readings of other rule areas, imported here so the end game's callers find them together.
 __all__ = [
     "END_ROLES",
+    "FLOOR_SWAP",
+    "END_ROLE_SPECS",
+    "SWAP_ROLES",
+    "EndRole",
     "HOUSE_SWAP",
     "ROOF_DISCARD_TAKE",
     "ROOM_DISCARD_SWAP",
@@ -45,7 +85,9 @@ __all__ = [
     "helper_uses",
     "use_caps",
     "resolve_tokens",
+    "pair_ok",
     "supply_fits",
+    "swap_pair",
     "swap_in_house",
     "swap_keeps_b_and_c",
     "swap_with_room_discard",
@@ -61,9 +103,14 @@ class HelperUses:
     room_discard_swap: tuple[str, ...] = ()
     house_swap: tuple[str, ...] = ()
     roof_discard_take: tuple[str, ...] = ()
+    floor_swap: tuple[str, ...] = ()
 
     def of(self, role: str) -> tuple[str, ...]:
         return tuple(getattr(self, role))
+
+
+if {f.name for f in fields(HelperUses)} != set(END_ROLES):
+    raise RuntimeError(f"HelperUses needs one field per end-game role: {', '.join(END_ROLES)}")
 
 
 def end_role(name: str, places: tuple[str, ...]) -> str | None:
@@ -76,8 +123,7 @@ def use_caps(rules: Ruleset) -> dict[str, int]:
     searched. A house swap or a room-discard swap changes at most one or two spaces, and any
     rearrangement of the spaces takes fewer swaps than the board has spaces; the roof scores its
     best `size` cards (SCORE-ROOF), so more roof takes than that never add a point."""
-    size = rules.board.size
-    return {ROOM_DISCARD_SWAP: size, HOUSE_SWAP: size, ROOF_DISCARD_TAKE: rules.roof_scoring.size}
+    return {r.name: rules.roof_scoring.size if r.capped_by_roof else rules.board.size for r in END_ROLE_SPECS}
 
 
 def helper_uses(rules: Ruleset, house: House) -> HelperUses:
@@ -159,6 +205,14 @@ def swap_in_house(rules: Ruleset, house: House, a: int, b: int) -> House:
     return swapped
 
 
+def swap_pair(rules: Ruleset, house: House, a: int, b: int, role: str = HOUSE_SWAP) -> House:
+    """A swap of two house cards by `role` (`SWAP_ROLES`): its pair rule (`pair_ok`), then
+    END-HANDYMAN's swap with tokens, PLACE-B and PLACE-C."""
+    if not pair_ok(rules, role, a, b):
+        raise ReplayError(f"{_SPEC[role].rule}: {rules.board.cells[a]} and {rules.board.cells[b]} cannot be swapped by {role}")
+    return swap_in_house(rules, house, a, b)
+
+
 def take_from_roof_discard(rules: Ruleset, house: House, roof: RoofCard) -> House:
     pile = list(house.discard_roofs)
     if roof not in pile:
@@ -178,24 +232,28 @@ def _key(rules: Ruleset, house: House, cell: int) -> tuple[str, int, int]:
 def find_sequence(
     rules: Ruleset, house: House, target: list[tuple[str, int, int]], uses: HelperUses, budget: int = 200_000
 ) -> list | None:
-    """An order of room-discard swaps and house swaps that turns `house` into `target`
-    (one key per cell), every step legal at its moment; None if there is none.
+    """An order of room-discard swaps and swaps of two house cards (`SWAP_ROLES`) that turns
+    `house` into `target` (one key per cell), every step legal at its moment; None if there is none.
+    A step is (ROOM_DISCARD_SWAP, cell, room id, face down) or (role, cell, cell).
 
     Depth-first over actions, deepened step by step (the fewest actions first, room-discard
-    swaps before house swaps): a branch is cut when more cells differ from the target than the
-    remaining actions can fix (2 per house swap, 1 per room-discard swap), so many uses (TOOL-TIMING)
-    cost no deeper search than the target needs.
+    swaps before the swap roles, in their order): a branch is cut when more cells differ from the
+    target than the remaining actions can fix (2 per swap, 1 per room-discard swap), so many uses
+    (TOOL-TIMING) cost no deeper search than the target needs.
     """
     n = rules.board.size
     swap_down = rules.options["swap_face_down"] == "allowed"
     steps = [0]
+    roles = [r.name for r in SWAP_ROLES]
+    pairs = {role: [(a, b) for a in range(n) for b in range(a + 1, n) if pair_ok(rules, role, a, b)] for role in roles}
 
-    def search(current: House, s_left: int, h_left: int) -> list | None:
+    def search(current: House, s_left: int, h_left: tuple[int, ...]) -> list | None:
         keys = [_key(rules, current, c) for c in range(n)]
         wrong = [c for c in range(n) if keys[c] != target[c]]
         if not wrong:
             return []
-        if len(wrong) > 2 * h_left + s_left:
+        h_total = sum(h_left)
+        if len(wrong) > 2 * h_total + s_left:
             return None
         steps[0] += 1
         if steps[0] > budget:
@@ -207,7 +265,7 @@ def find_sequence(
                     for face_down in (False, True) if swap_down else (False,):
                         new_key = ("down", room, 0) if face_down else ("up", room, 0)
                         misses = len(wrong) - (keys[cell] != target[cell]) + (new_key != target[cell])
-                        if misses > 2 * h_left + s_left - 1:
+                        if misses > 2 * h_total + s_left - 1:
                             continue
                         try:
                             nxt = swap_with_room_discard(rules, current, cell, room_id, face_down)
@@ -216,34 +274,43 @@ def find_sequence(
                         rest = search(nxt, s_left - 1, h_left)
                         if rest is not None:
                             return [(ROOM_DISCARD_SWAP, cell, room_id, face_down)] + rest
-        if h_left:
-            for a in range(n):
-                for b in range(a + 1, n):
-                    if keys[a] == keys[b]:
-                        continue
-                    misses = (
-                        len(wrong)
-                        - (keys[a] != target[a])
-                        - (keys[b] != target[b])
-                        + (keys[b] != target[a])
-                        + (keys[a] != target[b])
-                    )
-                    if misses > 2 * (h_left - 1) + s_left:
-                        continue
-                    try:
-                        nxt = swap_in_house(rules, current, a, b)
-                    except ReplayError:
-                        continue
-                    rest = search(nxt, s_left, h_left - 1)
-                    if rest is not None:
-                        return [(HOUSE_SWAP, a, b)] + rest
+        for i, role in enumerate(roles):
+            if not h_left[i]:
+                continue
+            after = h_left[:i] + (h_left[i] - 1,) + h_left[i + 1 :]
+            for a, b in pairs[role]:
+                if keys[a] == keys[b]:
+                    continue
+                misses = (
+                    len(wrong) - (keys[a] != target[a]) - (keys[b] != target[b]) + (keys[b] != target[a]) + (keys[a] != target[b])
+                )
+                if misses > 2 * (h_total - 1) + s_left:
+                    continue
+                try:
+                    nxt = swap_in_house(rules, current, a, b)
+                except ReplayError:
+                    continue
+                rest = search(nxt, s_left, after)
+                if rest is not None:
+                    return [(role, a, b)] + rest
         return None
 
-    s_max, h_max = len(uses.room_discard_swap), len(uses.house_swap)
-    for total in range(s_max + h_max + 1):
+    s_max = len(uses.room_discard_swap)
+    h_max = tuple(len(uses.of(role)) for role in roles)
+    for total in range(s_max + sum(h_max) + 1):
         for s_now in range(min(s_max, total), -1, -1):
-            if total - s_now <= h_max:
-                found = search(house, s_now, total - s_now)
+            for h_now in _splits(total - s_now, h_max):
+                found = search(house, s_now, h_now)
                 if found is not None:
                     return found
     return None
+
+
+def _splits(total: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every way to spend `total` uses over the swap roles, each at most its cap (the first role most)."""
+    if not caps:
+        return [()] if total == 0 else []
+    out = []
+    for first in range(min(caps[0], total), -1, -1):
+        out += [(first, *rest) for rest in _splits(total - first, caps[1:])]
+    return out

@@ -9,16 +9,15 @@ seat, so the same seed gives the same game.
 from __future__ import annotations
 
 import importlib
-import random
 from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from dreamhome.engine.deck import rooms_left
-from dreamhome.engine.endgame import HOUSE_SWAP, ROOM_DISCARD_SWAP
 from dreamhome.engine.placement import Placement, apply_placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
+    END_ACTION_OF_ROLE,
     END_ACTIONS,
     Action,
     DiscardColumn,
@@ -26,12 +25,10 @@ from dreamhome.game.actions import (
     PassTool,
     PlaceRoom,
     PlaceToken,
-    SwapInHouse,
-    SwapWithRoomDiscard,
     TakeColumn,
-    TakeFromRoofDiscard,
     TakeRoomAtRoundStart,
 )
+from dreamhome.game.bot import Bot
 from dreamhome.game.observation import Observation
 from dreamhome.game.roles import TAKE_ROOM_AT_ROUND_START, first_timed_effect
 from dreamhome.game.state import MARKER_COLUMN, Resource
@@ -41,22 +38,6 @@ from dreamhome.scoring import score_total
 
 if TYPE_CHECKING:
     from dreamhome.solver.optimize import EndAction
-
-
-class Bot:
-    """A player: `choose` picks one of the legal actions from what the player sees.
-
-    `looks_ahead` asks the game for `Observation.lookahead` (the house after each tool or
-    helper action, read with `after(action)`); a bot that never reads it saves the game that work."""
-
-    name = "bot"
-    looks_ahead = True
-
-    def __init__(self, seed: int, seat: int):
-        self.rng = random.Random(f"{seed}/{seat}/{self.name}")
-
-    def choose(self, obs: Observation, legal: list[Action]) -> Action:
-        raise NotImplementedError
 
 
 class RandomBot(Bot):
@@ -446,14 +427,7 @@ def _plan_key(house: House) -> House:
 def end_action(rules: Ruleset, step: EndAction) -> Action:
     """A step of an end-game plan (`best_final_score`: its role, helper, cells or roof) as the
     game's action; the solver bot and the hints of a human seat play plans through it."""
-    names = rules.board.cells
-    if step.kind == ROOM_DISCARD_SWAP:
-        assert step.incoming is not None  # a room-discard swap names the card it takes
-        return SwapWithRoomDiscard(step.helper, names[step.cells[0]], step.incoming, step.face_down)
-    if step.kind == HOUSE_SWAP:
-        return SwapInHouse(step.helper, names[step.cells[0]], names[step.cells[1]])
-    assert step.roof is not None  # the third role takes a roof card (END-ROOFER)
-    return TakeFromRoofDiscard(step.helper, rules.roofs[step.roof[0]].id, step.roof[1])
+    return END_ACTION_OF_ROLE[step.kind].from_step(rules, step)
 
 
 BOTS["solver"] = SolverBot

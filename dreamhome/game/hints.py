@@ -31,16 +31,14 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from dreamhome.engine.deck import rooms_left
-from dreamhome.engine.endgame import HOUSE_SWAP, ROOF_DISCARD_TAKE, ROOM_DISCARD_SWAP, helper_uses
+from dreamhome.engine.endgame import helper_uses
 from dreamhome.engine.placement import legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
+    END_ACTION_OF_ROLE,
     Action,
     EndTurn,
-    SwapInHouse,
-    SwapWithRoomDiscard,
     TakeColumn,
-    TakeFromRoofDiscard,
     TakeRoomAtRoundStart,
 )
 from dreamhome.game.bots import end_action, make_bot
@@ -54,12 +52,7 @@ if TYPE_CHECKING:
     pass
 
 END_WORK = 2.0  # the solver bot's deterministic work on its end-game plan (bots.SolverBot._end_game)
-MIN_SOLVE = 0.02
-END_ACTION_OF_ROLE: dict[str, type[Action]] = {
-    ROOM_DISCARD_SWAP: SwapWithRoomDiscard,
-    HOUSE_SWAP: SwapInHouse,
-    ROOF_DISCARD_TAKE: TakeFromRoofDiscard,
-}  # seconds: the least a solve gets, even when the budget is spent
+MIN_SOLVE = 0.02  # seconds: the least a solve gets, even when the budget is spent
 
 
 @dataclass(frozen=True)

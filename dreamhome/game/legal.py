@@ -8,21 +8,24 @@ answer; every generator lists the real alternatives of the player to act, in a f
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
-from dreamhome.engine.endgame import HOUSE_SWAP, ROOF_DISCARD_TAKE, ROOM_DISCARD_SWAP, swap_keeps_b_and_c
+from dreamhome.engine.endgame import pair_ok, swap_keeps_b_and_c
 from dreamhome.engine.helpers import keeps_rooms_open
 from dreamhome.engine.placement import Placement, face_up_ok, free_supported_cells, legal_placements
 from dreamhome.game.actions import (
+    END_ACTIONS,
     Action,
     DeferScaffold,
     DiscardColumn,
     EndTurn,
+    HelperAction,
+    PairSwap,
     PassTool,
     PlaceRoom,
     PlaceScaffold,
     PlaceToken,
-    SwapInHouse,
     SwapTrackRooms,
     SwapWithRoomDiscard,
     SwapWithTrack,
@@ -105,11 +108,7 @@ def turn_actions(state: GameState, p: int) -> list[Action]:
     (TOOL-TIMING)."""
     out: list[Action] = [TakeColumn(k) for k, r in enumerate(state.track_rooms) if r is not None]
     out += track_tool_actions(state, p, "before_take")
-    for role, actions in (
-        (ROOM_DISCARD_SWAP, room_discard_swaps),
-        (HOUSE_SWAP, house_swaps),
-        (ROOF_DISCARD_TAKE, roof_discard_takes),
-    ):
+    for role, actions in HELPER_LISTERS:
         usable = state.usable_cards(p, role, "before_take")
         if usable:
             kind, slot = usable[0]
@@ -139,21 +138,33 @@ def swap_with_track_actions(state: GameState, p: int) -> list[Action]:
     return out
 
 
+Lister = Callable[["GameState", int, str, type[HelperAction]], list[Action]]
+_LISTERS: dict[type[HelperAction], Lister] = {}
+
+
+def lists(cls: type[HelperAction]) -> Callable[[Lister], Lister]:
+    """Register the decorated function as the lister of the legal uses by one card (its `helper`) of
+    `cls` and its subclasses; the lister is told the class it lists."""
+
+    def register(fn: Lister) -> Lister:
+        _LISTERS[cls] = fn
+        return fn
+
+    return register
+
+
 def end_actions(state: GameState, p: int) -> list[Action]:
     """END-ORDER: every use of the player's next helper of each role, or done."""
     out: list[Action] = []
-    for role, actions in (
-        (ROOM_DISCARD_SWAP, room_discard_swaps),
-        (HOUSE_SWAP, house_swaps),
-        (ROOF_DISCARD_TAKE, roof_discard_takes),
-    ):
+    for role, actions in HELPER_LISTERS:
         left = state.end_left[role]
         if left:
             out += actions(state, p, left[0])
     return [*out, EndTurn()]
 
 
-def room_discard_swaps(state: GameState, p: int, helper: str) -> list[Action]:
+@lists(SwapWithRoomDiscard)
+def room_discard_swaps(state: GameState, p: int, helper: str, cls: type[HelperAction]) -> list[Action]:
     """END-SUPPLIER: any space against each kind of card of the room discard pile."""
     rules = state.rules
     if not state.room_discard:
@@ -182,12 +193,16 @@ def _holds_card(code: int) -> bool:
     return code >= ROOM0 or code == FACE_DOWN
 
 
-def house_swaps(state: GameState, p: int, helper: str) -> list[Action]:
-    """END-HANDYMAN: every pair of different spaces whose swap keeps PLACE-B and PLACE-C."""
+@lists(PairSwap)
+def pair_swaps(state: GameState, p: int, helper: str, cls: type[HelperAction]) -> list[Action]:
+    """END-HANDYMAN (and every swap role of two house cards): every pair of different spaces the
+    role may swap (`endgame.pair_ok`) whose swap keeps PLACE-B and PLACE-C."""
     rules = state.rules
     house = state.houses[p]
     n = rules.board.size
     cells = house.cells
+    role = str(cls.role)
+    assert issubclass(cls, PairSwap)  # registered for PairSwap and its subclasses
     out: list[Action] = []
     for a in range(n):
         for b in range(a + 1, n):
@@ -195,15 +210,32 @@ def house_swaps(state: GameState, p: int, helper: str) -> list[Action]:
                 continue  # two room cards (END-HANDYMAN); during play a space may still be empty
             if (cells[a], house.tokens[a], house.under[a]) == (cells[b], house.tokens[b], house.under[b]):
                 continue
-            if swap_keeps_b_and_c(rules.tables, cells, a, b):
-                out.append(SwapInHouse(helper, rules.board.cells[a], rules.board.cells[b]))
+            if pair_ok(rules, role, a, b) and swap_keeps_b_and_c(rules.tables, cells, a, b):
+                out.append(cls(helper, rules.board.cells[a], rules.board.cells[b]))
     return out
 
 
-def roof_discard_takes(state: GameState, p: int, helper: str) -> list[Action]:
+@lists(TakeFromRoofDiscard)
+def roof_discard_takes(state: GameState, p: int, helper: str, cls: type[HelperAction]) -> list[Action]:
     """END-ROOFER: each kind of card of the roof discard pile."""
     return [TakeFromRoofDiscard(helper, state.rules.roofs[c].id, w) for c, w in sorted(set(state.roof_discard))]
 
+
+def _helper_listers() -> tuple[tuple[str, Callable[[GameState, int, str], list[Action]]], ...]:
+    """(role, lister of one card's uses) of every end-game role, in the order of the action
+    classes; loud on a class without a lister."""
+    found = {cls: next((_LISTERS[k] for k in cls.__mro__ if k in _LISTERS), None) for cls in END_ACTIONS}
+    missing = [cls.__name__ for cls, lister in found.items() if lister is None]
+    if missing:
+        raise RuntimeError(f"end-game action classes without a lister in legal.py: {', '.join(missing)}")
+    return tuple((str(cls.role), partial(_call, lister, cls)) for cls, lister in found.items() if lister is not None)
+
+
+def _call(lister: Lister, cls: type[HelperAction], state: GameState, p: int, helper: str) -> list[Action]:
+    return lister(state, p, helper, cls)
+
+
+HELPER_LISTERS = _helper_listers()
 
 LEGAL_BY_PHASE: dict[Phase, Callable[[GameState, int], list[Action]]] = {
     Phase.DISCARD: discard_actions,

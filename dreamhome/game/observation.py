@@ -18,32 +18,13 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.actions import (
-    Action,
-    DeferScaffold,
-    PlaceScaffold,
-    SwapInHouse,
-    SwapTrackRooms,
-    SwapWithRoomDiscard,
-    SwapWithTrack,
-    TakeFromRoofDiscard,
-)
+from dreamhome.game.actions import Action
+from dreamhome.game.values import Resource, rules_from_key, rules_key
 from dreamhome.house import House
 from dreamhome.ruleset import Ruleset
 
 if TYPE_CHECKING:
-    from dreamhome.game.state import GameState, Resource
-
-# The actions whose resulting house an observation carries (`Observation.after`).
-LOOKAHEAD_ACTIONS: tuple[type[Action], ...] = (
-    SwapWithTrack,
-    SwapTrackRooms,
-    PlaceScaffold,
-    DeferScaffold,
-    SwapWithRoomDiscard,
-    SwapInHouse,
-    TakeFromRoofDiscard,
-)
+    from dreamhome.game.state import GameState
 
 
 def with_piles(rules: Ruleset, house: House, room_discard: Iterable[int], roof_discard: Iterable[tuple[int, bool]]) -> House:
@@ -98,8 +79,6 @@ class Observation:
         return self.sampler(rng)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        from dreamhome.game.state import rules_key
-
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("rules", "sampler")}
         return (_rebuild, (rules_key(self.rules), fields))
 
@@ -108,6 +87,4 @@ class Observation:
 
 
 def _rebuild(key: tuple[str, tuple[str, ...], str], fields: dict[str, Any]) -> Observation:
-    from dreamhome.game.state import rules_from_key
-
     return Observation(rules=rules_from_key(key), **fields)

@@ -10,23 +10,7 @@ from __future__ import annotations
 
 import enum
 
-from dreamhome.game.actions import (
-    Action,
-    DeferScaffold,
-    DiscardColumn,
-    EndTurn,
-    PassTool,
-    PlaceRoom,
-    PlaceScaffold,
-    PlaceToken,
-    SwapInHouse,
-    SwapTrackRooms,
-    SwapWithRoomDiscard,
-    SwapWithTrack,
-    TakeColumn,
-    TakeFromRoofDiscard,
-    TakeRoomAtRoundStart,
-)
+from dreamhome.game.actions import RULE_OF_ACTION
 
 
 class Phase(enum.Enum):
@@ -55,19 +39,5 @@ RULE_OF_PHASE = {
     Phase.END: "END-ORDER",
     Phase.DONE: "ROUND-6",
 }
-RULE_OF_ACTION: dict[type[Action], str] = {
-    DiscardColumn: "ROUND-1",
-    TakeRoomAtRoundStart: "TOOL-JACKHAMMER",
-    SwapWithTrack: "TOOL-DRILL",
-    SwapTrackRooms: "TOOL-MIXER",
-    TakeColumn: "ROUND-COLUMN",
-    PlaceRoom: "PLACE-A",
-    PlaceScaffold: "TOOL-SCAFFOLDING",
-    DeferScaffold: "TOOL-SCAFFOLDING",
-    PlaceToken: "FURN-TYPE",
-    SwapWithRoomDiscard: "END-SUPPLIER",
-    SwapInHouse: "END-HANDYMAN",
-    TakeFromRoofDiscard: "END-ROOFER",
-    EndTurn: "END-ORDER",
-    PassTool: "TOOL-JACKHAMMER",
-}
+
+__all__ = ["RULE_OF_ACTION", "RULE_OF_PHASE", "Phase"]  # RULE_OF_ACTION: each action class's `rule`

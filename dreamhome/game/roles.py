@@ -15,20 +15,23 @@ SWAP_WITH_TRACK = "swap_with_track"  # swap(house, track) before_take (TOOL-DRIL
 SWAP_TRACK_ROOMS = "swap_track_rooms"  # swap(track, track) before_take (TOOL-MIXER)
 TAKE_ROOM_AT_ROUND_START = "take_room_at_round_start"  # take_room(track) at round_start (TOOL-JACKHAMMER)
 SCAFFOLD = "scaffold"  # scaffold (TOOL-SCAFFOLDING)
-TOOL_ROLES = (SWAP_WITH_TRACK, SWAP_TRACK_ROOMS, TAKE_ROOM_AT_ROUND_START, SCAFFOLD)
 
-_SWAP_PLACES: dict[tuple[str, ...], str] = {("house", "track"): SWAP_WITH_TRACK, ("track", "track"): SWAP_TRACK_ROOMS}
+# Every tool role and the effect shape that plays it (effect name, places); the tool roles, the
+# shape → role map and the role → effect name map are derived from it, never written twice.
+TOOL_ROLE_SHAPES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    (SWAP_WITH_TRACK, "swap", ("house", "track")),
+    (SWAP_TRACK_ROOMS, "swap", ("track", "track")),
+    (TAKE_ROOM_AT_ROUND_START, "take_room", ("track",)),
+    (SCAFFOLD, "scaffold", ()),
+)
+TOOL_ROLES = tuple(role for role, _name, _places in TOOL_ROLE_SHAPES)
+_ROLE_OF_SHAPE = {(name, places): role for role, name, places in TOOL_ROLE_SHAPES}
+_EFFECT_OF_ROLE = {role: name for role, name, _places in TOOL_ROLE_SHAPES}
 
 
 def tool_role(effect: Effect) -> str | None:
     """The role of a tool's effect, or None if the game driver has no use for it."""
-    if effect.name == "swap":
-        return _SWAP_PLACES.get(effect.places())
-    if effect.name == "take_room":
-        return TAKE_ROOM_AT_ROUND_START
-    if effect.name == "scaffold":
-        return SCAFFOLD
-    return None
+    return _ROLE_OF_SHAPE.get((effect.name, effect.places()))
 
 
 def has_role(card: HeldCard, role: str) -> bool:
@@ -91,6 +94,3 @@ def tools_with_role(rules: Ruleset, role: str) -> tuple[HeldCard, ...]:
 
 
 _TOOLS_BY_RULES: dict[tuple[str, str], tuple[HeldCard, ...]] = {}
-
-
-_EFFECT_OF_ROLE = {SWAP_WITH_TRACK: "swap", SWAP_TRACK_ROOMS: "swap", TAKE_ROOM_AT_ROUND_START: "take_room", SCAFFOLD: "scaffold"}

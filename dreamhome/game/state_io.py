@@ -9,22 +9,24 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dreamhome.engine.endgame import END_ROLES
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.phases import Phase
-from dreamhome.house import House, house_from_json
+from dreamhome.game.values import GameStateError, Resource
+from dreamhome.house import House, house_from_json, house_to_json
 from dreamhome.ruleset import Ruleset
 from dreamhome.vocabulary import MAX_USES
+
+if TYPE_CHECKING:
+    from dreamhome.game.state import GameState
 
 T = TypeVar("T")
 RESOURCE_KINDS = ("roof", "furnishing", "helper", "tool")
 
 
 def _fail(field: str, message: str) -> DreamhomeError:
-    from dreamhome.game.state import GameStateError
-
     return GameStateError(f"game state: {field}: {message}")
 
 
@@ -75,8 +77,6 @@ class _Reader:
         return self.rules.room(value).code
 
     def resource(self, field: str, value: Any) -> Any:
-        from dreamhome.game.state import Resource
-
         if not isinstance(value, dict) or set(value) - {"kind", "id", "window"}:
             raise _fail(field, f"expected a resource card {{kind, id, window}}, got {value!r}")
         kind, ident = value.get("kind"), value.get("id")
@@ -177,11 +177,19 @@ def read_state(rules: Ruleset, data: Any) -> dict[str, Any]:
         "scaffold_card": _optional(r.resource)("scaffold_card", r.get("scaffold_card")),
         "after_place": phases[after],
         "end_queue": _list("end_queue", r.get("end_queue"), r.seat),
-        "end_left": {k: _list(f"end_left.{k}", v, r.held) for k, v in end_left.items()},
+        "end_left": _end_left(phases[phase], {k: _list(f"end_left.{k}", v, r.held) for k, v in end_left.items()}),
         "events": copy_events(events),
     }
     _check_phase(fields, houses, tool_rounds)
     return fields
+
+
+def _end_left(phase: Phase, read: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The end-game uses left by role (END-ORDER); in phase end a role the saved state does not
+    name has none left (a state saved before the role existed had no card for it)."""
+    if phase != Phase.END:
+        return read
+    return {role: read.get(role, []) for role in END_ROLES}
 
 
 def _check_phase(fields: dict[str, Any], houses: list[House], tool_rounds: list[list[int]]) -> None:
@@ -193,8 +201,6 @@ def _check_phase(fields: dict[str, Any], houses: list[House], tool_rounds: list[
     pending = fields["pending_res"]
     if phase == Phase.TOKEN and (pending is None or pending.kind != "furnishing"):
         raise _fail("pending_res", "phase token needs a furnishing card in hand")
-    if phase == Phase.END and set(fields["end_left"]) != set(END_ROLES):
-        raise _fail("end_left", f"phase end needs the uses of every role ({', '.join(END_ROLES)})")
     if fields["track_rooms"] and len(fields["track_res"]) != len(fields["track_rooms"]):
         raise _fail("track_res", "one resource slot per track column")
     for p, (house, rounds) in enumerate(zip(houses, tool_rounds)):
@@ -205,3 +211,52 @@ def _check_phase(fields: dict[str, Any], houses: list[House], tool_rounds: list[
 def copy_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Events as data of their own: a caller may change them without touching the game."""
     return copy.deepcopy(events)
+
+
+def write_state(state: GameState) -> dict[str, Any]:
+    """Everything needed to continue the game exactly (the rules are referenced by hash);
+    the dict is the caller's own (nothing in it is shared with the game)."""
+    rules = state.rules
+    return {
+        "rules_hash": rules.content_hash,
+        "players": state.n,
+        "seed": state.seed,
+        "first": state.first,
+        "initial_first": state.initial_first,
+        "round": state.round,
+        "phase": state.phase.value,
+        "actor": state.actor,
+        "houses": [house_to_json(rules, h) for h in state.houses],
+        "tool_rounds": [list(x) for x in state.tool_rounds],
+        "tool_spent": [list(x) for x in state.tool_spent],
+        "helper_spent": [list(x) for x in state.helper_spent],
+        "room_deck": [_room_id(rules, c) for c in state.room_deck],
+        "res_deck": [_res_dict(r) for r in state.res_deck],
+        "track_rooms": [_room_id(rules, c) for c in state.track_rooms],
+        "track_res": [_res_dict(r) for r in state.track_res],
+        "room_discard": [_room_id(rules, c) for c in state.room_discard],
+        "roof_discard": [{"color": rules.roofs[c].id, "window": w} for c, w in state.roof_discard],
+        "gone": [_res_dict(r) for r in state.gone],
+        "car_awarded": state.car_awarded,
+        "order": list(state.order),
+        "turn_index": state.turn_index,
+        "skip": sorted(state.skip),
+        "took_zero": state.took_zero,
+        "jack_queue": list(state.jack_queue),
+        "pending_room": _room_id(rules, state.pending_room),
+        "pending_res": _res_dict(state.pending_res),
+        "scaffold_pending": state.scaffold_pending,
+        "scaffold_card": _res_dict(state.scaffold_card),
+        "after_place": state.after_place.value,
+        "end_queue": list(state.end_queue),
+        "end_left": {k: list(v) for k, v in state.end_left.items()},
+        "events": copy_events(state.events),
+    }
+
+
+def _room_id(rules: Ruleset, code: int | None) -> str | None:
+    return rules.room_of_code(code).id if code is not None else None
+
+
+def _res_dict(res: Resource | None) -> dict[str, Any] | None:
+    return res.to_dict() if res is not None else None

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.actions import ACTION_CLASSES, Action
+from dreamhome.game.actions import ACTION_CLASSES, Action, HelperAction
+from dreamhome.game.roles import effect_role
 from dreamhome.ruleset import Ruleset
 
 
@@ -41,6 +42,18 @@ def _domains(rules: Ruleset) -> dict[tuple[str, str], tuple[Any, ...]]:
     }
 
 
+def _without_unplayed_tail(rules: Ruleset, classes: Sequence[type[Action]]) -> Sequence[type[Action]]:
+    """`classes` less its trailing end-game action classes whose role no card of `rules` plays.
+    A new end-game mechanic appends its class (game/actions.py), so the rules that do not use it
+    keep their space, its size and every number exactly; an unused block in the middle stays
+    (dropping it would renumber the classes after it)."""
+    played = {effect_role(e) for card in (*rules.helpers, *rules.tools) for e in card.effects}
+    end = len(classes)
+    while end and issubclass(classes[end - 1], HelperAction) and classes[end - 1].role not in played:
+        end -= 1
+    return classes[:end]
+
+
 @dataclass(frozen=True)
 class _Block:
     cls: type[Action]
@@ -61,6 +74,7 @@ class ActionSpace:
     """Action ↔ integer for one ruleset: `number(action)`, `action(number)`, `size`."""
 
     def __init__(self, rules: Ruleset, classes: Sequence[type[Action]] = ACTION_CLASSES):
+        classes = _without_unplayed_tail(rules, classes)
         domains = _domains(rules)
         blocks: list[_Block] = []
         offset = 0

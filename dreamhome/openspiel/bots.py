@@ -17,7 +17,7 @@ import numpy as np
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import Action
-from dreamhome.game.bots import Bot
+from dreamhome.game.bot import Bot
 from dreamhome.game.observation import Observation
 from dreamhome.openspiel.game import DreamHomeGame, DreamHomeState
 

@@ -10,9 +10,9 @@ discard pile at the end. Constraints:
   (at most the room-discard swaps); of each type no more than the pool holds, plus
   what the suppliers take from the discard pile; empty rooms (PLACE-EMPTY)
   may be any card the pool still has;
-- moves touch at most 2 cells per house swap;
+- moves touch at most 2 cells per swap of two house cards (`swaps.Swaps`);
 - PLACE-B by the classes a cell accepts, PLACE-C on the final house;
-- without a house swap, no fresh face-up card may join a room holding a token
+- without a swap of two house cards, no fresh face-up card may join a room holding a token
   (PLACE-CLOSED, unless HELP-DESIGNER keeps rooms open) nor join two rooms
   with a token each (PLACE-MERGE / FURN-ONE).
 With no room-discard swap and no house swap this is exactly the set of completions
@@ -30,8 +30,8 @@ from ortools.sat.python import cp_model
 from dreamhome.engine.cpsat import CardClass, HouseModel, Stage, house_class
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
-from dreamhome.solver.effects import add_swap_budget
 from dreamhome.solver.expr import Expr, PairLits
+from dreamhome.solver.swaps import Swaps
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def add_completion(
     pool: dict[int, int],
     discard: dict[int, int],
     n_sup: int,
-    n_hand: int,
+    swaps: Swaps,
     keep_open: bool,
     name: str = "fin",
     hand: InHand | None = None,
@@ -103,14 +103,14 @@ def add_completion(
         allowed = set(hm.allowed[c])
         here: dict[int, list[cp_model.IntVar]] = {}
         for d in occupied:
-            if own[d] not in allowed or (d != c and not n_hand):
+            if own[d] not in allowed or not swaps.can_move(rules, c, d):
                 continue
             if d != c and c in own and own[d] == own[c]:
                 continue  # a card moved onto its twin changes nothing
             lit = m.new_bool_var(f"{name}_m{c}_{d}")
             move[c, d] = lit
             here.setdefault(own[d], []).append(lit)
-        if c in free or n_sup or n_hand:
+        if c in free or n_sup or swaps:
             for k in fresh_classes:
                 if k in allowed:
                     lit = m.new_bool_var(f"{name}_f{c}_{k}")
@@ -143,10 +143,10 @@ def add_completion(
     if downs:
         cards_in_hand = (1 if hand is not None else 0) - sum(from_pool.values())
         m.add(sum(all_fresh) <= sum(pool.values()) + cards_in_hand + (sum(taken) if taken else 0))
-    if n_hand:
-        add_swap_budget(hm, move, n, n_hand, name)
+    if swaps:
+        swaps.add_budget(hm, move, n, name)
     stage = Stage(content)
-    if not n_hand:
+    if not swaps:
         _closure(hm, stage, fresh, keep_open, name)
     return Completion(stage, move, fresh)
 

@@ -10,7 +10,7 @@ The variables say where every card of the house ends up:
 Constraints every reachable final house satisfies: one card per cell, each
 card of the house in at most one cell, no more new cards than room-discard swaps,
 no more of a type than the pile can give, and at most 2 × house swaps cells
-touched by moves (every move starts and ends on a cell some swap touched).
+touched by moves (every move starts and ends on a cell some swap touched; `swaps.Swaps`).
 PLACE-B holds by construction; rooms.add_max_size adds PLACE-C.
 
 The order-dependent rules (the room-discard swap's card obeys PLACE-CLOSED/MERGE when it
@@ -29,6 +29,7 @@ from ortools.sat.python import cp_model
 from dreamhome.engine.cpsat import HouseModel, Stage, house_class
 from dreamhome.house import House
 from dreamhome.solver.expr import Expr, PairLits
+from dreamhome.solver.swaps import Swaps
 
 
 @dataclass
@@ -41,7 +42,7 @@ class FinalHouse:
 
 
 def add_final_house(
-    hm: HouseModel, house: House, n_sup: int, n_hand: int, discard: dict[int, int], incoming: list[int], name: str = "end"
+    hm: HouseModel, house: House, n_sup: int, swaps: Swaps, discard: dict[int, int], incoming: list[int], name: str = "end"
 ) -> FinalHouse:
     m = hm.model
     n = hm.rules.board.size
@@ -53,7 +54,7 @@ def add_final_house(
         allowed = set(hm.allowed[c])
         here: dict[int, list[cp_model.IntVar]] = {}
         for d in range(n):
-            if own[d] not in allowed or (d != c and not n_hand):
+            if own[d] not in allowed or not swaps.can_move(hm.rules, c, d):
                 continue
             if d != c and own[d] == own[c]:
                 continue  # moving a card onto its twin changes nothing (symmetry)
@@ -85,24 +86,9 @@ def add_final_house(
                     if hm.classes[own[d]].printed == printed
                 ]
             m.add(sum(takes) <= available + sum(returns))
-    if n_hand:
-        add_swap_budget(hm, move, n, n_hand, name)
+    if swaps:
+        swaps.add_budget(hm, move, n, name)
     class_lits = {(c, k): lits for c, here in enumerate(content) for k, lits in here.items()}
     unchanged = [move.get((c, c), 0) for c in range(n)]
     stage = Stage(content)
     return FinalHouse(stage, move, new, class_lits, unchanged)
-
-
-def add_swap_budget(hm: HouseModel, move: PairLits, n: int, n_hand: int, name: str) -> None:
-    """END-HANDYMAN: a card moved into or out of a cell means a swap touched that cell; each
-    swap touches two cells."""
-    m = hm.model
-    touched = [m.new_bool_var(f"{name}_t{p}") for p in range(n)]
-    for p in range(n):
-        into = [lit for (c, d), lit in move.items() if c == p and d != p]
-        out_of = [lit for (c, d), lit in move.items() if d == p and c != p]
-        if into:
-            m.add(sum(into) <= touched[p])
-        if out_of:
-            m.add(sum(out_of) <= touched[p])
-    m.add(sum(touched) <= 2 * n_hand)

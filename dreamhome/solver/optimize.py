@@ -17,7 +17,7 @@ from typing import TypeAlias
 
 from dreamhome.engine.cpsat import CardClass, HouseModel, SolveSettings, classes_for, found, new_solver
 from dreamhome.engine.endgame import (
-    HOUSE_SWAP,
+    END_ROLES,
     ROOF_DISCARD_TAKE,
     ROOM_DISCARD_SWAP,
     HelperUses,
@@ -26,7 +26,7 @@ from dreamhome.engine.endgame import (
     find_sequence,
     helper_uses,
     resolve_tokens,
-    swap_in_house,
+    swap_pair,
     swap_with_room_discard,
     take_from_roof_discard,
 )
@@ -41,10 +41,11 @@ from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import add_final_score, score_total
 from dreamhome.solver.effects import add_final_house
 from dreamhome.solver.end_tables import SCALE, Row, RowScorer, build_tables, expand, solve_tables, tables_apply
+from dreamhome.solver.swaps import Swaps
 
 SequenceStep: TypeAlias = tuple[str, int, str, bool] | tuple[str, int, int]
 """A step of `endgame.find_sequence`: (ROOM_DISCARD_SWAP, cell, incoming room id, face down)
-or (HOUSE_SWAP, cell, cell)."""
+or (a swap role of `endgame.SWAP_ROLES`, cell, cell)."""
 RoomsSolve: TypeAlias = tuple[list["EndAction"], str, int | None, int]
 """The room actions' answer: (actions, CP-SAT status, the score the model claims or None, refused houses)."""
 
@@ -65,7 +66,7 @@ class EndAction:
     def describe(self, rules: Ruleset) -> str:
         names = [rules.board.cells[c] for c in self.cells]
         who = rules.held(self.helper).name.lower()
-        if self.kind == HOUSE_SWAP:
+        if len(self.cells) == 2:  # a swap of two house cards (endgame.SWAP_ROLES)
             return f"{who}: swap {names[0]} with {names[1]}"
         if self.kind == ROOM_DISCARD_SWAP:
             assert self.incoming is not None
@@ -189,12 +190,12 @@ def _best_final_score(
     _roof_points, picks = best_roof_discard_picks(rules, house.roofs, house.discard_roofs, len(uses.roof_discard_take))
 
     n_sup = len(uses.room_discard_swap) if house.discard_rooms else 0
-    n_hand = len(uses.house_swap)
+    swaps = Swaps.of(uses)
     room_actions: list[EndAction] = []
     status, claimed, refused = "OPTIMAL", None, 0
-    if n_sup or n_hand:
+    if n_sup or swaps:
         room_actions, status, claimed, refused = _solve_rooms(
-            rules, house, uses, n_sup, n_hand, time_limit, workers, seed, deterministic_time, model
+            rules, house, uses, n_sup, swaps, time_limit, workers, seed, deterministic_time, model
         )
 
     actions = list(room_actions)
@@ -226,10 +227,10 @@ def _replay(rules: Ruleset, house: House, actions: list[EndAction]) -> tuple[lis
                 action = replace(action, outgoing=rules.room_of_code(code).id if code else None)
                 assert action.incoming is not None
                 current = swap_with_room_discard(rules, current, action.cells[0], action.incoming, action.face_down)
-            elif action.kind == HOUSE_SWAP:
+            elif len(action.cells) == 2:  # a swap of two house cards (endgame.SWAP_ROLES)
                 a, b = action.cells
                 detail = f"{_card_name(rules, current, a)} ↔ {_card_name(rules, current, b)}"
-                current = swap_in_house(rules, current, *action.cells)
+                current = swap_pair(rules, current, a, b, action.kind)
             else:
                 assert action.roof is not None
                 current = take_from_roof_discard(rules, current, action.roof)
@@ -254,7 +255,7 @@ def _solve_rooms(
     house: House,
     uses: HelperUses,
     n_sup: int,
-    n_hand: int,
+    swaps: Swaps,
     time_limit: float | None,
     workers: int,
     seed: int,
@@ -277,16 +278,19 @@ def _solve_rooms(
         for k, c in enumerate(classes)
         if (c.kind == "up" and c.printed in relevant) or (c.kind == "down" and c.printed in down_types)
     ]
-    if model == "tables" and not tables_apply(rules, n_sup, n_hand):
+    # The tables model swaps any two cells only (END-HANDYMAN); a restricted swap role uses the cells model.
+    on_tables = not swaps.restricted and tables_apply(rules, n_sup, swaps.any_pair)
+    if model == "tables" and not on_tables:
         raise ValueError(
-            "the tables model needs at most one room-discard swap and one house swap and annex neighbours on one floor"
+            "the tables model needs at most one room-discard swap and one house swap (of any two cells)"
+            " and annex neighbours on one floor"
         )
-    if model != "cells" and tables_apply(rules, n_sup, n_hand):
-        return _solve_on_tables(rules, house, uses, n_sup, n_hand, classes, incoming, deadline, seed, deterministic_time)
+    if model != "cells" and on_tables:
+        return _solve_on_tables(rules, house, uses, n_sup, swaps.any_pair, classes, incoming, deadline, seed, deterministic_time)
     hm = HouseModel(rules, classes)
     m = hm.model
     pile = [rules.room(r).code for r in house.discard_rooms]
-    final = add_final_house(hm, house, n_sup, n_hand, {t: pile.count(t) for t in relevant}, incoming)
+    final = add_final_house(hm, house, n_sup, swaps, {t: pile.count(t) for t in relevant}, incoming)
     add_final_score(hm, final.stage, house)
     changed = sum(1 - u for u in final.unchanged)
     m.maximize(SCALE * hm.objective_expr() - changed)
@@ -328,15 +332,15 @@ def _solve_rooms(
 
 def _actions(sequence: Sequence[SequenceStep], uses: HelperUses) -> list[EndAction]:
     actions = []
-    sup_cards, hand_cards = list(uses.room_discard_swap), list(uses.house_swap)
+    cards = {role: list(uses.of(role)) for role in END_ROLES}  # each role's cards, used in order
     for step in sequence:
         if step[0] == ROOM_DISCARD_SWAP:
             assert len(step) == 4
             _kind, cell, room_id, face_down = step
-            actions.append(EndAction(ROOM_DISCARD_SWAP, sup_cards.pop(0), (cell,), room_id, None, face_down))
+            actions.append(EndAction(ROOM_DISCARD_SWAP, cards[ROOM_DISCARD_SWAP].pop(0), (cell,), room_id, None, face_down))
         else:
-            assert len(step) == 3
-            actions.append(EndAction(HOUSE_SWAP, hand_cards.pop(0), (step[1], step[2])))
+            assert len(step) == 3  # a swap of two house cards (endgame.SWAP_ROLES)
+            actions.append(EndAction(step[0], cards[step[0]].pop(0), (step[1], step[2])))
     return actions
 
 

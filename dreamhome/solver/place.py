@@ -31,6 +31,7 @@ from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
 from dreamhome.scoring import add_final_score
 from dreamhome.solver.completion import InHand, add_completion, add_offers, completion_classes
 from dreamhome.solver.expr import Expr
+from dreamhome.solver.swaps import Swaps
 
 Option: TypeAlias = tuple[int, int, Placement]
 """A way to place a card in hand now: (its take's index, its room code, the placement)."""
@@ -230,7 +231,7 @@ def _solve_completion(
     uses = helper_uses(rules, house)
     discard = Counter(rules.room(r).code for r in house.discard_rooms)
     n_sup = len(uses.room_discard_swap) if discard else 0
-    n_hand = len(uses.house_swap)
+    swaps = Swaps.of(uses)
     roof_points, _picks = best_roof_discard_picks(rules, house.roofs, house.discard_roofs, len(uses.roof_discard_take))
     cards = {card for _i, card, _pl in options}
     types = sorted(set(pool) | set(discard) | cards)
@@ -251,7 +252,7 @@ def _solve_completion(
         # One completion per sampled future (the bot's scenarios), all on one model; the card in
         # hand goes on the same cell in every one of them.
         hm = HouseModel(rules, classes, model=model)
-        final = add_completion(hm, house, pool, dict(discard), n_sup, n_hand, keeps_rooms_open(rules, house), f"s{s}", in_hand)
+        final = add_completion(hm, house, pool, dict(discard), n_sup, swaps, keeps_rooms_open(rules, house), f"s{s}", in_hand)
         if scenario is not None:
             add_offers(hm, final, scenario, f"s{s}_offer", in_hand)
         add_final_score(hm, final.stage, house)
@@ -320,7 +321,7 @@ def placement_bounds(
     jobs = [(rules, apply_placement(rules, house, card, p), pool, deadline, workers) for p in placements]
     if processes is None:
         uses = helper_uses(rules, house)
-        processes = (os.cpu_count() or 1) if (uses.room_discard_swap or uses.house_swap) else 1
+        processes = (os.cpu_count() or 1) if (uses.room_discard_swap or Swaps.of(uses)) else 1
     processes = min(processes, len(jobs))
     nested = multiprocessing.current_process().daemon  # a pool's worker may not start another pool
     if processes > 1 and not nested and "fork" in multiprocessing.get_all_start_methods():

@@ -24,7 +24,7 @@ def _end_timing(effect):
 
 def _uses(rules, house):
     """Every end-game use of the helpers and tools the house holds, `uses` times each (TOOL-TIMING)."""
-    sup = hand = roof = 0
+    sup = hand = roof = floor = 0
     for hid in house.helpers + house.tools:
         for effect in rules.held(hid).effects:
             if not _end_timing(effect):
@@ -35,7 +35,9 @@ def _uses(rules, house):
                 hand += effect.uses
             elif effect.name == "take" and effect.places() == ("roof_discard", "roof_pile"):
                 roof += effect.uses
-    return sup, hand, roof
+            elif effect.name == "swap" and effect.places() == ("floor", "floor"):
+                floor += effect.uses  # END-FLOOR-SWAP
+    return sup, hand, roof, floor
 
 
 def _keeps_open(rules, house):
@@ -77,7 +79,7 @@ def _best_kept(rules, house):
     return replace(house, tokens=tuple(tokens))
 
 
-def _successors(rules, house, sup, hand):
+def _successors(rules, house, sup, hand, floor=0):
     if sup:
         for room_id in sorted(set(house.discard_rooms)):
             room = rules.room(room_id).code
@@ -91,23 +93,27 @@ def _successors(rules, house, sup, hand):
                     if out:
                         pile.append(rules.room_of_code(out).id)
                     new = house.place(cell, FACE_DOWN, 0, room) if face_down else house.place(cell, room)
-                    yield replace(new, discard_rooms=tuple(sorted(pile))), sup - 1, hand
-    if hand:
+                    yield replace(new, discard_rooms=tuple(sorted(pile))), sup - 1, hand, floor
+    if hand or floor:
+        row = {c: f for f, cells in enumerate(rules.board.floor_cells) for c in cells}
         for a, b in combinations(range(len(house.cells)), 2):
             cells, tokens, under = list(house.cells), list(house.tokens), list(house.under)
             for seq in (cells, tokens, under):
                 seq[a], seq[b] = seq[b], seq[a]
             new = replace(house, cells=tuple(cells), tokens=tuple(tokens), under=tuple(under))
-            if _sizes_ok(rules, new):
-                yield new, sup, hand - 1
+            if (hand or row[a] == row[b]) and _sizes_ok(rules, new):
+                if hand:
+                    yield new, sup, hand - 1, floor
+                if floor and row[a] == row[b]:  # END-FLOOR-SWAP: two cards of one floor
+                    yield new, sup, hand, floor - 1
 
 
 def reference_best_rooms(rules, house) -> int:
     """Best score over every reachable house, roofs as they are."""
-    sup, hand, _roof = _uses(rules, house)
+    sup, hand, _roof, floor = _uses(rules, house)
     start = replace(house, discard_rooms=tuple(sorted(house.discard_rooms)))
-    seen = {(start, sup, hand)}
-    frontier = [(start, sup, hand)]
+    seen = {(start, sup, hand, floor)}
+    frontier = [(start, sup, hand, floor)]
     best = score_total(rules, _best_kept(rules, start))
     while frontier:
         nxt = []
@@ -122,7 +128,7 @@ def reference_best_rooms(rules, house) -> int:
 
 
 def reference_roof_gain(rules, house) -> int:
-    _sup, _hand, roof = _uses(rules, house)
+    _sup, _hand, roof, _floor = _uses(rules, house)
     base = best_roof_points(rules, list(house.roofs))
     best = base
     pile = list(house.discard_roofs)
