@@ -1044,9 +1044,15 @@ def run() -> None:
     """
     from dreamhome import interrupt
 
-    interrupt.install()
+    with interrupt.handling():  # the caller's own handlers come back when the command ends
+        code = _run_main()
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _run_main() -> object:
+    """The command, every exception mapped to one line on stderr; the exit status."""
     if os.environ.get(DEBUG_ENV):
-        sys.exit(main(standalone_mode=False, prog_name="dreamhome") or 0)
+        return main(standalone_mode=False, prog_name="dreamhome") or 0
     try:
         code = main(standalone_mode=False, prog_name="dreamhome")
     except click.exceptions.ClickException as exc:
@@ -1078,7 +1084,7 @@ def run() -> None:
         first = str(exc).splitlines()[0] if str(exc) else ""
         say(f"internal error ({type(exc).__name__}: {first}); set {DEBUG_ENV}=1 for the traceback and please report it")
         code = EXIT_BAD
-    sys.exit(code if isinstance(code, int) else 0)
+    return code
 
 
 def _usage_line(exc: click.exceptions.ClickException) -> str:
