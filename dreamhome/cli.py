@@ -837,6 +837,7 @@ def whatif(rulesets, games, players, bots, seed, workers, executor_name, address
             seed=seed,
             chunk=chunk,
             base_rules=rules_spec[0],
+            base_variants=rules_spec[1],  # the global --variant is on under every ruleset compared
         )
     except DreamhomeError as exc:
         fail(str(exc))
