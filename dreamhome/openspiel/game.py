@@ -176,8 +176,10 @@ class DreamHomeGame(pyspiel.Game):
         else:
             try:
                 rules = _rules(p["rules"], variants)
-            except DreamhomeError as exc:  # a RulesError: every error, one line each
-                raise ValueError(str(exc)) from None
+            except DreamhomeError as exc:  # a RulesError lists every error, a line each: the first, and how many more
+                lines = str(exc).splitlines() or [type(exc).__name__]
+                more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
+                raise ValueError(lines[0] + more) from None
         _BY_HASH.setdefault(rules.content_hash, rules)
         players = p["players"]
         g = rules.game
