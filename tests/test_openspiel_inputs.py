@@ -220,3 +220,12 @@ def test_a_first_player_beyond_the_seats_and_a_card_the_deck_lacks_are_refused()
     rooms = state.chance_outcomes()
     with pytest.raises(ValueError, match="not offered"):
         state.apply_action(max(a for a, _ in rooms) + 1)
+
+
+def test_a_chance_outcome_no_card_has_is_said_not_indexed():
+    state = _game(2).new_initial_state()
+    state.apply_action(0)  # the first player; now a room card is dealt
+    rooms = len(compiled().rooms)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, rooms + 3) == f"no room card {rooms + 3}"
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, -2) == "no room card -2"
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 0).startswith("deal ")

@@ -411,9 +411,12 @@ class DreamHomeState(pyspiel.State):
             dealing = self._dealing()
             if dealing == "first":
                 return f"first player {action}"
+            # A number no card has (never offered) is said so, not an IndexError (nor, negative, another card).
             if dealing == "room":
-                return f"deal {self._g.rules.rooms[action].id}"
-            return f"deal {self._g.res_kinds[action].text()}"
+                rooms = self._g.rules.rooms
+                return f"deal {rooms[action].id}" if 0 <= action < len(rooms) else f"no room card {action}"
+            kinds = self._g.res_kinds
+            return f"deal {kinds[action].text()}" if 0 <= action < len(kinds) else f"no resource card {action}"
         move = self._g.space.action(action)
         return self.game_state.action_text(move) if self.game_state is not None else str(move)
 
