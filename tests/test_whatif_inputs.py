@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from importlib.resources import files
+
+import pytest
 
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.whatif.experiment import build_experiment
@@ -58,6 +61,12 @@ def test_resume_after_the_bots_code_changed_is_refused(tmp_path):
     assert first.returncode == 0, first.stderr
     again = _dh(*args, "--executor", "local", "--out", "exp", "--resume", cwd=tmp_path)
     assert again.returncode == 0, again.stderr  # the same code: the same experiment
+    results = json.loads((tmp_path / "exp" / "results.json").read_text())
+    code = results["experiment"]["bot_code"]
+    assert code[0].startswith("sha256:") and code[1] == ""  # the packaged greedy bot has no code hash
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(files("dreamhome.schemas").joinpath("whatif-results.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(results, schema)
     (tmp_path / "mybot.py").write_text(BOT + "\n# changed\n")
     changed = _dh(*args, "--executor", "local", "--out", "exp", "--resume", cwd=tmp_path)
     assert changed.returncode == 2 and "a bot's code" in changed.stderr, changed.stderr
