@@ -24,6 +24,7 @@ from dreamhome.openspiel.game import STATE_FORMAT, DreamHomeGame, DreamHomeState
 from tests.helpers.rules import compiled  # noqa: E402
 
 REFUSED = (ValueError, pyspiel.SpielError)
+RULES_HASH = compiled().content_hash
 
 
 def _game(players: int = 2) -> DreamHomeGame:
@@ -93,12 +94,14 @@ def test_a_continued_state_round_trips_from_its_start():
     [
         ("", "serialised state"),
         ("[]", "expected an object"),
-        ('{"format": "x", "game": {}, "start": null, "history": []}', "format must be"),
-        (json.dumps({"format": STATE_FORMAT, "game": {"players": 3}, "start": None, "history": []}), "another game"),
+        ('{"format": "x", "game": {}, "rules_hash": "", "start": null, "history": []}', "format must be"),
+        ('{"format": "x", "game": {}, "start": null, "history": []}', "expected an object with"),
         (
-            json.dumps({"format": STATE_FORMAT, "game": "G", "start": None, "history": [5]}),
-            "not offered",
-        ),  # a first player 5 of 2
+            json.dumps({"format": STATE_FORMAT, "game": {"players": 3}, "rules_hash": "R", "start": None, "history": []}),
+            "another game",
+        ),
+        (json.dumps({"format": STATE_FORMAT, "game": "G", "rules_hash": "x", "start": None, "history": []}), "another game"),
+        (json.dumps({"format": STATE_FORMAT, "game": "G", "rules_hash": "R", "start": None, "history": [5]}), "not offered"),
         ("G:history=[5]", "serialised state"),
         ("G:history=[0, 0]", None),  # the first player is 0 or 1; the first card is not a seat
         ("G:history=[true]", "whole numbers"),
@@ -112,11 +115,15 @@ def test_tampered_json_states_are_one_line(text, needle):
     game = _game()
     params = game.get_parameters()
     if text.startswith("G:history="):
-        text = json.dumps({"format": STATE_FORMAT, "game": params, "start": None, "history": "H"}).replace('"H"', text[10:])
+        text = json.dumps(
+            {"format": STATE_FORMAT, "game": params, "rules_hash": RULES_HASH, "start": None, "history": "H"}
+        ).replace('"H"', text[10:])
     elif text.startswith("G:start="):
-        text = json.dumps({"format": STATE_FORMAT, "game": params, "start": "S", "history": []}).replace('"S"', text[8:])
+        text = json.dumps(
+            {"format": STATE_FORMAT, "game": params, "rules_hash": RULES_HASH, "start": "S", "history": []}
+        ).replace('"S"', text[8:])
     else:
-        text = text.replace('"G"', json.dumps(params))
+        text = text.replace('"G"', json.dumps(params)).replace('"R"', json.dumps(RULES_HASH))
     try:
         game.deserialize_state(text)
     except ValueError as exc:
@@ -135,7 +142,9 @@ def test_a_history_with_one_action_changed_is_refused_or_replays_exactly(steps, 
     history = state.history()
     if history:
         history[k % len(history)] = action
-    text = json.dumps({"format": STATE_FORMAT, "game": game.get_parameters(), "start": None, "history": history})
+    text = json.dumps(
+        {"format": STATE_FORMAT, "game": game.get_parameters(), "rules_hash": RULES_HASH, "start": None, "history": history}
+    )
     try:
         back = game.deserialize_state(text)
     except ValueError as exc:

@@ -221,12 +221,12 @@ class DreamHomeGame(pyspiel.Game):
             data = parse_json(text, "serialised state")
         except DreamhomeError as exc:
             raise ValueError(str(exc)) from None
-        if not isinstance(data, dict) or set(data) != {"format", "game", "start", "history"}:
-            raise ValueError("serialised state: expected an object with format, game, start and history")
+        if not isinstance(data, dict) or set(data) != {"format", "game", "rules_hash", "start", "history"}:
+            raise ValueError("serialised state: expected an object with format, game, rules_hash, start and history")
         if data["format"] != STATE_FORMAT:
             raise ValueError(f"serialised state: format must be {STATE_FORMAT}, got {printable(repr(data['format']))[:60]}")
-        if data["game"] != self.get_parameters():
-            raise ValueError("serialised state: it was saved from another game (its parameters differ)")
+        if data["game"] != self.get_parameters() or data["rules_hash"] != self.rules.content_hash:
+            raise ValueError("serialised state: it was saved from another game (its parameters or rules differ)")
         history = data["history"]
         if not isinstance(history, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in history):
             raise ValueError("serialised state: history must be a list of whole numbers")
@@ -315,6 +315,7 @@ class DreamHomeState(pyspiel.State):
         data = {
             "format": STATE_FORMAT,
             "game": self.get_game().get_parameters(),
+            "rules_hash": self._g.rules.content_hash,
             "start": self._start.state.to_dict() if self._start is not None else None,
             "history": [int(a) for a in self.history()],
         }
