@@ -19,7 +19,7 @@ import click
 
 from dreamhome.errors import DreamhomeError, RulesError
 from dreamhome.fileio import OutputError, check_output, printable, write_atomic
-from dreamhome.interrupt import Interrupted
+from dreamhome.interrupt import Interrupted, interrupted
 
 EXIT_NO = 1
 EXIT_BAD = 2
@@ -1104,6 +1104,11 @@ def _run_main() -> object:
         say(f"the input is too large or too deep to handle ({type(exc).__name__})")
         code = EXIT_BAD
     except Exception as exc:  # noqa: BLE001 - the last net: a bug still ends in one line, not a traceback
+        signum = interrupted()
+        if signum is not None:  # the signal struck inside code that turned it into its own error
+            _silence_stdout()  # (a C extension being imported says "ImportError: initialization failed")
+            say(str(Interrupted(signum)))
+            return Interrupted(signum).exit_code
         first = str(exc).splitlines()[0] if str(exc) else ""
         say(f"internal error ({type(exc).__name__}: {first}); set {DEBUG_ENV}=1 for the traceback and please report it")
         code = EXIT_BAD

@@ -229,3 +229,29 @@ def test_a_signal_stops_a_test_run_that_ran_a_command_in_process(tmp_path, signu
     assert took < 8.0, f"pytest took {took:.1f} s to stop"
     assert "test_slow_two" not in out and "2 passed" not in out, out
     assert "1 passed" in out or proc.returncode < 0, out
+
+
+def test_an_error_caused_by_the_signal_is_the_interruption_not_an_internal_error(monkeypatch, capsys):
+    """A signal that strikes while a C extension is imported becomes that import's own error
+    ("ImportError: initialization failed"), and `max` interrupted early under load once ended
+    in "internal error": once a signal has arrived, any error is the interruption."""
+    import dreamhome.scoring as scoring
+    from dreamhome import cli, interrupt
+
+    def struck(*args, **kwargs):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        except interrupt.Interrupted:
+            raise ImportError("initialization failed") from None
+
+    monkeypatch.setattr(scoring, "score_house", struck)
+    monkeypatch.setattr(sys, "argv", ["dreamhome", "score", str(EXAMPLES / "rulebook_example.json"), "--json"])
+    monkeypatch.delenv("DREAMHOME_DEBUG", raising=False)
+    try:
+        with pytest.raises(SystemExit) as info:
+            cli.run()
+    finally:
+        interrupt.clear()
+    assert info.value.code == 130
+    assert capsys.readouterr().err.strip().splitlines() == ["dreamhome: interrupted (SIGINT)"]
