@@ -270,7 +270,7 @@ def save_path_problem(path: str) -> str | None:
     if path.startswith("-"):
         return f"{path!r} is not a file name `--resume` can take (it starts with '-'); name a file, e.g. save ./{path}"
     if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in path):
-        return f"{path!r} holds a control character; name a file"
+        return f"{path!r} holds a control character or an unpaired surrogate; name a file"
     return None
 
 
