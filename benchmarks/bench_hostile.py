@@ -10,6 +10,9 @@ afford; this runs the same kinds of input, from seeded generators, many times mo
   load_house), pool values (read_pool), rules text (compile_rules on mutations of base.dh:
   deleted, duplicated and swapped spans, huge numbers, bad escapes, a BOM, includes of
   arbitrary paths), game records (mutations of the golden records, then replay);
+- the surfaces of issue 21, in process (`run_new_surfaces`): the terminal seat's prompt (whole
+  games, every prompt given a hostile line first), OpenSpiel's parameters, tampered serialised
+  states and actions or chance outcomes not offered, and numbers Python cannot hold in JSON;
 - the command line, in subprocesses: random values in every option slot of every command (as
   test_fuzz_command_line), `rules check` and `--rules` on mutated rules files, `replay` of
   mutated records.
@@ -185,12 +188,15 @@ class Tally:
         self.hangs: list[str] = []
         self.changed: list[str] = []
 
-    def loader(self, kind: str, label: str, call: Any, *args: Any, **kwargs: Any) -> None:
+    def loader(
+        self, kind: str, label: str, call: Any, *args: Any, refused: tuple[type[BaseException], ...] = (), **kwargs: Any
+    ) -> None:
+        """`call(*args)` must end normally or raise DreamhomeError (or one of `refused`) in one line."""
         self.inputs[kind] += 1
         started = time.perf_counter()
         try:
             call(*args, **kwargs)
-        except DreamhomeError as exc:
+        except (DreamhomeError, *refused) as exc:
             message = str(exc)
             if "\n" in message or "Traceback" in message:
                 self.crashes.append(f"{kind} {label}: a message of several lines: {message[:200]!r}")
@@ -227,6 +233,154 @@ def run_loaders(rng: random.Random, n: int, tally: Tally, work: Path) -> None:
 
 def _replay_file(path: Path) -> None:
     replay_record(load_record(path), path.name)
+
+
+# ---- the seat, OpenSpiel and JSON numbers, in process ----------------------------------------
+SEAT_LINES = [
+    "²",
+    "¹",
+    "٣",
+    "1" * 5000,
+    "0",
+    "-1",
+    "+1",
+    "1.0",
+    "save a\x00b",
+    "save -",
+    "save -x",
+    "save \x1b[31m",
+    "\x00",
+    "\udcff",
+]
+SEAT_LINES += ["hint x", "undo 2", "help me", "quit now", "save", "save  ", "", "   ", "9" * 7, "1 2", "١"]
+
+
+def seat_line(rng: random.Random) -> str:
+    """A line a clumsy person or an attacker types at the terminal seat's prompt."""
+    if rng.random() < 0.5:
+        return rng.choice(SEAT_LINES)
+    alphabet = "0123456789 -+./²¹٣\x00\x1b\n\t€é" + "saveundohintquit"
+    return "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 40)))
+
+
+def seat_game(rng: random.Random, tally: Tally, work: Path, label: str) -> None:
+    """A whole game at the terminal seat: every prompt gets a hostile line, then the first option.
+    Each line counts as an input; an exception out of the game or an "internal error" is a crash."""
+    import io
+
+    from rich.console import Console
+
+    from dreamhome.game.human import HumanGame
+    from dreamhome.game.record import make_seats
+    from dreamhome.game.state import GameState
+
+    seed = rng.randrange(2**16)
+    out = io.StringIO()
+
+    def lines() -> Any:
+        while True:
+            tally.inputs["seat prompt lines"] += 1
+            line = seat_line(rng)
+            yield line.replace("/", "_") if line.startswith("save") else line  # saves stay in the scratch folder
+            yield "1"
+
+    feed = lines()
+    game = HumanGame(
+        GameState(BASE, 2, seed, 0),
+        ("human", "random"),
+        tuple(make_seats(["human", "random"], seed)),
+        Console(file=out, width=120, color_system=None),
+        read=lambda _prompt: next(feed),
+        hint_seconds=0.02,
+    )
+    cwd = os.getcwd()
+    os.chdir(work)
+    started = time.perf_counter()
+    try:
+        game.run()
+    except Exception as exc:  # noqa: BLE001 - counting exactly these
+        tally.crashes.append(f"seat {label}: {type(exc).__name__}: {str(exc)[:200]}")
+    finally:
+        os.chdir(cwd)
+    if "internal error" in out.getvalue():
+        tally.crashes.append(f"seat {label}: internal error printed")
+    if time.perf_counter() - started > LOADER_SECONDS * 3:
+        tally.hangs.append(f"seat {label}: {time.perf_counter() - started:.1f} s")
+
+
+OPENSPIEL_VALUES = [
+    2,
+    3,
+    4,
+    0,
+    -1,
+    99,
+    True,
+    2.5,
+    "",
+    "car",
+    "kids",
+    "car,kids",
+    ",",
+    "nope",
+    "/dev/zero",
+    "/",
+    "win",
+    "score",
+    "\x00",
+]
+
+
+def openspiel_round(rng: random.Random, tally: Tally, label: str) -> None:
+    """Random parameters, a tampered serialised state, and random actions and chance outcomes."""
+    import pyspiel
+
+    from dreamhome.openspiel.game import DreamHomeGame
+
+    refused = (ValueError, pyspiel.SpielError)
+    keys = ["players", "variant", "rules", "returns", "seed"]
+    params = {rng.choice(keys): rng.choice(OPENSPIEL_VALUES) for _ in range(rng.randrange(4))}
+    tally.loader("openspiel params", label, DreamHomeGame, params, refused=refused)
+    game = pyspiel.load_game("python_dream_home", {"players": rng.choice([2, 3, 4])})
+    state = game.new_initial_state()
+    for _ in range(rng.randrange(300)):
+        if state.is_terminal():
+            break
+        offered = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        if rng.random() < 0.2:
+            wrong = rng.choice([-2, 5, 10**6, rng.randrange(0, 6000)])  # -1 is OpenSpiel's own check (kInvalidAction)
+            if wrong not in offered:
+                tally.loader("openspiel actions", label, _refused_action, state, wrong, refused=refused)
+        state.apply_action(rng.choice(offered))
+    text = mutate_text(rng, state.serialize(), [",", "]", "[", "-1", "9" * 5000, "1e999", '"', "null", "true", "{}"])
+    tally.loader("openspiel states", label, game.deserialize_state, text, refused=refused)
+
+
+def _refused_action(state: Any, action: int) -> None:
+    before = state.history()
+    try:
+        state.apply_action(action)
+    finally:
+        if state.history() != before:
+            raise AssertionError(f"action {action} not offered, yet applied")
+
+
+def json_numbers(rng: random.Random, tally: Tally, label: str) -> None:
+    """A house with a number Python cannot hold at a random place: one line naming its path."""
+    text = json.dumps(house_like(rng))
+    spots = [i for i, c in enumerate(text) if c in ",[:"]
+    at = rng.choice(spots) + 1 if spots else 0
+    number = rng.choice(["9" * 5000, "-" + "1" * 4301, "1e999", "-1e999"])
+    tally.loader("json numbers", label, parse_house, BASE, text[:at] + number + text[at:], "n.json")
+
+
+def run_new_surfaces(rng: random.Random, n: int, tally: Tally, work: Path) -> None:
+    """The surfaces of issue 21: the terminal seat's prompt, OpenSpiel's entry points, JSON numbers."""
+    for i in range(max(1, n // 10)):
+        seat_game(rng, tally, work, f"#{i}")
+    for i in range(n):
+        openspiel_round(rng, tally, f"#{i}")
+        json_numbers(rng, tally, f"#{i}")
 
 
 # ---- the command line, in subprocesses ----------------------------------------------------------
@@ -503,6 +657,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench_hostile.") as scratch:
         run_loaders(random.Random(ns.seed), loaders, tally, Path(scratch))
         run_web(random.Random(ns.seed), ns.web if ns.web is not None else (100 if ns.quick else 3000), tally, Path(scratch))
+        run_new_surfaces(random.Random(ns.seed + 1), max(20, loaders // 20), tally, Path(scratch))
         loader_seconds = time.perf_counter() - started
         run_commands(ns.seed, commands, ns.jobs, tally, Path(scratch))
     seconds = time.perf_counter() - started

@@ -19,7 +19,7 @@ import click
 
 from dreamhome.errors import DreamhomeError, RulesError
 from dreamhome.fileio import OutputError, check_output, printable, write_atomic
-from dreamhome.interrupt import Interrupted
+from dreamhome.interrupt import Interrupted, interrupted
 
 EXIT_NO = 1
 EXIT_BAD = 2
@@ -583,7 +583,8 @@ def max_command(as_json, engine, check, time_limit, workers, save_path, rules_sp
     type=click.Path(dir_okay=False),
     default=None,
     metavar="FILE",
-    help="Continue a game saved by a human seat (`save FILE`), with its own players, bots, seed and rules.",
+    help="Continue a game saved by a human seat (`save FILE`), with its own players, bots, seed and rules"
+    " (a game with a module:Class bot needs --bots naming its bots).",
 )
 @rules_options
 def play(players, bots, seed, first_player, record_path, as_json, resume_path, rules_spec):
@@ -625,16 +626,19 @@ def play(players, bots, seed, first_player, record_path, as_json, resume_path, r
 
 
 def _resume_game(resume_path: str, record_path: str | None, as_json: bool, rules_spec) -> None:
-    """`play --resume FILE`: the saved game's own players, bots, seed and rules; none may be given."""
+    """`play --resume FILE`: the saved game's own players, bots, seed and rules; none may be given,
+    except `--bots` naming the record's bots exactly, which a record with a `module:Class` bot
+    needs: a save file is data, and it runs no code the user did not name (checked before any
+    import, which comes last, in `resume_record`)."""
     from click.core import ParameterSource
 
-    from dreamhome.fileio import display_name
-    from dreamhome.game.record import load_record, resume_record
+    from dreamhome.fileio import display_name, printable
+    from dreamhome.game.record import load_record, record_digest, resume_record
 
     ctx = click.get_current_context()
     given = [
         f"--{name.replace('_', '-')}"
-        for name in ("players", "bots", "seed", "first_player")
+        for name in ("players", "seed", "first_player")
         if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE
     ]
     if rules_spec[0] or rules_spec[1]:
@@ -646,7 +650,25 @@ def _resume_game(resume_path: str, record_path: str | None, as_json: bool, rules
     outputs_or_fail([record_path], [resume_path])
     source = display_name(resume_path)
     try:
-        resumed = resume_record(load_record(resume_path), source)
+        data = load_record(resume_path)
+    except DreamhomeError as exc:
+        fail(str(exc))
+    saved = data.get("bots")
+    if not isinstance(saved, list) or not all(isinstance(b, str) for b in saved):
+        fail(f"{source}: bots: expected a list of bot names")
+    named = [b.strip() for b in ctx.params["bots"].split(",")] if ctx.params.get("bots") else None
+    if named is not None and named != saved:
+        fail(f"{source}: --bots must name the saved game's bots exactly ({printable(','.join(saved))}), or be left out")
+    own = [b for b in saved if ":" in b]
+    if own and named is None:
+        fail(
+            f"{source}: the saved game seats bot(s) of your own code ({printable(', '.join(own))}); "
+            f"a save file runs no code by itself: to run it, name the bots: --bots {printable(','.join(saved))}"
+        )
+    if own and data.get("digest") != record_digest(data):  # checked before the import
+        fail(f"{source}: the record's digest does not match its contents (edited?)")
+    try:
+        resumed = resume_record(data, source)
     except DreamhomeError as exc:
         fail(str(exc))
     click.echo(f"{source}: resumed in round {resumed.state.round}")
@@ -815,6 +837,7 @@ def whatif(rulesets, games, players, bots, seed, workers, executor_name, address
             seed=seed,
             chunk=chunk,
             base_rules=rules_spec[0],
+            base_variants=rules_spec[1],  # the global --variant is on under every ruleset compared
         )
     except DreamhomeError as exc:
         fail(str(exc))
@@ -1060,9 +1083,15 @@ def run() -> None:
     """
     from dreamhome import interrupt
 
-    interrupt.install()
+    with interrupt.handling():  # the caller's own handlers come back when the command ends
+        code = _run_main()
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _run_main() -> object:
+    """The command, every exception mapped to one line on stderr; the exit status."""
     if os.environ.get(DEBUG_ENV):
-        sys.exit(main(standalone_mode=False, prog_name="dreamhome") or 0)
+        return main(standalone_mode=False, prog_name="dreamhome") or 0
     try:
         code = main(standalone_mode=False, prog_name="dreamhome")
     except click.exceptions.ClickException as exc:
@@ -1091,10 +1120,15 @@ def run() -> None:
         say(f"the input is too large or too deep to handle ({type(exc).__name__})")
         code = EXIT_BAD
     except Exception as exc:  # noqa: BLE001 - the last net: a bug still ends in one line, not a traceback
+        signum = interrupted()
+        if signum is not None:  # the signal struck inside code that turned it into its own error
+            _silence_stdout()  # (a C extension being imported says "ImportError: initialization failed")
+            say(str(Interrupted(signum)))
+            return Interrupted(signum).exit_code
         first = str(exc).splitlines()[0] if str(exc) else ""
         say(f"internal error ({type(exc).__name__}: {first}); set {DEBUG_ENV}=1 for the traceback and please report it")
         code = EXIT_BAD
-    sys.exit(code if isinstance(code, int) else 0)
+    return code
 
 
 def _usage_line(exc: click.exceptions.ClickException) -> str:

@@ -23,6 +23,7 @@ command gets the same guarantees:
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import stat
@@ -191,11 +192,70 @@ def check_depth(text: str, source: str, max_depth: int = MAX_JSON_DEPTH, error: 
             depth -= 1
 
 
+class _Unreadable:
+    """A JSON number Python cannot hold as asked: an integer longer than Python converts
+    (`sys.get_int_max_str_digits`, 4300 digits) or a float beyond its range (1e999)."""
+
+    def __init__(self, literal: str):
+        self.literal = literal
+
+    def describe(self) -> str:
+        digits = len(self.literal.lstrip("-"))
+        if self.literal.lstrip("-").isdigit():
+            return f"a whole number of {digits} digits is larger than any this program reads"
+        shown = self.literal if len(self.literal) <= 24 else self.literal[:20] + "…"
+        return f"the number {shown} is beyond the range of numbers this program reads"
+
+
+def json_path(path: tuple[str | int, ...]) -> str:
+    """A place in a JSON document as the error messages name it: `floors.top[3].room`."""
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+    return out or "top level"
+
+
+def _find_unreadable(value: Any, path: tuple[str | int, ...] = ()) -> tuple[tuple[str | int, ...], _Unreadable] | None:
+    """The first unreadable number in a parsed document, with its path (depth is capped)."""
+    if isinstance(value, _Unreadable):
+        return path, value
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _find_unreadable(item, (*path, key))
+        if found is not None:
+            return found
+    return None
+
+
 def parse_json(text: str, source: str, error: type[DreamhomeError] = InputError) -> Any:
-    """JSON text to Python values: depth-capped, no duplicate keys, no NaN or Infinity."""
+    """JSON text to Python values: depth-capped, no duplicate keys, no NaN or Infinity, and no
+    number Python cannot hold (a 5,000-digit integer, 1e999): one line naming its JSON path."""
     check_depth(text, source, error=error)
+    limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+    odd: list[_Unreadable] = []
+
+    def parse_int(literal: str) -> Any:
+        if limit and len(literal.lstrip("-")) > limit:
+            odd.append(_Unreadable(literal))
+            return odd[-1]
+        return int(literal)
+
+    def parse_float(literal: str) -> Any:
+        value = float(literal)
+        if not math.isfinite(value):
+            odd.append(_Unreadable(literal))
+            return odd[-1]
+        return value
+
     try:
-        return json.loads(text, object_pairs_hook=_unique_object, parse_constant=_no_constant)
+        data = json.loads(
+            text, object_pairs_hook=_unique_object, parse_constant=_no_constant, parse_int=parse_int, parse_float=parse_float
+        )
+        if odd:
+            found = _find_unreadable(data)
+            path, number = found if found is not None else ((), odd[0])
+            raise error(f"{source}: {printable(json_path(path))}: {number.describe()}")
+        return data
     except json.JSONDecodeError as exc:
         raise error(f"{source}:{exc.lineno}:{exc.colno}: malformed JSON: {exc.msg}") from None
     except _DuplicateKeyError as exc:

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, replace
 
 from dreamhome.errors import HouseError
-from dreamhome.fileio import display_name, parse_json, printable, read_text, write_atomic
+from dreamhome.fileio import display_name, json_path, parse_json, printable, read_text, write_atomic
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 
 FORMAT = "dreamhome.house/1"
@@ -137,9 +137,24 @@ class _Reader:
             raise self.fail(where, 'expected "room", "face_down" or "scaffolding"')
         return self.room_code(where + ".room", value["room"]), token, 0
 
+    def string_keys(self, data) -> None:
+        """Every object's keys are strings (JSON's always are; a dict from Python code may not
+        be). Iterative: a Python caller's nesting has no depth cap."""
+        stack: list[tuple[tuple[str | int, ...], object]] = [((), data)]
+        while stack:
+            path, value = stack.pop()
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    if not isinstance(key, str):
+                        raise self.fail(json_path(path), f"keys are names (strings), got {type(key).__name__} {key!r}"[:200])
+                    stack.append(((*path, key), item))
+            elif isinstance(value, list):
+                stack.extend(((*path, i), item) for i, item in enumerate(value))
+
     def house(self, data) -> House:
         if not isinstance(data, dict):
             raise self.fail("top level", "expected a JSON object (a dreamhome.house/1 house)")
+        self.string_keys(data)
         fmt = data.get("format", FORMAT)
         if fmt != FORMAT:
             raise self.fail("format", f'expected "{FORMAT}", got {json.dumps(fmt)}')

@@ -69,10 +69,13 @@ class _State:
         self.reader: socket.socket | None = None
         self.writer: socket.socket | None = None
         self.wake = threading.Event()
+        self.previous: dict[int, Any] = {}
+        self.previous_fd = -1
 
 
 _state = _State()
 _fork_hook = False
+_restop_started = False
 
 
 def interrupted() -> int | None:
@@ -144,27 +147,65 @@ def clear() -> None:
 
 
 def install() -> None:
-    """Handle SIGINT and SIGTERM as described above. Main thread only; idempotent."""
-    global _fork_hook
+    """Handle SIGINT and SIGTERM as described above. Main thread only; idempotent.
+
+    The handlers and the wakeup fd in place before are kept, and `uninstall()` puts them back:
+    a caller in a longer-lived process (a test run calling `cli.run()`) must get its own
+    Ctrl-C back when the command ends, or a signal meant for it becomes an exception inside
+    whatever runs next."""
+    global _fork_hook, _restop_started
     if _state.installed or threading.current_thread() is not threading.main_thread():
         return
     reader, writer = socket.socketpair()
     writer.setblocking(False)
-    signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    _state.previous = {signum: signal.getsignal(signum) for signum in SIGNALS}
+    _state.previous_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
     _state.reader, _state.writer = reader, writer
     for signum in SIGNALS:
         signal.signal(signum, _handler)
     threading.Thread(target=_watch, args=(reader,), daemon=True, name="dreamhome-signals").start()
-    threading.Thread(target=_restop, daemon=True, name="dreamhome-restop").start()
+    if not _restop_started:  # one for the process: it waits on `_state.wake`, which outlives an uninstall
+        threading.Thread(target=_restop, daemon=True, name="dreamhome-restop").start()
+        _restop_started = True
     _state.installed = True
     if not _fork_hook:
         os.register_at_fork(after_in_child=_reset_in_child)
         _fork_hook = True
 
 
+def uninstall() -> None:
+    """Undo `install()`: the previous handlers and wakeup fd come back, the socketpair is closed
+    (its watcher thread ends). A no-op when not installed or outside the main thread."""
+    if not _state.installed or threading.current_thread() is not threading.main_thread():
+        return
+    signal.set_wakeup_fd(_state.previous_fd)
+    for signum, previous in _state.previous.items():
+        signal.signal(signum, previous if previous is not None else signal.SIG_DFL)
+    for sock in (_state.writer, _state.reader):  # the writer first: the watcher's recv sees the end
+        if sock is not None:
+            sock.close()
+    _state.reader = _state.writer = None
+    _state.previous = {}
+    _state.previous_fd = -1
+    _state.installed = False
+
+
+@contextmanager
+def handling() -> Iterator[None]:
+    """`install()` for the length of a block, then `uninstall()` (`cli.run()` around a command)."""
+    was = _state.installed
+    install()
+    try:
+        yield
+    finally:
+        if not was:
+            uninstall()
+
+
 def _reset_in_child() -> None:
     """A forked child: Python's own signal behaviour, and no share in the parent's socketpair."""
-    global _state
+    global _state, _restop_started
+    _restop_started = False  # threads do not survive a fork
     if not _state.installed:
         return
     try:
@@ -194,4 +235,4 @@ def solving(solver: Any) -> Iterator[None]:
     check()
 
 
-__all__ = ["Interrupted", "check", "clear", "install", "interrupted", "solving"]
+__all__ = ["Interrupted", "check", "clear", "handling", "install", "interrupted", "solving", "uninstall"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -25,3 +26,25 @@ def base() -> Ruleset:
 def car_rules() -> Ruleset:
     """The base rules with the car variant (VAR-CAR)."""
     return compiled("car")
+
+
+def _signal_setup() -> tuple[object, ...]:
+    """The process's SIGINT and SIGTERM handlers and its wakeup fd (read without changing it)."""
+    fd = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(fd)
+    return (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM), fd)
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_restored():
+    """A test that leaves the signal handlers changed fails: an in-process `cli.run()` once left
+    dreamhome.interrupt's handler behind, and Ctrl-C or a CI's SIGTERM then became an exception
+    inside whichever test ran next, while the run went on."""
+    before = _signal_setup()
+    yield
+    after = _signal_setup()
+    if after != before:
+        signal.signal(signal.SIGINT, before[0])  # type: ignore[arg-type]
+        signal.signal(signal.SIGTERM, before[1])  # type: ignore[arg-type]
+        signal.set_wakeup_fd(before[2])  # type: ignore[arg-type]
+        pytest.fail(f"the test left the signal handlers changed: {before} -> {after}")

@@ -163,3 +163,95 @@ def test_a_signal_while_solving_registers_its_solver_does_not_deadlock():
     except subprocess.TimeoutExpired:
         pytest.fail("the handler deadlocked on the interrupt lock")
     assert proc.returncode == 0 and proc.stdout.strip() == "interrupted", proc.stderr
+
+
+SLOW_SAMPLE = """
+import signal, sys, time
+from pathlib import Path
+
+from dreamhome import cli
+
+
+def test_a_command_in_process():
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        sys.argv = ["dreamhome", "rules", "variants"]
+        cli.run()
+    except SystemExit:
+        pass
+    assert signal.getsignal(signal.SIGTERM) is before  # cli.run() gave the handlers back
+
+
+def test_slow_one():
+    Path("started").write_text("")
+    time.sleep(60)
+
+
+def test_slow_two():
+    time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_a_test_run_that_ran_a_command_in_process(tmp_path, signum):
+    """SIGTERM (a CI's time-out) or Ctrl-C stops `pytest` within seconds, even after a test ran
+    `cli.run()` in process: its interrupt handler once stayed installed, turned the signal into
+    an exception inside the running test, and the run went on to the next slow test."""
+    from tests.helpers.paths import ROOT
+
+    (tmp_path / "test_sample.py").write_text(SLOW_SAMPLE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_sample.py"],
+        cwd=tmp_path,
+        env={**ENV, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "started").exists():
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read() if proc.stdout else ""
+            time.sleep(0.1)
+        time.sleep(0.3)
+        sent = time.monotonic()
+        proc.send_signal(signum)
+        try:
+            out, _ = proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            pytest.fail("pytest was still running 15 s after the signal")
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert took < 8.0, f"pytest took {took:.1f} s to stop"
+    assert "test_slow_two" not in out and "2 passed" not in out, out
+    assert "1 passed" in out or proc.returncode < 0, out
+
+
+def test_an_error_caused_by_the_signal_is_the_interruption_not_an_internal_error(monkeypatch, capsys):
+    """A signal that strikes while a C extension is imported becomes that import's own error
+    ("ImportError: initialization failed"), and `max` interrupted early under load once ended
+    in "internal error": once a signal has arrived, any error is the interruption."""
+    import dreamhome.scoring as scoring
+    from dreamhome import cli, interrupt
+
+    def struck(*args, **kwargs):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        except interrupt.Interrupted:
+            raise ImportError("initialization failed") from None
+
+    monkeypatch.setattr(scoring, "score_house", struck)
+    monkeypatch.setattr(sys, "argv", ["dreamhome", "score", str(EXAMPLES / "rulebook_example.json"), "--json"])
+    monkeypatch.delenv("DREAMHOME_DEBUG", raising=False)
+    try:
+        with pytest.raises(SystemExit) as info:
+            cli.run()
+    finally:
+        interrupt.clear()
+    assert info.value.code == 130
+    assert capsys.readouterr().err.strip().splitlines() == ["dreamhome: interrupted (SIGINT)"]

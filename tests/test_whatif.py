@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 
 import pytest
 
@@ -216,6 +217,7 @@ def test_ray_survives_a_worker_node_dying(tmp_path):
 
     exp = experiment(games=10, chunk=1, rulesets=("base", "kids"))
     undisturbed = run_experiment(exp, None, executor_name="local", workers=1)
+    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
     worker = cluster.add_node(num_cpus=1)
     cluster.wait_for_nodes()
@@ -233,6 +235,11 @@ def test_ray_survives_a_worker_node_dying(tmp_path):
     finally:
         ray.shutdown()
         cluster.shutdown()
+        for (
+            signum,
+            handler,
+        ) in handlers.items():  # Ray's head node and ray.init put their own SIGTERM handler in place (conftest checks)
+            signal.signal(signum, handler)
     assert killed_at and killed_at[0] < 20  # the node died with chunks still to play
     assert numbers(disturbed) == numbers(undisturbed)
     assert all(not r.get("crashed") for r in disturbed["rulesets"])

@@ -35,6 +35,9 @@ from dreamhome.render_text import held_text, house_grid
 from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
 
 HINT_SECONDS = 1.0
+MAX_NUMBER_DIGITS = 6
+"""Longer numbers at the prompt are no option (and are never handed to int(): Python refuses
+to convert a 5,000-digit string)."""
 HELP = text("seat.help")
 """The commands in English (`text("seat.help", lang)` in the seat's language)."""
 
@@ -115,14 +118,18 @@ class HumanGame:
                 line = self.read(self._t("seat.prompt", seat=player, count=len(legal)))
             except EOFError:
                 return "eof"
+            except UnicodeDecodeError:  # bytes that are not the terminal's encoding: one line, the prompt again
+                self._say(self._t("seat.unknown_command", command="(not text)", count=len(legal)))
+                continue
             words = line.strip().split(maxsplit=1)
             if not words:
                 continue
             command = words[0].lower()
-            if command.isdigit():
-                k = int(command)
+            if command.isascii() and command.isdigit():  # "²" is a digit to str.isdigit, not to int()
+                k = int(command) if len(command) <= MAX_NUMBER_DIGITS else 0
                 if not 1 <= k <= len(legal):
-                    self._say(self._t("seat.no_option", number=k, count=len(legal)))
+                    shown = command if len(command) <= MAX_NUMBER_DIGITS else command[:MAX_NUMBER_DIGITS] + "…"
+                    self._say(self._t("seat.no_option", number=shown, count=len(legal)))
                     continue
                 if self.undo_stack and self.undo_stack[-1][0] != player:
                     self.undo_stack.clear()
@@ -142,7 +149,9 @@ class HumanGame:
             elif command == "quit" and len(words) == 1:
                 return "quit"
             else:
-                self._say(self._t("seat.unknown_command", command=repr(line.strip()), count=len(legal)))
+                said = line.strip()
+                said = said if len(said) <= 40 else said[:40] + "…"
+                self._say(self._t("seat.unknown_command", command=repr(said), count=len(legal)))
 
     def _undo(self, player: int) -> bool:
         if not self.undo_stack or self.undo_stack[-1][0] != player:
@@ -161,9 +170,13 @@ class HumanGame:
         if not path:
             self._say(self._t("seat.save_needs_file"))
             return
+        problem = save_path_problem(path)
+        if problem is not None:
+            self._say(self._t("seat.not_saved", error=problem))
+            return
         try:
             write_record(self._result(), path)
-        except (DreamhomeError, OSError) as exc:
+        except (DreamhomeError, OSError, ValueError) as exc:
             self._say(self._t("seat.not_saved", error=exc))
             return
         self.saved = path
@@ -248,6 +261,17 @@ class HumanGame:
 
     def _say(self, line: str) -> None:
         self.console.print(escape(line), highlight=False, soft_wrap=True)
+
+
+def save_path_problem(path: str) -> str | None:
+    """Why `save PATH` cannot be a file that `dreamhome play --resume PATH` reads back, or None:
+    `-` (and any name starting with `-`) is an option or stdin to the command line, and a
+    control character (NUL) is no file name."""
+    if path.startswith("-"):
+        return f"{path!r} is not a file name `--resume` can take (it starts with '-'); name a file, e.g. save ./{path}"
+    if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in path):
+        return f"{path!r} holds a control character or an unpaired surrogate; name a file"
+    return None
 
 
 def option_text(state: GameState, action: Action, lang: str = DEFAULT_LANG) -> str:
@@ -341,4 +365,5 @@ __all__ = [
     "quit_line",
     "resource_name",
     "resume_hint",
+    "save_path_problem",
 ]

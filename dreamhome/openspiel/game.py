@@ -16,12 +16,21 @@ The game is the project's own `GameState` under a thin layer that speaks OpenSpi
   (`returns=win`: the winners of SCORE-WIN share 1).
 
 Game parameters: `players` (default 4), `variant` (names, comma-separated), `rules` (a rules
-file; the packaged base rules by default), `returns`.
+file; the packaged base rules by default), `returns`. Each is checked (`ValueError`, one line):
+a parameter is input, and `rules` names a file read under the input size cap.
+
+A state saves as data, never as a pickle: `state.serialize()` gives `dreamhome.openspiel-state/1`
+JSON (the game's parameters and the history of actions), and `game.deserialize_state(text)`
+replays it, every action checked against what the state offers (docs/openspiel.md).
 """
 
 from __future__ import annotations
 
+import json
+import os
+import stat
 from collections import Counter
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -29,6 +38,8 @@ import numpy as np
 import pyspiel
 
 from dreamhome.dsl.compiler import compile_rules
+from dreamhome.errors import DreamhomeError
+from dreamhome.fileio import max_input_bytes, parse_json, printable
 from dreamhome.game.phases import Phase
 from dreamhome.game.state import GameState, Resource
 from dreamhome.openspiel.action_space import ActionSpace
@@ -37,6 +48,8 @@ from dreamhome.ruleset import ROOM0, Ruleset
 SHORT_NAME = "python_dream_home"
 _DEFAULTS: dict[str, Any] = {"players": 4, "variant": "", "rules": "", "returns": "score"}
 _RETURNS = ("score", "win")
+STATE_FORMAT = "dreamhome.openspiel-state/1"
+"""The `format` of a serialised state (`DreamHomeState.serialize`)."""
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -59,7 +72,47 @@ GAME_TYPE = pyspiel.GameType(
 
 @lru_cache(maxsize=16)
 def _rules(path: str, variants: tuple[str, ...]) -> Ruleset:
+    if path:
+        _rules_file_ok(path)
     return compile_rules(path or None, variants)
+
+
+def _rules_file_ok(path: str) -> None:
+    """The `rules` parameter names a regular file under the input size cap (`rules=/dev/zero`
+    once read until memory ran out); the compiler reads it only then."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError) as exc:
+        raise ValueError(
+            f"rules={printable(path)!r}: cannot read the rules file ({getattr(exc, 'strerror', None) or exc})"
+        ) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"rules={printable(path)!r}: not a regular file")
+    cap = max_input_bytes()
+    if info.st_size > cap:
+        raise ValueError(f"rules={printable(path)!r}: larger than {cap} bytes")
+
+
+def _params(params: dict[str, Any] | None) -> dict[str, Any]:
+    """The game's parameters with the defaults, each of its type and range (`ValueError`)."""
+    if params is not None and not isinstance(params, dict):
+        raise ValueError(f"game parameters must be a dict, got {type(params).__name__}")
+    given = dict(params or {})
+    unknown = sorted(str(k) for k in given if k not in _DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown game parameter {printable(unknown[0])!r}; parameters: {', '.join(_DEFAULTS)}")
+    p = {**_DEFAULTS, **given}
+    for name, default in _DEFAULTS.items():
+        value = p[name]
+        if isinstance(default, int) and (not isinstance(value, int) or isinstance(value, bool)):
+            raise ValueError(f"{name} must be a whole number, got {printable(repr(value))[:60]}")
+        if isinstance(default, str) and not isinstance(value, str):
+            raise ValueError(f"{name} must be a string, got {printable(repr(value))[:60]}")
+    if p["returns"] not in _RETURNS:
+        raise ValueError(f"returns must be one of {', '.join(_RETURNS)}, got {printable(p['returns'])[:60]!r}")
+    if "\x00" in p["rules"] or "\x00" in p["variant"]:
+        raise ValueError("rules and variant may not hold a NUL character")
+    return p
 
 
 def resource_kinds(rules: Ruleset) -> tuple[Resource, ...]:
@@ -116,13 +169,19 @@ class DreamHomeGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None, ruleset: Ruleset | None = None):
         """The game of `params`; `ruleset`, when given, is used instead of compiling the
         `rules` and `variant` parameters (a bot plays the game it is seated at)."""
-        p = {**_DEFAULTS, **(params or {})}
-        if p["returns"] not in _RETURNS:
-            raise ValueError(f"returns must be one of {', '.join(_RETURNS)}, got {p['returns']!r}")
-        variants = tuple(v for v in str(p["variant"]).split(",") if v)
-        rules = ruleset if ruleset is not None else _rules(str(p["rules"]), variants)
+        p = _params(params)
+        variants = tuple(v.strip() for v in p["variant"].split(",") if v.strip())
+        if ruleset is not None:
+            rules = ruleset
+        else:
+            try:
+                rules = _rules(p["rules"], variants)
+            except DreamhomeError as exc:  # a RulesError lists every error, a line each: the first, and how many more
+                lines = str(exc).splitlines() or [type(exc).__name__]
+                more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
+                raise ValueError(lines[0] + more) from None
         _BY_HASH.setdefault(rules.content_hash, rules)
-        players = int(p["players"])
+        players = p["players"]
         g = rules.game
         if not g.min_players <= players <= g.max_players:
             raise ValueError(f"players must be {g.min_players}–{g.max_players} under these rules, got {players}")
@@ -149,6 +208,42 @@ class DreamHomeGame(pyspiel.Game):
     def new_initial_state(self) -> DreamHomeState:
         return DreamHomeState(self)
 
+    def deserialize_state(self, text: str) -> DreamHomeState:
+        """The state `DreamHomeState.serialize` wrote, for this game (`ValueError`, one line).
+
+        The text is data (never unpickled): its format and parameters must be this game's, and
+        its actions are replayed one by one, each one the state offers at that point."""
+        if not isinstance(text, str):
+            raise ValueError(f"a serialised state is text, got {type(text).__name__}")
+        if len(text) > max_input_bytes():
+            raise ValueError(f"serialised state: larger than {max_input_bytes()} bytes")
+        try:
+            data = parse_json(text, "serialised state")
+        except DreamhomeError as exc:
+            raise ValueError(str(exc)) from None
+        if not isinstance(data, dict) or set(data) != {"format", "game", "rules_hash", "start", "history"}:
+            raise ValueError("serialised state: expected an object with format, game, rules_hash, start and history")
+        if data["format"] != STATE_FORMAT:
+            raise ValueError(f"serialised state: format must be {STATE_FORMAT}, got {printable(repr(data['format']))[:60]}")
+        if data["game"] != self.get_parameters() or data["rules_hash"] != self.rules.content_hash:
+            raise ValueError("serialised state: it was saved from another game (its parameters or rules differ)")
+        history = data["history"]
+        if not isinstance(history, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in history):
+            raise ValueError("serialised state: history must be a list of whole numbers")
+        if data["start"] is None:
+            state = self.new_initial_state()
+        else:
+            try:
+                start = GameState.from_dict(self.rules, data["start"])
+            except DreamhomeError as exc:
+                raise ValueError(f"serialised state: start: {exc}") from None
+            state = DreamHomeState.from_game_state(self, start)
+        for k, action in enumerate(history):
+            if state.is_terminal() or action not in state.legal_actions():
+                raise ValueError(f"serialised state: history[{k}]: action {action} is not offered there")
+            state.apply_action(action)
+        return state
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
@@ -169,6 +264,17 @@ def _score_bound(rules: Ruleset) -> int:
     return rules.board.size * per_cell + roofs + bonuses + sum(f.points for f in rules.furnishings)
 
 
+@dataclass(frozen=True)
+class _Start:
+    """The game state a continued state began from (`from_game_state`), kept for `serialize`.
+    Shared, never copied: OpenSpiel deep-copies a state's attributes at every clone."""
+
+    state: GameState
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Start:
+        return self
+
+
 class DreamHomeState(pyspiel.State):
     """One game in progress (OpenSpiel's `State`), over a `GameState` once the first deal is made."""
 
@@ -183,6 +289,7 @@ class DreamHomeState(pyspiel.State):
         deck = setup(*game.key).deck
         self._rooms_left, self._res_left = Counter(deck[0]), Counter(deck[1])
         self._history_text: list[str] = []
+        self._start: _Start | None = None
 
     @classmethod
     def from_game_state(cls, game: DreamHomeGame, state: GameState) -> DreamHomeState:
@@ -197,7 +304,22 @@ class DreamHomeState(pyspiel.State):
         twin._rooms_left = Counter(state.room_deck)
         twin._res_left = Counter(state.res_deck)
         twin._history_text = [f"continued at round {state.round}"]
+        twin._start = _Start(state.clone())
         return twin
+
+    def serialize(self) -> str:
+        """The state as `dreamhome.openspiel-state/1` JSON: the game's parameters, the game state
+        a continued state began from (`GameState.to_dict`, else null) and every action since.
+        `DreamHomeGame.deserialize_state` reads it back. (OpenSpiel's C++ side keeps its own
+        pickled form for `pyspiel.serialize_game_and_state`: for strings made by this process.)"""
+        data = {
+            "format": STATE_FORMAT,
+            "game": self.get_game().get_parameters(),
+            "rules_hash": self._g.rules.content_hash,
+            "start": self._start.state.to_dict() if self._start is not None else None,
+            "history": [int(a) for a in self.history()],
+        }
+        return json.dumps(data, separators=(",", ":"))
 
     @property
     def _g(self) -> Setup:
@@ -234,6 +356,8 @@ class DreamHomeState(pyspiel.State):
         return sorted((self._g.res_index[r], n / total) for r, n in self._res_left.items() if n)
 
     def _apply_chance(self, outcome: int) -> None:
+        if not any(outcome == offered for offered, _ in self.chance_outcomes()):  # before anything changes
+            raise ValueError(f"chance outcome {outcome} is not offered here ({self._dealing()})")
         dealing = self._dealing()
         rules = self._g.rules
         if dealing == "first":
@@ -288,9 +412,12 @@ class DreamHomeState(pyspiel.State):
             dealing = self._dealing()
             if dealing == "first":
                 return f"first player {action}"
+            # A number no card has (never offered) is said so, not an IndexError (nor, negative, another card).
             if dealing == "room":
-                return f"deal {self._g.rules.rooms[action].id}"
-            return f"deal {self._g.res_kinds[action].text()}"
+                rooms = self._g.rules.rooms
+                return f"deal {rooms[action].id}" if 0 <= action < len(rooms) else f"no room card {action}"
+            kinds = self._g.res_kinds
+            return f"deal {kinds[action].text()}" if 0 <= action < len(kinds) else f"no resource card {action}"
         move = self._g.space.action(action)
         return self.game_state.action_text(move) if self.game_state is not None else str(move)
 

@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.whatif.experiment import play_chunk
@@ -148,6 +149,20 @@ def _crashed(payload: dict, why: str) -> dict:
     return {"ruleset": payload["ruleset"], "start": payload["start"], "end": payload["end"], "games": games}
 
 
+@contextmanager
+def _signal_handlers_kept() -> Iterator[None]:
+    """Around `ray.init`, which puts its own SIGTERM handler (a `sys.exit`) in place of the
+    caller's: the command's own Ctrl-C and SIGTERM handling (dreamhome.interrupt) stays, and a
+    test run calling this in process keeps its handlers (tests/conftest.py checks it)."""
+    main = threading.current_thread() is threading.main_thread()
+    saved = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)} if main else {}
+    try:
+        yield
+    finally:
+        for signum, handler in saved.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+
+
 def run_ray(payloads: Iterable[dict], workers: int, address: str | None = None) -> Iterator[dict]:
     try:
         import ray
@@ -156,7 +171,8 @@ def run_ray(payloads: Iterable[dict], workers: int, address: str | None = None) 
     started = False
     if not ray.is_initialized():
         kwargs = {"address": address} if address else {"num_cpus": workers}
-        ray.init(include_dashboard=False, log_to_driver=False, ignore_reinit_error=True, **kwargs)
+        with _signal_handlers_kept():
+            ray.init(include_dashboard=False, log_to_driver=False, ignore_reinit_error=True, **kwargs)
         started = True
     try:
         remote = ray.remote(play_chunk)

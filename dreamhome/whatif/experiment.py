@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,21 +38,25 @@ class Experiment:
     bots: tuple[str, ...]
     seed: int
     chunk: int
+    bot_code: tuple[str, ...] = ()
+    """For each bot name of your own code (`module:Class`), the sha256 of its module's source
+    (`bot_code_hash`); empty for the packaged bots. Part of the id, so `--resume` after the bot's
+    code changed is refused instead of mixing old and new games."""
 
     @property
     def id(self) -> str:
         """Identifies the experiment: the same id means the same games and the same numbers."""
-        payload = json.dumps(
-            {
-                "rulesets": [r.hash for r in self.rulesets],
-                "games": self.games,
-                "players": self.players,
-                "bots": self.bots,
-                "seed": self.seed,
-                "chunk": self.chunk,
-            },
-            sort_keys=True,
-        )
+        fields: dict[str, object] = {
+            "rulesets": [r.hash for r in self.rulesets],
+            "games": self.games,
+            "players": self.players,
+            "bots": self.bots,
+            "seed": self.seed,
+            "chunk": self.chunk,
+        }
+        if any(self.bot_code):  # only then: the ids of experiments with packaged bots stay as they were
+            fields["bot_code"] = list(self.bot_code)
+        payload = json.dumps(fields, sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
     def jobs(self) -> Iterator[tuple[int, int, int]]:
@@ -78,6 +83,7 @@ class Experiment:
             "bots": list(self.bots),
             "seed": self.seed,
             "chunk": self.chunk,
+            **({"bot_code": list(self.bot_code)} if any(self.bot_code) else {}),
             "rulesets": [{"label": r.label, "variants": list(r.variants), "hash": r.hash} for r in self.rulesets],
         }
 
@@ -105,18 +111,20 @@ def build_experiment(
     seed: int,
     chunk: int,
     base_rules: str | None = None,
+    base_variants: Sequence[str] = (),
 ) -> Experiment:
     """An experiment from what the user typed, every part checked (DreamhomeError, one line).
 
     `rulesets`: variant names, `base` or rules files (the first is the baseline);
-    `bots`: one name per seat, or None for greedy everywhere.
+    `bots`: one name per seat, or None for greedy everywhere; `base_rules` and `base_variants`
+    (the command's global `--rules` and `--variant`) are the rules in use under every ruleset.
     """
     from dreamhome.game.bots import make_bot
 
     check_size(games, chunk)
     if not rulesets:
         raise DreamhomeError("name at least one ruleset or variant (the first is the baseline)")
-    specs = tuple(resolve_ruleset(arg, base_rules) for arg in rulesets)
+    specs = tuple(resolve_ruleset(arg, base_rules, base_variants) for arg in rulesets)
     for spec in specs:
         game = _rules(spec.source, spec.variants).game
         if not game.min_players <= players <= game.max_players:
@@ -124,29 +132,48 @@ def build_experiment(
     names = tuple(bots) if bots else ("greedy",) * players
     if len(names) != players:
         raise DreamhomeError(f"--bots names {len(names)} bot(s) for {players} players; give one per seat")
-    for name in dict.fromkeys(names):
-        make_bot(name, seed, 0)  # an unknown name, a module:Class that does not import, a missing extra: one line now
-    return Experiment(specs, games, players, names, seed, chunk)
+    code = {name: bot_code_hash(make_bot(name, seed, 0)) for name in dict.fromkeys(names)}
+    # make_bot above: an unknown name, a module:Class that does not import, a missing extra: one line now
+    return Experiment(specs, games, players, names, seed, chunk, tuple(code[name] for name in names))
 
 
-def resolve_ruleset(arg: str, base_rules: str | None = None) -> RulesetSpec:
-    """A rules file path, `base` (the rules in use), or a variant of the rules in use."""
+def bot_code_hash(bot: object) -> str:
+    """sha256 of the source file of a bot of your own code (its class's module), "" for the
+    packaged bots: a what-if's games are a function of the bots' code too. Only that module is
+    hashed; a change in a module it imports is not seen (docs/WHATIF.md)."""
+    module = sys.modules.get(type(bot).__module__)
+    if module is None or module.__name__.split(".")[0] == "dreamhome":
+        return ""
+    source = getattr(module, "__file__", None)
+    if not source:
+        raise DreamhomeError(f"bot {type(bot).__module__}:{type(bot).__name__}: its module has no source file to identify it by")
+    try:
+        return "sha256:" + hashlib.sha256(Path(source).read_bytes()).hexdigest()
+    except OSError as exc:
+        raise DreamhomeError(f"bot {type(bot).__module__}:{type(bot).__name__}: cannot read {source}: {exc.strerror}") from None
+
+
+def resolve_ruleset(arg: str, base_rules: str | None = None, base_variants: Sequence[str] = ()) -> RulesetSpec:
+    """A rules file path, `base` (the rules in use), or a variant of the rules in use; the
+    variants `base_variants` (the global `--variant`) are on under each of them."""
+    on = tuple(dict.fromkeys(base_variants))
     path = Path(arg)
     if arg != "base" and (path.suffix == ".dh" or path.exists()):
         from dreamhome.fileio import read_bytes
 
         if path.exists():
             read_bytes(path, "rules file")  # the input layer's size cap, before the compiler reads it
-        rules = compile_rules(path)
-        return RulesetSpec(arg, rules.source, (), rules.content_hash)
-    base = compile_rules(base_rules)
+        rules = compile_rules(path, on)
+        return RulesetSpec(arg, rules.source, on, rules.content_hash)
+    base = compile_rules(base_rules, on)
     if arg == "base":
-        return RulesetSpec("base", base.source, (), base.content_hash)
+        return RulesetSpec("base", base.source, on, base.content_hash)
     if arg not in base.variants_available:
         known = ", ".join(["base", *sorted(base.variants_available)])
         raise DreamhomeError(f"unknown ruleset or variant '{arg}'; known: {known} (or a path to a .dh file)")
-    rules = compile_rules(base_rules, [arg])
-    return RulesetSpec(arg, rules.source, (arg,), rules.content_hash)
+    variants = tuple(dict.fromkeys((*on, arg)))
+    rules = compile_rules(base_rules, variants)
+    return RulesetSpec(arg, rules.source, variants, rules.content_hash)
 
 
 @lru_cache(maxsize=16)
@@ -207,6 +234,7 @@ def job_payload(exp: Experiment, job: tuple[int, int, int]) -> dict:
 
 __all__ = [
     "MAX_CHUNK",
+    "bot_code_hash",
     "MAX_GAMES",
     "Experiment",
     "RulesetSpec",

@@ -50,7 +50,7 @@ class Store:
                 other = old.get("id") if isinstance(old, dict) else None
                 raise DreamhomeError(
                     f"{display_name(self.dir)} holds a different experiment (id {display_name(str(other))}, this one is "
-                    f"{experiment.id}: other rulesets, games, players, bots, seed or chunk size); "
+                    f"{experiment.id}: other rulesets, games, players, bots, a bot's code, seed or chunk size); "
                     "refusing to resume it"
                 )
         elif resume and self.dir.exists() and any(self.dir.iterdir()):
