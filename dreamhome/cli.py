@@ -126,18 +126,14 @@ def rules_options(func):
 
 
 def rules_file_or_fail(path: str) -> None:
-    """Refuse a rules file the compiler should not even open: too large (/dev/zero) or unreadable.
+    """Refuse a rules file that is not a regular file (`<(cat f.dh)`, /dev/zero) in one line, before
+    anything reads it. The compiler reads each rules file once, under the input size cap
+    (`dsl.compiler.read_rules_text`): a pipe read here first would reach it empty."""
+    from dreamhome.dsl.compiler import rules_file_problem
 
-    The compiler reads rules files itself; this puts them under the input layer's size cap.
-    """
-    from dreamhome.fileio import read_bytes
-
-    if not os.path.exists(path):
-        return  # the compiler's own diagnostic says so
-    try:
-        read_bytes(path, "rules file")
-    except DreamhomeError as exc:
-        fail(str(exc))
+    problem = rules_file_problem(path)
+    if problem is not None:
+        fail(f"{printable(path)}: cannot read rules file: {problem}")
 
 
 def absolute_includes() -> bool:

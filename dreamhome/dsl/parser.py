@@ -271,7 +271,7 @@ class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
         return ("@at", str(ch[0]), ch[0])
 
     def uses_flag(self, ch: list[Token]) -> _Flag:
-        return ("@uses", int(ch[0]), ch[0])
+        return ("@uses", int(ch[0]), ch[0])  # the number's position: a repeated `uses` is shown there
 
     def plain_flag(self, ch: list[Token]) -> _Flag:
         return ("@flag", str(ch[0]), ch[0])
@@ -283,11 +283,17 @@ class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
         timing = None
         uses = None
         flags = []
+        seen: set[str] = set()
+        repeats = []
         for item in cast("list[_Args | _Flag]", ch[1:]):
             if item[0] == "@args":
                 args = cast(_Args, item)[1]
                 continue
             tag, value, token = cast(_Flag, item)
+            word = "uses" if tag == "@uses" else str(value) if tag == "@flag" else f"at {value}"
+            if word in seen:
+                repeats.append((word, self._tpos(token)))
+            seen.add(word)
             if tag == "@at":
                 timing = str(value)
                 flags.append(("at " + timing, self._tpos(token)))
@@ -295,7 +301,7 @@ class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
                 uses = int(value)
             else:
                 flags.append((str(value), self._tpos(token)))
-        spec = EffectSpec(name, args, timing, tuple(flags), uses, self._pos(meta))
+        spec = EffectSpec(name, args, timing, tuple(flags), uses, self._pos(meta), tuple(repeats))
         return Field("effect", spec, None, self._pos(meta))
 
     # ---- bonuses ---------------------------------------------------

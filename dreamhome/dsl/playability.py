@@ -91,6 +91,21 @@ def board_size_problem(spaces: int) -> str | None:
     return None
 
 
+def extra_take_problem(spaces: int, rounds: int, shown: str) -> str | None:
+    """TOOL-TIMING, ROUND-6: a round-start take without `skip_turn` adds a room card beside the
+    round's own take, and is offered only while its user's house keeps a space for every turn
+    still to come. Each round's take fills one space, so the extra card needs a space beyond the
+    rounds: with no more spaces than rounds the effect can never act (a warning, not an error: the
+    card is still dealt and may be taken)."""
+    if spaces <= rounds:
+        return (
+            f"{shown} can never act: without skip_turn it adds a room card to a house that needs each "
+            f"of its {spaces} space(s) for the {rounds} rounds' own takes (TOOL-TIMING, ROUND-6); "
+            "add skip_turn, or a board with more spaces than rounds"
+        )
+    return None
+
+
 def _deck_problems(game: GameSpec, decks: Decks, where: Where) -> list[Problem]:
     """COMP-1, COMP-3, COMP-5: each deck covers its deal over every round, and the decks stay small
     enough to shuffle per game. One message per deck: too big, too small, or cards never dealt."""
@@ -210,4 +225,13 @@ def _board_problems(game: GameSpec, board: Board, where: Where) -> list[Problem]
     return out
 
 
-__all__ = ["MAX_DECK", "MAX_SPACES", "Decks", "Problem", "Where", "board_size_problem", "playability_problems"]
+__all__ = [
+    "MAX_DECK",
+    "MAX_SPACES",
+    "Decks",
+    "Problem",
+    "Where",
+    "board_size_problem",
+    "extra_take_problem",
+    "playability_problems",
+]
