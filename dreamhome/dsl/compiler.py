@@ -724,7 +724,11 @@ class _Compiler:
             self.error(fld.pos, f"columns {lo}..{hi} is not a range (write LO..HI, 0 ≤ LO ≤ HI)")
             return ()
         if hi - lo + 1 > MAX_SPACES:
-            self.error(fld.pos, f"columns {lo}..{hi} is {hi - lo + 1:,} columns; a board holds at most {MAX_SPACES:,} spaces")
+            self.error(
+                fld.pos,
+                f"columns {lo}..{hi} is {hi - lo + 1:,} columns, more than a house can hold: "
+                f"a board holds at most {MAX_SPACES:,} spaces",
+            )
             return ()
         return tuple(range(lo, hi + 1))
 
