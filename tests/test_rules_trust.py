@@ -333,10 +333,10 @@ def test_a_rules_file_is_opened_once(tmp_path, monkeypatch):
     ("line", "words"),
     [
         ("floor top upper columns 100..4", "columns 100..4 is not a range"),
-        ("floor top upper columns 0..1000000", "a board holds at most 1,000 spaces"),
+        ("floor top upper columns 0..1000000", "more than a house can hold: at most 1,000 spaces"),
         ("floor top upper columns -5..3", "is not a range"),
         ("roof_pile under ground columns 100..4", "columns 100..4 is not a range"),
-        ("roof_pile under ground columns 0..999999", "a board holds at most"),
+        ("roof_pile under ground columns 0..999999", "more than a house can hold: at most"),
     ],
 )
 def test_a_huge_or_reversed_column_range_is_one_error_at_its_line(tmp_path, line, words):

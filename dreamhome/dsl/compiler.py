@@ -726,8 +726,7 @@ class _Compiler:
         if hi - lo + 1 > MAX_SPACES:
             self.error(
                 fld.pos,
-                f"columns {lo}..{hi} is {hi - lo + 1:,} columns, more than a house can hold: "
-                f"a board holds at most {MAX_SPACES:,} spaces",
+                f"columns {lo}..{hi} is {hi - lo + 1:,} columns, more than a house can hold: at most {MAX_SPACES:,} spaces",
             )
             return ()
         return tuple(range(lo, hi + 1))
