@@ -309,6 +309,17 @@ def test_process_substitution_is_refused_not_read_twice(tmp_path):
     assert "base rules" not in proc.stderr
 
 
+def test_a_regular_file_over_the_size_cap_is_refused(tmp_path, monkeypatch):
+    from dreamhome.fileio import MAX_BYTES_ENV
+
+    path = tmp_path / "big.dh"
+    path.write_text(HEAD + "#" * 500 + "\n")
+    monkeypatch.setenv(MAX_BYTES_ENV, "100")
+    with pytest.raises(RulesError) as info:
+        compile_rules(path)
+    assert "larger than 100 bytes" in info.value.diagnostics[0].message
+
+
 def test_a_device_is_refused():
     with pytest.raises(RulesError) as info:
         compile_rules("/dev/zero")
