@@ -201,6 +201,20 @@ def test_the_take_acts_with_skip_turn_or_a_spare_space(tmp_path):
     assert not any("can never act" in d.message for d in errors + warnings)
 
 
+def test_a_round_start_take_on_a_track_the_turns_empty_warns():
+    """TOOL-TIMING, ROUND-1: 3 players discard a column of 4, 4 players take all 4: at every player
+    count each room card on the track is some turn's take, so an extra take can never act."""
+    game = "game dream_home { players 3..4  rounds 11  deal rooms 4 resources 3  discard players 3..3 }\n"
+    tool = "tool jackhammer { effect take_room(track) at round_start }\n"
+    errors, warnings = check_rules(text=HEAD + game + tool, name="t.dh")
+    assert not errors, [e.one_line() for e in errors]
+    idle = [w for w in warnings if "can never act" in w.message]
+    assert len(idle) == 1 and idle[0].line == 3 and "no more room cards than turns" in idle[0].message
+    # Without the discard (VAR-NODISCARD) 3 players leave a card spare: the take can act.
+    errors, warnings = check_rules(text=HEAD + game + tool + "option round_discard = off\n", name="t.dh")
+    assert not errors and not any("can never act" in w.message for w in warnings)
+
+
 @pytest.mark.parametrize("path", [BASE_RULES, *sorted((RULES_DIR / "variants").glob("*.dh"))], ids=lambda p: p.name)
 def test_no_packaged_rules_file_has_an_idle_tool(path):
     errors, warnings = check_rules(path)

@@ -949,13 +949,15 @@ class _Compiler:
         )
         for problem in playability_problems(game, board, decks, options, where):
             self.error(problem.pos, problem.message, problem.severity)
-        self.check_idle_takes(game, board, decls, cards)
+        self.check_idle_takes(game, board, decls, cards, options)
         scaffolds = [c.id for c in cards.tools if c.count and c.effect("scaffold")]
         message = scaffold_kinds_problem(scaffolds)
         if message is not None:
             self.error(decls[scaffolds[-1]].pos, message)
 
-    def check_idle_takes(self, game: GameSpec, board: Board, decls: Mapping[str, _Merged], cards: _Cards) -> None:
+    def check_idle_takes(
+        self, game: GameSpec, board: Board, decls: Mapping[str, _Merged], cards: _Cards, options: Mapping[str, str]
+    ) -> None:
         """A held card whose round-start take (a SKIP_TURN_SHAPES effect at a SKIP_TURN_TIMINGS
         timing) has no `skip_turn` and no spare space to land on can never act: warn at the effect."""
         for card in (*cards.helpers, *cards.tools):
@@ -967,7 +969,7 @@ class _Compiler:
                 when = effect.timing or next(iter(supported_timings(effect.name, places)), None)
                 if (effect.name, places) not in SKIP_TURN_SHAPES or when not in SKIP_TURN_TIMINGS or "skip_turn" in effect.flags:
                     continue
-                message = extra_take_problem(board.size, game.rounds, f"{card.id}'s {effect.describe()}")
+                message = extra_take_problem(game, board.size, options, f"{card.id}'s {effect.describe()}")
                 if message is not None:
                     pos = specs[k].pos if k < len(specs) else decls[card.id].pos
                     self.error(pos, message, "warning")
