@@ -171,6 +171,23 @@ def test_a_repeat_is_an_error_at_the_second_writing(tmp_path, line, word, at):
     assert any(word in d.message and (d.line, d.column) == (2, column) for d in diags), [d.one_line() for d in diags]
 
 
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        ("option tiebreak = none\noption tiebreak = children\n", 3, "option 'tiebreak' is set twice in this file"),
+        ("variant v { option tiebreak = none  option tiebreak = children }\n", 2, "set twice in variant 'v'"),
+        (
+            "variant v {\n  room kitchen { points 1 6 }\n  room kitchen { count 2 }\n}\n",
+            4,
+            "'kitchen' is declared twice in variant 'v'",
+        ),
+    ],
+)
+def test_an_option_or_a_variant_declaration_twice_is_an_error(tmp_path, text, line, words):
+    diags = errors_of(HEAD + text, tmp_path)
+    assert any(words in d.message and d.line == line for d in diags), [d.one_line() for d in diags]
+
+
 def test_distinct_words_are_no_repeat(tmp_path):
     rules = compile_rules(
         text=HEAD + "helper architect { effect score(bonus_plus 1, empty_room 1) }\n"

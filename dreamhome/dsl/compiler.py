@@ -575,15 +575,35 @@ class _Compiler:
         elif isinstance(item, OptionDecl):
             if isinstance(item.value, int) and abs(item.value) > MAX_NUMBER:
                 self.error(item.pos, f"option '{item.name}': a number out of range (at most {MAX_NUMBER:,} either way)")
+            if seen is not None:  # set twice in one file: a repeat, as a field twice is
+                key = f"option {item.name}"
+                if key in seen:
+                    self.error(item.pos, f"option '{item.name}' is set twice in this file (first at line {seen[key].line})")
+                seen[key] = item.pos
             state.options[item.name] = item
         elif isinstance(item, VariantDecl):
             self.check_display_name(item.name, item.pos)
+            self.check_variant_repeats(item)
             if seen is not None:
                 key = f"variant {item.id}"
                 if key in seen:
                     self.error(item.pos, f"variant '{item.id}' is declared twice in this file (first at line {seen[key].line})")
                 seen[key] = item.pos
             state.variants[item.id] = (item, file)
+
+    def check_variant_repeats(self, variant: VariantDecl) -> None:
+        """Within one `variant` block each declaration and option once (checked where the block is
+        declared, so `rules check` finds it whether or not the variant is switched on)."""
+        inner: dict[str, Pos] = {}
+        for sub in variant.items:
+            if isinstance(sub, OptionDecl):
+                key, said = f"option {sub.name}", f"option '{sub.name}' is set"
+            else:
+                key = sub.kind if sub.kind in SINGLETONS or sub.id is None else sub.id
+                said = f"'{key}' is declared"
+            if key in inner:
+                self.error(sub.pos, f"{said} twice in variant '{variant.id}' (first at line {inner[key].line})")
+            inner[key] = sub.pos
 
     # ---- checks shared by the builders -------------------------------
     @staticmethod
