@@ -514,7 +514,7 @@ class _Compiler:
                 )
 
     def check_conditions(self, conditions: Sequence[Condition]) -> None:
-        """`when has kitchen and has kitchen`: a condition twice is a repeat, as a field twice is."""
+        """`when has ROOM and has ROOM`: a condition twice is a repeat, as a field twice is."""
         seen: set[tuple[str, str | None]] = set()
         for cond in conditions:
             if (cond.room, cond.scope) in seen:
@@ -533,7 +533,7 @@ class _Compiler:
             self.error(fld.pos, f"the {lang} name: {problem}")
 
     def check_display_name(self, name: str | None, pos: Pos) -> None:
-        """The quoted name after a declaration's id (`room kitchen "Kitchen"`): plain text too."""
+        """The quoted name after a declaration's id (`room ID "Name"`): plain text too."""
         problem = name_problem(name) if name is not None else None
         if problem is not None:
             self.error(pos, problem)
