@@ -37,7 +37,7 @@ import dreamhome.dsl.compiler as c   # imports (lark, networkx) are not counted
 t0 = time.perf_counter(); c.compile_rules(); t1 = time.perf_counter()
 from dreamhome.dsl.parser import RulesParser
 text = c.BASE_RULES.read_text()
-t2 = time.perf_counter(); RulesParser(fast=False).parse(text, "base.dh"); t3 = time.perf_counter()
+t2 = time.perf_counter(); RulesParser().parse(text, "base.dh"); t3 = time.perf_counter()
 print(json.dumps({"compile": t1 - t0, "parse": t3 - t2}))
 """
 

@@ -126,18 +126,14 @@ def rules_options(func):
 
 
 def rules_file_or_fail(path: str) -> None:
-    """Refuse a rules file the compiler should not even open: too large (/dev/zero) or unreadable.
+    """Refuse a rules file that is not a regular file (`<(cat f.dh)`, /dev/zero) in one line, before
+    anything reads it. The compiler reads each rules file once, under the input size cap
+    (`dsl.compiler.read_rules_text`): a pipe read here first would reach it empty."""
+    from dreamhome.dsl.compiler import rules_file_problem
 
-    The compiler reads rules files itself; this puts them under the input layer's size cap.
-    """
-    from dreamhome.fileio import read_bytes
-
-    if not os.path.exists(path):
-        return  # the compiler's own diagnostic says so
-    try:
-        read_bytes(path, "rules file")
-    except DreamhomeError as exc:
-        fail(str(exc))
+    problem = rules_file_problem(path)
+    if problem is not None:
+        fail(f"{printable(path)}: cannot read rules file: {problem}")
 
 
 def absolute_includes() -> bool:
@@ -253,6 +249,8 @@ def main(ctx, rules_path, variants, absolute_includes, lang):
 @rules_options
 def check(house_path, as_json, final, rules_spec):
     """Is HOUSE legal? Lists each broken rule by id and cell (exit 1 if not)."""
+    from rich.markup import escape as markup_escape
+
     from dreamhome.i18n import text
     from dreamhome.legality import final_state_violations, house_violations
     from dreamhome.render_text import held_text, house_grid
@@ -271,7 +269,7 @@ def check(house_path, as_json, final, rules_spec):
             count = text("check.violations", lang, count=len(violations))
             console.print(f"[bold #d0312d]{text('check.illegal', lang)}[/]: {count}")
             for v in violations:
-                console.print(f"  [bold]{v.rule}[/] {v.cell or ''}: {v.message}")
+                console.print(f"  [bold]{v.rule}[/] {v.cell or ''}: {markup_escape(v.message)}")  # names as written
         else:
             console.print(f"[bold #2e9b46]{text('check.legal', lang)}[/]")
     if violations:
@@ -373,6 +371,8 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
 
 def _print_optimized(rules, house, result) -> None:
     """`optimize`'s picture: the house before, the end-game actions, the house after."""
+    from rich.markup import escape as markup_escape
+
     from dreamhome.render_text import house_with_score
     from dreamhome.scoring import score_house
 
@@ -383,7 +383,7 @@ def _print_optimized(rules, house, result) -> None:
     if not result.steps:
         console.print("no helper action improves this house")
     for n, step in enumerate(result.steps, 1):
-        console.print(f"{n}. {step.explain(rules)}")
+        console.print(f"{n}. {markup_escape(step.explain(rules))}")  # card names as written, never rich markup
     console.rule("[bold]after")
     console.print(house_with_score(rules, result.house, score_house(rules, result.house), console.width, current_lang()))
     proof = "proven optimal" if result.optimal else f"not proven optimal ({result.status})"
@@ -428,6 +428,7 @@ def place(house_path, card, pool_path, as_json, time_limit, workers, processes, 
     optimally. Ties: face up before face down, then board order.
     """
     from rich.table import Table
+    from rich.text import Text as RichText
 
     from dreamhome.fileio import display_name, read_json
     from dreamhome.solver.place import placement_bounds, read_pool
@@ -450,7 +451,7 @@ def place(house_path, card, pool_path, as_json, time_limit, workers, processes, 
     if as_json:
         emit_json({"card": card, "placements": [b.to_json(rules) for b in bounds]})
         return
-    table = Table(title=text("place.title", lang, card=rules.card_name(card, lang).lower()), header_style="bold")
+    table = Table(title=RichText(text("place.title", lang, card=rules.card_name(card, lang).lower())), header_style="bold")
     for col in ("place.rank", "place.cell", "place.how", "place.bound"):
         table.add_column(text(col, lang))
     table.add_column("")

@@ -29,7 +29,11 @@ class Diagnostic:
     severity: str = "error"
 
     def one_line(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        """`file:line:column: severity: message`; with no line (line 0: a whole file, or a name given
+        on the command line) no made-up position: `file: …`, or just `severity: message`."""
+        if self.line > 0:
+            return f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        return f"{self.file}: {self.severity}: {self.message}" if self.file else f"{self.severity}: {self.message}"
 
     def long(self) -> str:
         """The message, the offending line and a caret under the column.

@@ -116,11 +116,11 @@ def _mark(rules: Ruleset, ident: str, fld: str, value: str) -> Text:
 def rules_tables(rules: Ruleset, assumed_only: bool = False, lang: str = "en") -> list[Table | Text]:
     """The ruleset for people; card names in `lang` (`Ruleset.card_name`), English where it has none."""
     if assumed_only:
-        table = Table(title=f"Assumed values in {rules.path}", header_style="bold")
+        table = Table(title=Text(f"Assumed values in {rules.path}"), header_style="bold")
         for col in ("id", "field", "where"):
             table.add_column(col)
         for ident, fld, ref in rules.assumed_values():
-            table.add_row(ident, fld, f"{ref.file}:{ref.line}")
+            table.add_row(ident, fld, Text(f"{ref.file}:{ref.line}"))
         return [table]
     out: list[Table | Text] = []
     g = rules.game
@@ -142,7 +142,7 @@ def rules_tables(rules: Ruleset, assumed_only: bool = False, lang: str = "en") -
         bonus = f"{r.bonus[0]} beside {r.bonus[1]}" if r.bonus else ""
         rooms.add_row(
             r.id,
-            rules.card_name(r.id, lang),
+            Text(rules.card_name(r.id, lang)),  # as written: a name is never read as rich markup
             r.category,
             _mark(rules, r.id, "points", " / ".join(map(str, r.points))),
             _mark(rules, r.id, "bonus", bonus) if bonus else "",
@@ -180,7 +180,7 @@ def rules_tables(rules: Ruleset, assumed_only: bool = False, lang: str = "en") -
     scoring.add_column("points")
     scoring.add_column("when")
     for b in rules.bonuses:
-        scoring.add_row(rules.card_name(b.id, lang), str(b.points), b.text)
+        scoring.add_row(Text(rules.card_name(b.id, lang)), str(b.points), Text(b.text))
     rs = rules.roof_scoring
     scoring.add_row(
         "Roof", f"{rs.uniform} / {rs.mixed} + {rs.window} per window", f"{rs.size} cards chosen: all one colour / mixed"

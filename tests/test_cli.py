@@ -103,7 +103,7 @@ def test_bad_rules_file_for_other_commands(tmp_path):
 
 
 def test_override_file_changes_legality_and_score(tmp_path):
-    """docs/language.md: `include "base.dh"` + `room kitchen { points 1 3 6 }` — no code change."""
+    """An override file (`include "base.dh"` + `room kitchen { points 1 3 6 }`) changes legality and score, no code change."""
     data = json.loads((EXAMPLES / "rulebook_example.json").read_text())
     data["floors"]["middle"][1] = {"room": "kitchen"}  # kitchen, kitchen, kitchen
     house = tmp_path / "k3.json"

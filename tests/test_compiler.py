@@ -14,8 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamhome.dsl import parser as parser_module
+from dreamhome.dsl.ast import Decl
 from dreamhome.dsl.compiler import BASE_RULES, check_rules, compile_rules
-from dreamhome.dsl.parser import RulesParser, _read_fast
+from dreamhome.dsl.parser import RulesParser
 from dreamhome.errors import RulesError
 from tests.helpers.paths import DATA
 
@@ -305,7 +306,7 @@ def test_unreadable_rules_file(tmp_path):
     assert "cannot read rules file" in str(info.value)
 
 
-# ---- large files: the fast reader, linearity, overrides ------------------
+# ---- large files: one reader, linearity, overrides ------------------
 
 
 def _rules_files() -> list[Path]:
@@ -313,31 +314,51 @@ def _rules_files() -> list[Path]:
     return sorted(p for p in root.rglob("*.dh") if ".git" not in p.parts)
 
 
+_DECLARATION = re.compile(r"^\s*(room|roof|furnishing|helper|tool|token|bonus|game)\s+([A-Za-z_][A-Za-z0-9_]*)", re.M)
+
+
+def _decls(items) -> list[Decl]:
+    """Every declaration of a parsed file, variants' and inlined files' included, in text order."""
+    out: list[Decl] = []
+    for item in items:
+        if isinstance(item, Decl):
+            out.append(item)
+        elif hasattr(item, "items"):
+            out += _decls(item.items)
+    return out
+
+
 @pytest.mark.parametrize("path", _rules_files(), ids=lambda p: p.name)
-def test_fast_reader_reads_every_rules_file_as_lark_does(path):
+def test_lark_reads_every_rules_file_of_the_project(path):
+    """Issue 20.1: Lark is the one reader. Every declaration a line of the file opens (found by a
+    regular expression, not by the parser) is in the AST with its kind, id and line."""
     text = path.read_text()
-    fast = _read_fast(text, path.name)
-    assert fast is not None, "the fast reader gave up on a rules file of the project"
-    assert fast == RulesParser(fast=False).parse(text, path.name).items
+    decls = [(d.kind, d.id, d.pos.line) for d in _decls(RulesParser().parse(text, path.name).items) if d.id]
+    lines = text.split("\n")
+    expected = []
+    for m in _DECLARATION.finditer(text):
+        line = text.count("\n", 0, m.start(1)) + 1
+        if "{" in lines[line - 1] or lines[line - 1].rstrip().endswith('"'):
+            expected.append((m.group(1), m.group(2), line))
+    assert [e for e in decls if e in set(expected)] == expected
 
 
 @given(st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(_SOUP), st.booleans()), min_size=1, max_size=4))
-def test_fast_reader_never_disagrees_with_lark(edits):
-    """On base.dh with tokens replaced or inserted, the fast reader either gives up
-    (Lark decides) or reads exactly what Lark reads; it never accepts what Lark rejects."""
+def test_mutated_rules_text_reads_or_fails_with_positions(edits):
+    """On base.dh with tokens replaced or inserted, the reader either builds an AST whose every
+    declaration lies inside the text, or fails with diagnostics that do (never another exception)."""
     words = re.split(r"(\s+)", BASE_TEXT)
     for at, word, insert in edits:
         i = at % len(words)
         words[i : i + (0 if insert else 1)] = [word, " "] if insert else [word]
     text = "".join(words)
-    fast = _read_fast(text, "m.dh")
-    if fast is None:
-        return
+    lines = text.count("\n") + 1
     try:
-        reference = RulesParser(fast=False).parse(text, "m.dh").items
-    except RulesError:
-        pytest.fail("the fast reader accepted text Lark rejects")
-    assert fast == reference
+        items = RulesParser().parse(text, "m.dh").items
+    except RulesError as exc:
+        assert exc.diagnostics and all(1 <= d.line <= lines + 1 and d.file == "m.dh" for d in exc.diagnostics)
+        return
+    assert all(1 <= d.pos.line <= lines for d in _decls(items))
 
 
 def _big_rules(tmp_path: Path, rooms: int) -> Path:
@@ -369,12 +390,15 @@ def test_large_file_compiles_with_overrides_last_wins(tmp_path, base):
     assert any("room cards" in w.message for w in rules.warnings)
 
 
-def test_a_valid_large_file_never_reaches_lark(tmp_path, monkeypatch):
-    calls = []
+def test_a_valid_large_file_is_parsed_once_a_file(tmp_path, monkeypatch):
+    """Issue 20.1: Lark alone reads the language, each file once (no second reader, no re-parse
+    of a valid file): the stack base.dh ← a.dh ← b.dh is three parses."""
     lark = parser_module._lark()
-    monkeypatch.setattr(lark, "parse", lambda *a, **k: calls.append(a) or pytest.fail("Lark was called"))
+    calls: list[int] = []
+    real = lark.parse
+    monkeypatch.setattr(lark, "parse", lambda text, *a, **k: calls.append(len(text)) or real(text, *a, **k))
     compile_rules(_big_rules(tmp_path, 500))
-    assert not calls
+    assert sorted(calls) == sorted(len(p.read_text()) for p in (BASE_RULES, tmp_path / "a.dh", tmp_path / "b.dh"))
 
 
 def _calls_to_compile(path: Path) -> int:
@@ -462,12 +486,11 @@ def test_roof_colours_for_pictures_come_from_the_rules(base, tmp_path):
 )
 def test_a_bad_string_escape_is_one_line_at_the_escape(tmp_path, literal, column):
     text = f'include "{BASE_INCLUDE}"\n\nroom kitchen {literal} {{ points 1 6 }}\n'
-    for fast in (True, False):
-        with pytest.raises(RulesError) as info:
-            RulesParser(fast=fast).parse(text, "s.dh")
-        (diag,) = info.value.diagnostics
-        assert (diag.line, diag.column) == (3, column) and "bad escape" in diag.message
-        assert "\n" not in diag.one_line()
+    with pytest.raises(RulesError) as info:
+        RulesParser().parse(text, "s.dh")
+    (diag,) = info.value.diagnostics
+    assert (diag.line, diag.column) == (3, column) and "bad escape" in diag.message
+    assert "\n" not in diag.one_line()
     errors = errors_of(text, tmp_path)
     assert len(errors) == 1 and errors[0].one_line().startswith(f"{tmp_path / 'r.dh'}:3:{column}: error: bad escape")
 
@@ -504,8 +527,7 @@ def test_a_utf8_bom_is_accepted(tmp_path):
     path = tmp_path / "bom.dh"
     path.write_bytes(b"\xef\xbb\xbf" + f'include "{BASE_INCLUDE}"\nroom kitchen {{ points 1 3 }}\n'.encode())
     assert compile_rules(path).room("kitchen").points == (1, 3)
-    for fast in (True, False):
-        assert RulesParser(fast=fast).parse("\ufeffoption tiebreak = coin\n", "b.dh").items
+    assert RulesParser().parse("\ufeffoption tiebreak = coin\n", "b.dh").items
 
 
 def test_a_variant_declared_twice_is_an_error_at_the_second(tmp_path):

@@ -337,10 +337,10 @@ def test_record_loader_on_hostile_records(tmp_path):
     ],
 )
 def test_rules_files_are_under_the_size_cap(args):
-    """The compiler reads rules files itself (and a BOM there is its business); the command
-    line puts them under the same size cap first."""
+    """The compiler reads rules files itself (and a BOM there is its business), once, regular files
+    only and under the input size cap: /dev/zero is refused before a byte is read (issue 21)."""
     started = time.monotonic()
-    one_line_error(dh(*args), "cannot read rules file: larger than")
+    one_line_error(dh(*args), "cannot read rules file: ")
     assert time.monotonic() - started < 30
 
 

@@ -92,10 +92,10 @@ def test_a_deal_the_deck_cannot_cover_is_refused_per_kind(tmp_path):
         "  floor basement basement columns 3..4\n  roof_pile under middle columns 0..2\n}\n"
     )
     errors = refused(tmp_path, text)
-    # the `deal` field is inherited: base.dh line 12 is blamed for the deal
-    assert [e.split(": error: ")[1] for e in errors if "base.dh:12:3" in e] == [
-        "room cards: 60, fewer than the game deals: 13 × 5 = 65",
-        "resource cards: 48, fewer than the game deals: 13 × 4 = 52",
+    # the `deal` field is inherited from base.dh line 12: blamed at this file's include (issue 21)
+    assert [e.split(": error: ")[1] for e in errors if "r.dh:1:1: error: " in e and "base.dh:12:3" in e] == [
+        "room cards: 60, fewer than the game deals: 13 × 5 = 65 (in base.dh:12:3, included here)",
+        "resource cards: 48, fewer than the game deals: 13 × 4 = 52 (in base.dh:12:3, included here)",
     ]
     at(errors, 4, 3, "floor top", "column 5 has no floor", "PLACE-A")
 
@@ -141,7 +141,7 @@ def test_a_floor_without_support(tmp_path):
     )
     errors = refused(tmp_path, text)
     at(errors, 3, 3, "floor top: columns 1, 2 have no floor and no roof pile below")
-    assert any("base.dh:11:3: error: rounds 12" in e and "8 spaces" in e for e in errors), errors
+    assert any("r.dh:1:1: error: rounds 12" in e and "8 spaces" in e and "(in base.dh:11:3" in e for e in errors), errors
 
 
 def test_more_rounds_than_spaces(tmp_path):
@@ -175,7 +175,12 @@ def test_a_board_too_big(tmp_path):
         "  floor basement basement columns 3..4\n  roof_pile under middle columns 0..2\n}\n"
     )
     errors = refused(tmp_path, text)
-    at(errors, 2, 1, f"{1_000_001 + 7:,} spaces", f"at most {MAX_SPACES:,}")
+    # one floor wider than any board: refused at its own line before a column is made (issue 21)
+    at(errors, 3, 3, "1,000,001 columns", f"at most {MAX_SPACES:,}")
+    # floors each small enough, together too many spaces: refused at the board
+    wide = "".join(f"  floor f{k} upper columns 0..999\n" for k in range(2))
+    errors = refused(tmp_path, 'include "base.dh"\nboard {\n' + wide + "}\n")
+    at(errors, 2, 1, f"{2_000:,} spaces", f"at most {MAX_SPACES:,}")
 
 
 def test_two_kinds_of_scaffold_card(tmp_path):

@@ -530,13 +530,18 @@ def test_solver_bot_plays_the_new_uses_in_a_legal_replayable_game():
         "take_room(track) at round_start skip_turn uses 2",
     ],
 )
-def test_fast_reader_agrees_with_lark_on_the_timing_words(effect):
-    """The fast reader of dreamhome/dsl/parser.py reads the timings as Lark does (no grammar change:
-    `at NAME`)."""
+def test_the_reader_reads_the_timing_words(effect):
+    """dreamhome/dsl/parser.py reads the timings with no grammar change (`at NAME`): the effect's
+    timing is the word after `at`, and `uses N` its uses."""
+    import re
+
     from dreamhome.dsl.parser import RulesParser
 
     text = f'tool t "T" {{ count 1  effect {effect} }}\n'
-    assert RulesParser(fast=True).parse(text, "t.dh") == RulesParser(fast=False).parse(text, "t.dh")
+    (decl,) = RulesParser().parse(text, "t.dh").items
+    (spec,) = decl.fields[-1].value
+    at, uses = re.search(r" at (\w+)", effect), re.search(r"uses (\d+)", effect)
+    assert spec.timing == (at.group(1) if at else None) and spec.uses == (int(uses.group(1)) if uses else None)
 
 
 def test_roof_takes_beyond_what_the_roof_scores_are_capped():

@@ -27,6 +27,9 @@ class EffectSpec:
     flags: tuple[tuple[str, Pos], ...]
     uses: int | None
     pos: Pos
+    repeats: tuple[tuple[str, Pos], ...] = ()
+    """Words given more than once in this effect (`uses 2 uses 3`, `skip_turn skip_turn`), each at
+    its second writing: the compiler refuses them as it refuses a field given twice."""
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,9 +40,17 @@ from dreamhome.dsl.ast import (
     VariantDecl,
 )
 from dreamhome.dsl.parser import BOM, RulesParser
-from dreamhome.dsl.playability import Decks, Where, board_size_problem, playability_problems, scaffold_kinds_problem
+from dreamhome.dsl.playability import (
+    MAX_SPACES,
+    Decks,
+    Where,
+    board_size_problem,
+    extra_take_problem,
+    playability_problems,
+    scaffold_kinds_problem,
+)
 from dreamhome.errors import Diagnostic, RulesError
-from dreamhome.fileio import printable
+from dreamhome.fileio import MAX_BYTES_ENV, max_input_bytes, printable
 from dreamhome.gc_pause import cyclic_gc_paused
 from dreamhome.i18n import LANGUAGES
 from dreamhome.ruleset import (
@@ -135,6 +145,31 @@ class _Names:
             hint = _suggest(name, self._names) if len(self._hints) < self.HINT_BUDGET else ""
             self._hints[name] = hint
         return hint
+
+
+_NOT_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]")
+"""What a name may not hold (issue 21): C0 and C1 control characters and DEL (ESC, NUL, tab, a
+newline from `\\n`), the bidirectional controls that reorder what a terminal shows, lone
+surrogates (not text at all) and U+FFFE/U+FFFF (not XML). A name is printed as written
+everywhere (terminal, SVG, HTML, JSON), so it must be plain text."""
+
+
+def name_problem(text: str) -> str | None:
+    """Why `text` cannot be a card's or a ruleset's name, or None (see `_NOT_TEXT`)."""
+    bad = _NOT_TEXT.search(text)
+    if bad is None:
+        return None
+    code = ord(bad.group())
+    what = (
+        "a lone surrogate"
+        if 0xD800 <= code <= 0xDFFF
+        else "a bidirectional control"
+        if code in (0x61C, 0x200E, 0x200F) or 0x202A <= code <= 0x202E or 0x2066 <= code <= 0x2069
+        else "a noncharacter"
+        if code in (0xFFFE, 0xFFFF)
+        else "a control character"
+    )
+    return f"a name cannot hold {what} (U+{code:04X}); names are plain text, shown as written"
 
 
 def _suggest(name: str, known: Iterable[str]) -> str:
@@ -244,6 +279,46 @@ def _biggest(decls: Mapping[str, _Merged], cards: Sequence[RoomType | RoofType |
     return decls[best.id].fields["count"].pos if best is not None and "count" in decls[best.id].fields else None
 
 
+class NotRegularError(OSError):
+    """A rules file that is a pipe, a device or a folder: refused before a byte is read."""
+
+
+NOT_REGULAR = "not a regular file (a pipe, a device or a folder); save the rules to a file"
+
+
+def rules_file_problem(path: str | Path) -> str | None:
+    """Why `path` cannot be read as a rules file, without reading it (a FIFO's content is read
+    once, by the compiler): not a regular file (`<(cat f.dh)`, /dev/zero), or None."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None  # missing or unnameable: the compiler's own diagnostic says so
+    return None if stat.S_ISREG(mode) else NOT_REGULAR
+
+
+def read_rules_text(path: Path) -> str:
+    """A rules file's text, read once: a regular file only (opened without blocking, so a FIFO
+    with no writer cannot hang), at most the input size cap (`fileio.max_input_bytes`), UTF-8.
+    Raises OSError (NotRegularError) or UnicodeDecodeError."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise NotRegularError(0, NOT_REGULAR)
+        cap = max_input_bytes()
+        data = handle.read(cap + 1)
+    if len(data) > cap:
+        raise OSError(0, f"larger than {cap} bytes (set {MAX_BYTES_ENV} to raise the limit)")
+    return data.decode("utf-8")
+
+
+def _is_packaged(file: str) -> bool:
+    """Is `file` (a diagnostic's file name) one of the rules files the package ships?"""
+    try:
+        return Path(file).resolve().is_relative_to(RULES_DIR)
+    except (OSError, ValueError):
+        return False
+
+
 def _is_file(path: Path) -> bool:
     """`path.is_file()`, False where the name cannot even be looked up (too long, a NUL in it)."""
     try:
@@ -277,6 +352,10 @@ class _Compiler:
         self.errors: dict[Diagnostic, None] = {}
         self.warnings: dict[Diagnostic, None] = {}
         self.texts: dict[str, list[str]] = {}
+        # Where each included file was included (its first `include`), to show a problem found in a
+        # packaged file at the user's own line (`relocate`).
+        self.included_at: dict[str, Pos] = {}
+        self.top: str | None = None
         self.card_builders: dict[str, _CardBuilder] = {
             "room": self.build_room,
             "roof": self.build_roof,
@@ -294,10 +373,34 @@ class _Compiler:
         diag = Diagnostic(pos.file, pos.line, pos.column, message, source, severity)
         (self.errors if severity == "error" else self.warnings)[diag] = None
 
+    def relocate(self, diags: Iterable[Diagnostic]) -> list[Diagnostic]:
+        """Diagnostics found in a packaged rules file (base.dh) that the user's file includes, moved
+        to the user's `include` line with the packaged position in the message (issue 21): the user
+        cannot edit base.dh, and the problem comes from what their file changed. Diagnostics of the
+        user's own files, and of the packaged rules compiled on their own, stay where they are."""
+        top = self.top
+        if top is None or _is_packaged(top):
+            return list(diags)
+        out: dict[Diagnostic, None] = {}
+        for diag in diags:
+            at = self.included_at.get(diag.file) if _is_packaged(diag.file) else None
+            seen = {diag.file}
+            while at is not None and at.file != top and at.file not in seen:
+                seen.add(at.file)
+                at = self.included_at.get(at.file)
+            if at is None or at.file != top:
+                out[diag] = None
+                continue
+            lines = self.texts.get(top, [])
+            source = lines[at.line - 1] if 0 < at.line <= len(lines) else ""
+            where = f"{Path(diag.file).name}:{diag.line}:{diag.column}"
+            out[Diagnostic(top, at.line, at.column, f"{diag.message} (in {where}, included here)", source, diag.severity)] = None
+        return list(out)
+
     # ---- loading -----------------------------------------------------
     def read(self, path: Path, at: Pos | None) -> RulesFile | None:
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_rules_text(path)
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             if at is None:
@@ -379,6 +482,7 @@ class _Compiler:
                 chain = " → ".join(Path(p).name for p in stack[stack.index(key) :] + (key,))
                 self.error(item.pos, f"include cycle: {chain}")
                 continue
+            self.included_at.setdefault(str(path), item.pos)
             included = self.read(path, item.pos)
             if included is None:
                 continue
@@ -390,12 +494,15 @@ class _Compiler:
 
     # ---- merging -----------------------------------------------------
     def check_fields(self, decl: Decl) -> None:
-        """Within one declaration: no field twice (effects may repeat) and known provenance tags."""
+        """Within one declaration: no field twice (effects may repeat, each with its own words),
+        no condition twice in a `when`, and known provenance tags."""
         seen_fields: set[str] = set()
         for fld in decl.fields:
             if fld.name in seen_fields and fld.name != "effect":
                 self.error(fld.pos, f"'{_label(fld.name)}' is given twice in this declaration")
             seen_fields.add(fld.name)
+            if fld.name == "when":
+                self.check_conditions(cast("tuple[Condition, ...]", fld.value))
             if fld.name.startswith(NAME_FIELD):
                 self.check_name(fld)
             if any(abs(n) > MAX_NUMBER for n in _numbers(fld.value)):
@@ -406,17 +513,35 @@ class _Compiler:
                     f"unknown provenance '@{fld.provenance}'; expected one of " + ", ".join("@" + t for t in PROVENANCE_TAGS),
                 )
 
+    def check_conditions(self, conditions: Sequence[Condition]) -> None:
+        """`when has ROOM and has ROOM`: a condition twice is a repeat, as a field twice is."""
+        seen: set[tuple[str, str | None]] = set()
+        for cond in conditions:
+            if (cond.room, cond.scope) in seen:
+                said = f"every {cond.scope} floor has {cond.room}" if cond.scope else f"has {cond.room}"
+                self.error(cond.pos, f"'{said}' is given twice in this condition")
+            seen.add((cond.room, cond.scope))
+
     def check_name(self, fld: Field) -> None:
-        """`name LANG "text"`: LANG one of the supported languages, the text not blank."""
+        """`name LANG "text"`: LANG one of the supported languages, the text not blank and plain text."""
         lang, text, lang_pos = cast("tuple[str, str, Pos]", fld.value)
         if lang not in LANGUAGES:
             self.error(lang_pos, f"unknown language '{lang}' for a name; expected one of {', '.join(LANGUAGES)}")
         elif not text.strip():
             self.error(fld.pos, f"the {lang} name is empty")
+        elif (problem := name_problem(text)) is not None:
+            self.error(fld.pos, f"the {lang} name: {problem}")
+
+    def check_display_name(self, name: str | None, pos: Pos) -> None:
+        """The quoted name after a declaration's id (`room ID "Name"`): plain text too."""
+        problem = name_problem(name) if name is not None else None
+        if problem is not None:
+            self.error(pos, problem)
 
     def merge_decl(self, state: _State, decl: Decl, seen_in_file: dict[str, Pos] | None) -> None:
         """Later declarations override earlier ones field by field: one dict update, O(fields)."""
         key = decl.kind if decl.kind in SINGLETONS or decl.id is None else decl.id
+        self.check_display_name(decl.name, decl.pos)
         self.check_fields(decl)
         if seen_in_file is not None and decl.kind not in SINGLETONS:
             if key in seen_in_file:
@@ -450,14 +575,35 @@ class _Compiler:
         elif isinstance(item, OptionDecl):
             if isinstance(item.value, int) and abs(item.value) > MAX_NUMBER:
                 self.error(item.pos, f"option '{item.name}': a number out of range (at most {MAX_NUMBER:,} either way)")
+            if seen is not None:  # set twice in one file: a repeat, as a field twice is
+                key = f"option {item.name}"
+                if key in seen:
+                    self.error(item.pos, f"option '{item.name}' is set twice in this file (first at line {seen[key].line})")
+                seen[key] = item.pos
             state.options[item.name] = item
         elif isinstance(item, VariantDecl):
+            self.check_display_name(item.name, item.pos)
+            self.check_variant_repeats(item)
             if seen is not None:
                 key = f"variant {item.id}"
                 if key in seen:
                     self.error(item.pos, f"variant '{item.id}' is declared twice in this file (first at line {seen[key].line})")
                 seen[key] = item.pos
             state.variants[item.id] = (item, file)
+
+    def check_variant_repeats(self, variant: VariantDecl) -> None:
+        """Within one `variant` block each declaration and option once (checked where the block is
+        declared, so `rules check` finds it whether or not the variant is switched on)."""
+        inner: dict[str, Pos] = {}
+        for sub in variant.items:
+            if isinstance(sub, OptionDecl):
+                key, said = f"option {sub.name}", f"option '{sub.name}' is set"
+            else:
+                key = sub.kind if sub.kind in SINGLETONS or sub.id is None else sub.id
+                said = f"'{key}' is declared"
+            if key in inner:
+                self.error(sub.pos, f"{said} twice in variant '{variant.id}' (first at line {inner[key].line})")
+            inner[key] = sub.pos
 
     # ---- checks shared by the builders -------------------------------
     @staticmethod
@@ -528,7 +674,7 @@ class _Compiler:
             provenance=MappingProxyType(provenance),
             source=source,
             content_hash=content_hash,
-            warnings=tuple(self.warnings),
+            warnings=tuple(self.relocate(self.warnings)),
             path=path,
         )
 
@@ -575,15 +721,13 @@ class _Compiler:
                 kind, lo, hi = _span(fld)
                 if kind not in FLOOR_KINDS:
                     self.error(fld.pos, f"unknown floor kind '{kind}'; expected one of {', '.join(FLOOR_KINDS)}")
-                if lo < 0 or hi < lo:
-                    self.error(fld.pos, f"columns {lo}..{hi} is not a range")
-                floors.append(Floor(name.split(":", 1)[1], kind, tuple(range(lo, hi + 1))))
+                floors.append(Floor(name.split(":", 1)[1], kind, self.columns(fld, lo, hi)))
         fields = board_decl.fields
         if "roof_pile" in fields:
             under, lo, hi = _span(fields["roof_pile"])
             if under not in {fl.name for fl in floors}:
                 self.error(fields["roof_pile"].pos, f"unknown floor '{under}'" + _suggest(under, [fl.name for fl in floors]))
-            roof_pile = (under, tuple(range(lo, hi + 1)))
+            roof_pile = (under, self.columns(fields["roof_pile"], lo, hi))
         if not floors:
             self.error(board_decl.pos, "the board has no floors")
             return None
@@ -592,6 +736,20 @@ class _Compiler:
             self.error(board_decl.pos, too_big)
             return None
         return build_board(floors, roof_pile)
+
+    def columns(self, fld: Field, lo: int, hi: int) -> tuple[int, ...]:
+        """`columns LO..HI` (COMP-2): a range from 0 up, at most MAX_SPACES wide, checked before a
+        column is made (`columns 0..1000000` must not build a million columns to refuse them)."""
+        if lo < 0 or hi < lo:
+            self.error(fld.pos, f"columns {lo}..{hi} is not a range (write LO..HI, 0 ≤ LO ≤ HI)")
+            return ()
+        if hi - lo + 1 > MAX_SPACES:
+            self.error(
+                fld.pos,
+                f"columns {lo}..{hi} is {hi - lo + 1:,} columns, more than a house can hold: at most {MAX_SPACES:,} spaces",
+            )
+            return ()
+        return tuple(range(lo, hi + 1))
 
     @staticmethod
     def scope(decls: Mapping[str, _Merged], board: Board | None) -> _Scope:
@@ -811,10 +969,30 @@ class _Compiler:
         )
         for problem in playability_problems(game, board, decks, options, where):
             self.error(problem.pos, problem.message, problem.severity)
+        self.check_idle_takes(game, board, decls, cards, options)
         scaffolds = [c.id for c in cards.tools if c.count and c.effect("scaffold")]
         message = scaffold_kinds_problem(scaffolds)
         if message is not None:
             self.error(decls[scaffolds[-1]].pos, message)
+
+    def check_idle_takes(
+        self, game: GameSpec, board: Board, decls: Mapping[str, _Merged], cards: _Cards, options: Mapping[str, str]
+    ) -> None:
+        """A held card whose round-start take (a SKIP_TURN_SHAPES effect at a SKIP_TURN_TIMINGS
+        timing) has no `skip_turn` and no spare space to land on can never act: warn at the effect."""
+        for card in (*cards.helpers, *cards.tools):
+            if not card.count:
+                continue
+            specs = cast("tuple[EffectSpec, ...]", decls[card.id].fields["effect"].value) if card.id in decls else ()
+            for k, effect in enumerate(card.effects):
+                places = effect.places()
+                when = effect.timing or next(iter(supported_timings(effect.name, places)), None)
+                if (effect.name, places) not in SKIP_TURN_SHAPES or when not in SKIP_TURN_TIMINGS or "skip_turn" in effect.flags:
+                    continue
+                message = extra_take_problem(game, board.size, options, f"{card.id}'s {effect.describe()}")
+                if message is not None:
+                    pos = specs[k].pos if k < len(specs) else decls[card.id].pos
+                    self.error(pos, message, "warning")
 
     @staticmethod
     def variants_available(state: _State) -> dict[str, str]:
@@ -857,6 +1035,11 @@ class _Compiler:
                 spec.pos,
                 f"unknown effect '{spec.name}'; the engine implements " + ", ".join(EFFECTS) + _suggest(spec.name, EFFECTS),
             )
+            return None
+        for word, where in spec.repeats:  # `uses 2 uses 3`, `skip_turn skip_turn`: as a field given twice
+            shown = "uses" if word == "uses" else word
+            self.error(where, f"'{shown}' is given twice in this effect ({spec.name})")
+        if spec.repeats:
             return None
         ok = self.check_effect_args(spec, shape)
         flags: dict[str, Pos] = {}
@@ -941,7 +1124,12 @@ class _Compiler:
         """Keyword effects take known keywords with numbers; positional ones one place per slot."""
         ok = True
         if shape.keywords:
+            given: set[str] = set()
             for arg, value in spec.args:
+                if arg in given:
+                    self.error(spec.pos, f"{spec.name}() is given '{arg}' twice")
+                    ok = False
+                given.add(arg)
                 if arg not in shape.keywords:
                     self.error(
                         spec.pos,
@@ -981,6 +1169,7 @@ def _load(compiler: _Compiler, path: Path | None, text: str | None, name: str | 
         display = name or "<string>"
         rules_file = compiler.parse_text(text, display)
         key = display
+    compiler.top = display
     if rules_file is None:
         return None
     items, source = compiler.flatten(rules_file, (key,))
@@ -993,6 +1182,19 @@ def _merge_all(compiler: _Compiler, loaded: _Loaded) -> _State:
     for file, item in loaded.items:
         compiler.merge_item(state, file, item, seen_per_file.setdefault(file, {}))
     return state
+
+
+_VARIANT_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def variant_name_problem(name: str) -> str | None:
+    """Why `name` cannot name a variant, or None. A variant name is a NAME of the language (a
+    `variant NAME {…}` block, or a catalogue file `rules/variants/NAME.dh`), never a path:
+    `--variant ../base` or `--variant /tmp/x` must not read a file outside the catalogue."""
+    if _VARIANT_NAME.fullmatch(name):
+        return None
+    shown = printable(name[:80])
+    return f"'{shown}' is not a variant name: a variant is named by letters, digits and '_' (see `dreamhome rules variants`)"
 
 
 def _variant_file_items(compiler: _Compiler, name: str) -> tuple[list[tuple[str, Item]], str] | None:
@@ -1040,10 +1242,13 @@ def _compile(path: str | Path | None, variants: Sequence[str], text: str | None,
     compiler = _Compiler(includes)
     loaded = _load(compiler, Path(path) if path is not None else None, text, name)
     if loaded is None or compiler.errors:
-        raise RulesError(list(compiler.errors))
+        raise RulesError(compiler.relocate(compiler.errors))
     state = _merge_all(compiler, loaded)
     source = loaded.source
     for vname in variants:
+        refused = variant_name_problem(vname)
+        if refused is not None:
+            raise RulesError([Diagnostic("", 0, 0, refused)])
         if vname in state.variants:
             vdecl, vfile = state.variants[vname]
             for own_item in vdecl.items:
@@ -1052,23 +1257,16 @@ def _compile(path: str | Path | None, variants: Sequence[str], text: str | None,
         from_file = _variant_file_items(compiler, vname)
         if from_file is None:
             known = sorted(set(state.variants) | {p.stem for p in VARIANTS_DIR.glob("*.dh")})
-            raise RulesError(
-                [
-                    Diagnostic(
-                        loaded.path,
-                        0,
-                        0,
-                        f"unknown variant '{vname}'" + _suggest(vname, known) + f"; known variants: {', '.join(known)}",
-                    )
-                ]
-            )
+            # Named on the command line (or by a caller), not in any rules file: no file position.
+            message = f"unknown variant '{vname}'" + _suggest(vname, known) + f"; known variants: {', '.join(known)}"
+            raise RulesError([Diagnostic("", 0, 0, message)])
         items, body = from_file
         for file, item in items:
             compiler.merge_item(state, file, item, None)
         source += f"\n\nvariant {vname} {{\n{body}\n}}\n"
     ruleset = compiler.build(state, tuple(variants), source, loaded.path)
     if ruleset is None:
-        raise RulesError(list(compiler.errors))
+        raise RulesError(compiler.relocate(compiler.errors))
     return ruleset
 
 

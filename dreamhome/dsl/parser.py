@@ -2,16 +2,14 @@
 
 The grammar lives in its own file behind this small class, as poetry-core does
 with its Lark grammars; the LALR tables are cached on disk by Lark so a fresh
-process builds the parser almost for free. Valid text is read by a small
-recursive-descent reader of the same grammar, about five times faster than
-Lark's parse tree and Transformer; anything it does not expect goes to Lark,
-which stays the authority on what is valid and on every syntax error.
+process builds the parser almost for free. Lark is the one reader of the
+language (issue 20): its parse tree goes through `_ToAst`, so a grammar change
+is made in grammar.lark and in the callback of the rule it touches, nowhere else.
 """
 
 from __future__ import annotations
 
 import ast as pyast
-import bisect
 import re
 import warnings
 from collections.abc import Callable, Sequence
@@ -98,7 +96,7 @@ BOM = "\ufeff"
 
 
 def int_literal(text: str) -> int:
-    """An INT token's value, clamped to ±INT_LIMIT (both readers use this one conversion)."""
+    """An INT token's value, clamped to ±INT_LIMIT (the one conversion of a number literal)."""
     digits = text.lstrip("-")
     if len(digits) > 18:
         return -INT_LIMIT if text.startswith("-") else INT_LIMIT
@@ -273,7 +271,7 @@ class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
         return ("@at", str(ch[0]), ch[0])
 
     def uses_flag(self, ch: list[Token]) -> _Flag:
-        return ("@uses", int(ch[0]), ch[0])
+        return ("@uses", int(ch[0]), ch[0])  # the number's position: a repeated `uses` is shown there
 
     def plain_flag(self, ch: list[Token]) -> _Flag:
         return ("@flag", str(ch[0]), ch[0])
@@ -285,11 +283,17 @@ class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
         timing = None
         uses = None
         flags = []
+        seen: set[str] = set()
+        repeats = []
         for item in cast("list[_Args | _Flag]", ch[1:]):
             if item[0] == "@args":
                 args = cast(_Args, item)[1]
                 continue
             tag, value, token = cast(_Flag, item)
+            word = "uses" if tag == "@uses" else str(value) if tag == "@flag" else f"at {value}"
+            if word in seen:
+                repeats.append((word, self._tpos(token)))
+            seen.add(word)
             if tag == "@at":
                 timing = str(value)
                 flags.append(("at " + timing, self._tpos(token)))
@@ -297,7 +301,7 @@ class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
                 uses = int(value)
             else:
                 flags.append((str(value), self._tpos(token)))
-        spec = EffectSpec(name, args, timing, tuple(flags), uses, self._pos(meta))
+        spec = EffectSpec(name, args, timing, tuple(flags), uses, self._pos(meta), tuple(repeats))
         return Field("effect", spec, None, self._pos(meta))
 
     # ---- bonuses ---------------------------------------------------
@@ -393,401 +397,6 @@ class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
         return tuple(ch)
 
 
-# ---- the fast path -------------------------------------------------------
-# Lark's parse of a large file costs about 0.2 ms a declaration (lexer, tree,
-# positions, then a Transformer pass). `_FastReader` reads the same grammar
-# by recursive descent straight into the AST, and gives up at the first thing
-# it does not expect: Lark then parses the text, so every error message, and
-# every odd-but-valid text, is still Lark's. It must never accept text Lark
-# rejects, nor read text differently; tests/test_compiler.py checks it against
-# Lark on every rules file of the project, on generated files and on token soup.
-
-# One significant token after whitespace and comments (the grammar's WS and
-# COMMENT): INT, a word (NAME or keyword), STRING, PROVENANCE, punctuation.
-_FAST_TOKEN = re.compile(
-    r"[ \t\f\r\n]*(?:#[^\n]*[ \t\f\r\n]*)*"  # WS and COMMENT, without nested repeats (no backtracking blow-up)
-    r"(?:(-?[0-9]+)"  # 1: INT
-    r"|([A-Za-z_][A-Za-z0-9_]*)"  # 2: NAME or a keyword
-    r'|("(?:\\.|[^"\\\n])*")'  # 3: STRING
-    r"|(@[A-Za-z_]+)"  # 4: PROVENANCE
-    r"|(\.\.|[{}(),=])"  # 5: punctuation
-    r"|\Z)"  # the end of the text
-)
-_INT, _WORD, _STRING, _PROV, _PUNCT = 1, 2, 3, 4, 5
-_CARD_KINDS = frozenset({"room", "roof", "furnishing", "helper", "tool", "token"})
-_FIELD_WORDS = frozenset(
-    {"category", "points", "count", "bonus", "children", "windows", "room", "outside", "effect", "award", "colour", "name"}
-)
-# Where an effect's flags may stand, these words are keywords (Lark's contextual
-# lexer prefers a keyword the parser accepts there over NAME); any other word is a flag.
-_FLAG_KEYWORDS = _FIELD_WORDS | {"at", "uses"}
-
-
-class _FallBackError(Exception):
-    """The fast reader met something it does not expect; Lark decides."""
-
-
-class _FastReader:
-    """Recursive descent over grammar.lark, building the same AST as `_ToAst`."""
-
-    def __init__(self, text: str, path: str) -> None:
-        self.path = path
-        self.kinds: list[int | None] = []
-        self.values: list[str] = []
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-        match = _FAST_TOKEN.match  # at each position, not finditer: a bad character must not trigger a search
-        at = 0
-        while True:
-            m = match(text, at)
-            if m is None:
-                raise _FallBackError
-            kind = m.lastindex
-            self.kinds.append(kind)
-            if kind is None:  # \Z: only trivia was left
-                self.values.append("")
-                self.starts.append(m.end())
-                self.ends.append(m.end())
-                break
-            self.values.append(m.group(kind))
-            self.starts.append(m.start(kind))
-            at = m.end()
-            self.ends.append(at)
-        self.newlines = [m.start() for m in re.finditer("\n", text)]
-        self.i = 0
-
-    # ---- tokens ------------------------------------------------------
-    def pos(self, i: int) -> Pos:
-        start = self.starts[i]
-        line = bisect.bisect_left(self.newlines, start)
-        line_start = self.newlines[line - 1] + 1 if line else 0
-        return Pos(self.path, line + 1, start - line_start + 1)
-
-    def peek_word(self) -> str | None:
-        """The next token if it is a word, else None."""
-        return self.values[self.i] if self.kinds[self.i] == _WORD else None
-
-    def keyword(self, word: str) -> int:
-        """Consume the keyword `word`; its token index (for positions)."""
-        i = self.i
-        if self.kinds[i] != _WORD or self.values[i] != word:
-            raise _FallBackError
-        self.i = i + 1
-        return i
-
-    def punct(self, mark: str) -> None:
-        if self.kinds[self.i] != _PUNCT or self.values[self.i] != mark:
-            raise _FallBackError
-        self.i += 1
-
-    def at_punct(self, mark: str) -> bool:
-        return self.kinds[self.i] == _PUNCT and self.values[self.i] == mark
-
-    def name(self) -> tuple[str, int]:
-        """A NAME where no keyword is accepted: any word."""
-        i = self.i
-        if self.kinds[i] != _WORD:
-            raise _FallBackError
-        self.i = i + 1
-        return self.values[i], i
-
-    def integer(self) -> int:
-        if self.kinds[self.i] != _INT:
-            raise _FallBackError
-        self.i += 1
-        return int_literal(self.values[self.i - 1])
-
-    def string(self) -> str:
-        if self.kinds[self.i] != _STRING:
-            raise _FallBackError
-        self.i += 1
-        value = string_literal(self.values[self.i - 1])
-        if not isinstance(value, str):
-            raise _FallBackError  # Lark's reading reports the bad escape
-        return value
-
-    def provenance(self) -> str | None:
-        if self.kinds[self.i] != _PROV:
-            return None
-        self.i += 1
-        return self.values[self.i - 1][1:]
-
-    # ---- items -------------------------------------------------------
-    def file(self) -> tuple[Item, ...]:
-        items = self.items(top=True)
-        if self.kinds[self.i] is not None:
-            raise _FallBackError
-        return items
-
-    def items(self, top: bool) -> tuple[Item, ...]:
-        """`_item*` (or `_variant_item*` when not `top`) up to `}` or the end."""
-        out: list[Item] = []
-        while True:
-            word = self.peek_word()
-            if word is None:
-                return tuple(out)
-            if word in _CARD_KINDS:
-                out.append(self.card())
-            elif word == "bonus":
-                out.append(self.bonus())
-            elif word == "game":
-                out.append(self.game())
-            elif word == "board":
-                out.append(self.board())
-            elif word == "roof_scoring":
-                out.append(self.roof_scoring())
-            elif word == "option":
-                out.append(self.option())
-            elif top and word == "include":
-                out.append(self.include())
-            elif top and word == "inlined":
-                out.append(self.inlined())
-            elif top and word == "variant":
-                out.append(self.variant())
-            else:
-                raise _FallBackError
-
-    def head(self) -> tuple[str, str | None]:
-        """`NAME STRING? {`: the id and the display name."""
-        ident, _ = self.name()
-        name = self.string() if self.kinds[self.i] == _STRING else None
-        self.punct("{")
-        return ident, name
-
-    def include(self) -> Include:
-        at = self.keyword("include")
-        path = self.string()
-        return Include(path, self.pos(at), self.starts[at], self.ends[self.i - 1])
-
-    def inlined(self) -> Inlined:
-        at = self.keyword("inlined")
-        path = self.string()
-        self.punct("{")
-        items = self.items(top=True)
-        self.punct("}")
-        return Inlined(path, items, self.pos(at))
-
-    def variant(self) -> VariantDecl:
-        at = self.keyword("variant")
-        ident, name = self.head()
-        items = cast("tuple[VariantItem, ...]", self.items(top=False))
-        self.punct("}")
-        return VariantDecl(ident, name, items, self.pos(at))
-
-    def option(self) -> OptionDecl:
-        at = self.keyword("option")
-        name, _ = self.name()
-        self.punct("=")
-        value: str | int = self.integer() if self.kinds[self.i] == _INT else self.name()[0]
-        return OptionDecl(name, value, self.pos(at))
-
-    def game(self) -> Decl:
-        at = self.keyword("game")
-        ident, name = self.head()
-        fields: list[Field] = []
-        while (word := self.peek_word()) is not None:
-            start = self.i
-            if word == "players":
-                self.i += 1
-                lo = self.integer()
-                self.punct("..")
-                value: object = (lo, self.integer())
-            elif word == "rounds":
-                self.i += 1
-                value = self.integer()
-            elif word == "discard":
-                self.i += 1
-                self.keyword("players")
-                lo = self.integer()
-                self.punct("..")
-                value = (lo, self.integer())
-            elif word == "deal":
-                self.i += 1
-                self.keyword("rooms")
-                rooms = self.integer()
-                self.keyword("resources")
-                value = (rooms, self.integer())
-            else:
-                raise _FallBackError
-            fields.append(Field(word, value, self.provenance(), self.pos(start)))
-        self.punct("}")
-        return Decl("game", ident, name, tuple(fields), self.pos(at))
-
-    def board(self) -> Decl:
-        at = self.keyword("board")
-        self.punct("{")
-        fields: list[Field] = []
-        while (word := self.peek_word()) is not None:
-            start = self.i
-            self.i += 1
-            if word == "floor":
-                floor, _ = self.name()
-                kind, _ = self.name()
-                label = "floor:" + floor
-            elif word == "roof_pile":
-                self.keyword("under")
-                kind, _ = self.name()
-                label = "roof_pile"
-            else:
-                raise _FallBackError
-            self.keyword("columns")
-            lo = self.integer()
-            self.punct("..")
-            fields.append(Field(label, (kind, lo, self.integer()), None, self.pos(start)))
-        self.punct("}")
-        return Decl("board", None, None, tuple(fields), self.pos(at))
-
-    def roof_scoring(self) -> Decl:
-        at = self.keyword("roof_scoring")
-        self.punct("{")
-        fields: list[Field] = []
-        while self.kinds[self.i] == _WORD:
-            name, start = self.name()
-            value = self.integer()
-            fields.append(Field(name, value, self.provenance(), self.pos(start)))
-        self.punct("}")
-        return Decl("roof_scoring", None, None, tuple(fields), self.pos(at))
-
-    def card(self) -> Decl:
-        at = self.i
-        kind, _ = self.name()
-        ident, name = self.head()
-        fields: list[Field] = []
-        effects: list[Field] = []
-        while (word := self.peek_word()) is not None:
-            if word == "effect":
-                effects.append(self.effect())
-            else:
-                fields.append(self.card_field(word))
-        self.punct("}")
-        if effects:  # `_ToAst._group_effects`: one field holding every effect, last
-            fields.append(Field("effect", tuple(f.value for f in effects), None, effects[0].pos))
-        return Decl(kind, ident, name, tuple(fields), self.pos(at))
-
-    def card_field(self, word: str) -> Field:
-        start = self.i
-        self.i += 1
-        value: object
-        if word in ("count", "children", "windows"):
-            value = self.integer()
-        elif word == "points":
-            value = self.points()
-        elif word == "category":
-            value = self.name()[0]
-        elif word == "room" or word == "award":
-            name, at = self.name()
-            value = (name, self.pos(at))
-        elif word == "bonus":
-            amount = self.integer()
-            self.keyword("beside")
-            name, at = self.name()
-            value = (amount, name, self.pos(at))
-        elif word == "outside":
-            value = True
-        elif word == "colour":
-            value = self.string()
-        elif word == "name":
-            return self.name_field(start)
-        else:
-            raise _FallBackError
-        return Field(word, value, self.provenance(), self.pos(start))
-
-    def name_field(self, start: int) -> Field:
-        """`name LANG "text"` after its keyword (token `start`): keyed `name:LANG` (NAME_FIELD)."""
-        lang, at = self.name()
-        text = self.string()
-        return Field(NAME_FIELD + lang, (lang, text, self.pos(at)), self.provenance(), self.pos(start))
-
-    def points(self) -> tuple[int, ...]:
-        values = [self.integer()]
-        while self.kinds[self.i] == _INT:
-            values.append(self.integer())
-        return tuple(values)
-
-    def effect(self) -> Field:
-        at = self.keyword("effect")
-        name, _ = self.name()
-        args: tuple[tuple[str, int | None], ...] = ()
-        if self.at_punct("("):
-            args = self.effect_args()
-        timing: str | None = None
-        uses: int | None = None
-        flags: list[tuple[str, Pos]] = []
-        while (word := self.peek_word()) is not None:
-            if word == "at":
-                self.i += 1
-                timing, where = self.name()
-                flags.append(("at " + timing, self.pos(where)))
-            elif word == "uses":
-                self.i += 1
-                uses = self.integer()
-            elif word in _FLAG_KEYWORDS:
-                break  # the next field of the card
-            else:
-                self.i += 1
-                flags.append((word, self.pos(self.i - 1)))
-        pos = self.pos(at)
-        return Field("effect", EffectSpec(name, args, timing, tuple(flags), uses, pos), None, pos)
-
-    def effect_args(self) -> tuple[tuple[str, int | None], ...]:
-        self.punct("(")
-        args: list[tuple[str, int | None]] = []
-        if not self.at_punct(")"):
-            while True:
-                arg, _ = self.name()
-                args.append((arg, self.integer() if self.kinds[self.i] == _INT else None))
-                if not self.at_punct(","):
-                    break
-                self.i += 1
-        self.punct(")")
-        return tuple(args)
-
-    def bonus(self) -> Decl:
-        at = self.keyword("bonus")
-        ident, name = self.head()
-        fields: list[Field] = []
-        while (word := self.peek_word()) is not None:
-            start = self.i
-            if word == "points":
-                self.i += 1
-                fields.append(Field("points", self.points(), self.provenance(), self.pos(start)))
-            elif word == "name":
-                self.i += 1
-                fields.append(self.name_field(start))
-            elif word == "when":
-                self.i += 1
-                conditions = [self.condition()]
-                while self.peek_word() == "and":
-                    self.i += 1
-                    conditions.append(self.condition())
-                fields.append(Field("when", tuple(conditions), None, self.pos(start)))
-            else:
-                raise _FallBackError
-        self.punct("}")
-        return Decl("bonus", ident, name, tuple(fields), self.pos(at))
-
-    def condition(self) -> Condition:
-        word = self.peek_word()
-        scope = None
-        if word == "every":
-            self.i += 1
-            scope, _ = self.name()
-            self.keyword("floor")
-        elif word != "has":
-            raise _FallBackError
-        self.keyword("has")
-        room, at = self.name()
-        return Condition(room, scope, self.pos(at))
-
-
-def _read_fast(text: str, path: str) -> tuple[Item, ...] | None:
-    """The AST by the fast reader, or None where Lark must decide."""
-    try:
-        return _FastReader(text, path).file()
-    except (_FallBackError, IndexError):
-        return None
-
-
 def _top_level_chunks(text: str) -> list[tuple[int, str]]:
     """Split text into top-level declarations by brace depth, for error recovery.
 
@@ -822,15 +431,10 @@ def _top_level_chunks(text: str) -> list[tuple[int, str]]:
 
 
 class RulesParser:
-    """Parses rules text; every failure is a `RulesError` with positions.
+    """Parses rules text; every failure is a `RulesError` with positions."""
 
-    `fast` (the default) reads by `_FastReader` first and falls back to Lark;
-    `fast=False` parses with Lark only (the reference the fast reader is tested on).
-    """
-
-    def __init__(self, fast: bool = True) -> None:
+    def __init__(self) -> None:
         self._parser = _lark()
-        self._fast = fast
 
     def _diagnostic(
         self, exc: UnexpectedInput, path: str, lines: list[str], end: tuple[int, int], line_offset: int = 0
@@ -866,10 +470,6 @@ class RulesParser:
     def parse(self, text: str, path: str = "<string>") -> RulesFile:
         if text.startswith(BOM):  # a UTF-8 byte order mark some editors write: not part of the rules
             text = text[1:]
-        if self._fast:
-            items = _read_fast(text, path)
-            if items is not None:
-                return RulesFile(path, text, items)
         try:
             return RulesFile(path, text, self._parse_once(text, path))
         except UnexpectedInput as exc:
@@ -895,14 +495,12 @@ class RulesParser:
         """The first error, then each later one: every top-level declaration is
         re-parsed alone so one typo does not hide the errors after it. Linear in
         the text: a chunk is parsed as it stands and its error moved down by its
-        line offset, and a chunk the fast reader accepts has no error to find."""
+        line offset."""
         lines = text.split("\n")
         end = _end_of_text(lines)
         first = self._diagnostic(exc, path, lines, end)
         found: dict[Diagnostic, None] = {first: None}
         for offset, chunk in _top_level_chunks(text):
-            if self._fast and _read_fast(chunk, path) is not None:
-                continue
             try:
                 self._parse_once(chunk, path)
             except UnexpectedInput as inner:

@@ -91,6 +91,36 @@ def board_size_problem(spaces: int) -> str | None:
     return None
 
 
+def extra_take_problem(game: GameSpec, spaces: int, options: Mapping[str, str], shown: str) -> str | None:
+    """TOOL-TIMING, ROUND-6: a round-start take without `skip_turn` adds a room card beside the
+    round's own take, and is offered only while the track keeps a room card for every turn still
+    to come that round and its user's house a space for every turn it has left. So it can never
+    act (a warning, not an error: the card is still dealt and may be taken) when
+    - the house has no space beyond the rounds' own takes (spaces ≤ rounds), or
+    - at every player count the track, after the deal and the ROUND-1 discard (which comes before
+      the round-start window), holds no more room cards than there are turns."""
+    if spaces <= game.rounds:
+        return (
+            f"{shown} can never act: without skip_turn it adds a room card to a house that needs each "
+            f"of its {spaces} space(s) for the {game.rounds} rounds' own takes (TOOL-TIMING, ROUND-6); "
+            "add skip_turn, or a board with more spaces than rounds"
+        )
+    discarding = options.get("round_discard", "on") == "on"
+
+    def spare(players: int) -> int:
+        """Room cards on the track at the round-start window beyond one per turn."""
+        return game.deal_rooms - (1 if discarding and game.discards_at_round_start(players) else 0) - players
+
+    # Beyond `deal_rooms` players there is never a spare card: the range checked stays small.
+    if all(spare(n) <= 0 for n in range(game.min_players, min(game.max_players, game.deal_rooms) + 1)):
+        return (
+            f"{shown} can never act: without skip_turn it takes a room card the round's turns need "
+            f"(at every player count the track holds no more room cards than turns: deal rooms "
+            f"{game.deal_rooms}, less the ROUND-1 discard; TOOL-TIMING); add skip_turn, or deal more room cards"
+        )
+    return None
+
+
 def _deck_problems(game: GameSpec, decks: Decks, where: Where) -> list[Problem]:
     """COMP-1, COMP-3, COMP-5: each deck covers its deal over every round, and the decks stay small
     enough to shuffle per game. One message per deck: too big, too small, or cards never dealt."""
@@ -210,4 +240,13 @@ def _board_problems(game: GameSpec, board: Board, where: Where) -> list[Problem]
     return out
 
 
-__all__ = ["MAX_DECK", "MAX_SPACES", "Decks", "Problem", "Where", "board_size_problem", "playability_problems"]
+__all__ = [
+    "MAX_DECK",
+    "MAX_SPACES",
+    "Decks",
+    "Problem",
+    "Where",
+    "board_size_problem",
+    "extra_take_problem",
+    "playability_problems",
+]
