@@ -253,7 +253,7 @@ def check(house_path, as_json, final, rules_spec):
 
     from dreamhome.i18n import text
     from dreamhome.legality import final_state_violations, house_violations
-    from dreamhome.render_text import held_text, house_grid
+    from dreamhome.render.house_text import held_text, house_grid
 
     lang = current_lang()
     rules = load_rules(rules_spec)
@@ -291,7 +291,7 @@ def require_legal(rules, house, house_path) -> None:
 @rules_options
 def score(house_path, as_json, final, rules_spec):
     """Score HOUSE as it stands, line by line (best 4 roofs, no helper action taken)."""
-    from dreamhome.render_text import house_with_score
+    from dreamhome.render.house_text import house_with_score
     from dreamhome.scoring import FinalStateError, final_score, score_house
 
     rules = load_rules(rules_spec)
@@ -363,7 +363,7 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
     if save_path:
         write_or_fail(save_path, dump_house(rules, result.house))
     if svg_path:
-        from dreamhome.render_svg import before_after_svg
+        from dreamhome.render.house_svg import before_after_svg
 
         steps = [step.explain(rules) for step in result.steps]
         _write_picture(svg_path, before_after_svg(rules, house, result.house, steps, current_lang()))
@@ -373,7 +373,7 @@ def _print_optimized(rules, house, result) -> None:
     """`optimize`'s picture: the house before, the end-game actions, the house after."""
     from rich.markup import escape as markup_escape
 
-    from dreamhome.render_text import house_with_score
+    from dreamhome.render.house_text import house_with_score
     from dreamhome.scoring import score_house
 
     console = _console()
@@ -509,7 +509,7 @@ def max_command(as_json, engine, check, time_limit, workers, save_path, rules_sp
     with both. Only annex_adjacency = horizontal is supported.
     """
     from dreamhome.house import dump_house, house_to_json
-    from dreamhome.render_text import house_with_score
+    from dreamhome.render.house_text import house_with_score
     from dreamhome.scoring import score_house
 
     outputs_or_fail([save_path], [rules_spec[0]])
@@ -737,7 +737,7 @@ def replay(record_path, as_json, html_path):
         data = load_record(record_path)
         result = replay_record(data, source)
         if html_path:
-            from dreamhome.render_html import replay_html
+            from dreamhome.render.replay_page import replay_html
 
             write_atomic(html_path, replay_html(data, source))
     except DreamhomeError as exc:
@@ -761,7 +761,7 @@ def replay(record_path, as_json, html_path):
 @rules_options
 def render(house_path, output, title, rules_spec):
     """Draw HOUSE as the board looks, with its rooms, tokens, roof and score breakdown (SVG)."""
-    from dreamhome.render_svg import house_svg
+    from dreamhome.render.house_svg import house_svg
 
     outputs_or_fail([output], [house_path, rules_spec[0]], stdout_ok=True)
     rules = load_rules(rules_spec)
@@ -947,7 +947,7 @@ def rules_check(rules_file, as_json):
 @rules_options
 def rules_show(rules_file, assumed, as_json, rules_spec):
     """List a ruleset's cards, points and options, and which values are assumed."""
-    from dreamhome.rules_report import rules_report, rules_tables
+    from dreamhome.render.rules_report import rules_report, rules_tables
 
     if rules_file:
         rules_spec = (rules_file, rules_spec[1])

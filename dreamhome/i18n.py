@@ -21,7 +21,7 @@ API (for the CLI, the terminal seat and the browser table):
 Catalogues are JSON files shipped inside the package (`dreamhome/locales/LANG.json`,
 `{"language": "…", "text": {key: string}}`), read once on first use. Keys are dotted by
 where they are used: `grid.*`, `held.*`, `score.*`, `check.*`, `place.*`, `line.*` (a score
-line's sentence, dreamhome/score_text.py); the terminal seat adds `seat.*`, the browser table
+line's sentence, dreamhome/render/score_text.py); the terminal seat adds `seat.*`, the browser table
 `table.*`, and both share `action.*` (one text per action class, `dreamhome.game.action_text`),
 `card.*`, `phase.*` and `event.*`. A new key goes into
 every catalogue at once: `tests/test_i18n.py` checks that all four hold exactly the same keys

@@ -110,7 +110,7 @@ behind a bonus, the roof cards of a roof)."""
 class ScoreLine:
     """One reason for points. `text` is the English sentence (JSON outputs and records keep it);
     `key` and `args` are the same sentence as a catalogue message (`line.*` in
-    dreamhome/locales), so that `dreamhome.score_text.line_text` can say it in any language."""
+    dreamhome/locales), so that `dreamhome.render.score_text.line_text` can say it in any language."""
 
     part: str  # one of COMPONENTS
     points: int
@@ -151,7 +151,7 @@ def _with_helpers(key: str, plus: int, helpers: list[str]) -> tuple[str, tuple[A
 
 def score_house(rules: Ruleset, house: House) -> Score:
     """Every point, line by line, with the reason for it: an English `text` and the same reason
-    as a message (`key`, `args` with card ids) for the other languages (dreamhome/score_text.py)."""
+    as a message (`key`, `args` with card ids) for the other languages (dreamhome/render/score_text.py)."""
     board = rules.board
     lines: list[ScoreLine] = []
     names = lambda cells: tuple(board.cells[i] for i in cells)  # noqa: E731

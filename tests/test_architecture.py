@@ -120,3 +120,18 @@ def test_game_state_is_small() -> None:
     the action handlers live beside it."""
     lines = (PACKAGE / "game" / "state.py").read_text(encoding="utf-8").count("\n")
     assert lines < 400
+
+
+def test_renderers_sit_together_and_decide_nothing() -> None:
+    """Issue 20, item 4: the package root keeps the core values; the renderers are one package,
+    and no core module (the root, `engine/`, `solver/`, `exact/`, `dsl/`) imports it — a
+    picture may read the rules, the rules never read a picture."""
+    graph = import_graph()
+    root = {name for name in graph if name.count(".") == 1}
+    assert not any(name.startswith(("dreamhome.render_", "dreamhome.score_text", "dreamhome.rules_report")) for name in root)
+    renderers = {name for name in graph if name.startswith("dreamhome.render.")}
+    assert {"dreamhome.render.house_svg", "dreamhome.render.replay_page"} <= renderers
+    core_packages = ("dreamhome.engine", "dreamhome.solver", "dreamhome.exact", "dreamhome.dsl")
+    core = {n for n in graph if n.startswith(core_packages)} | (root - {"dreamhome.cli", "dreamhome.__main__"})
+    leaks = {(n, d) for n in core for d in graph[n] if d.startswith("dreamhome.render")}
+    assert leaks == set()

@@ -131,7 +131,7 @@ def hostile_page(tmp_path: Path) -> Path:
     """A real game whose bots bear names meant to break out of the page."""
     from dreamhome.dsl.compiler import compile_rules
     from dreamhome.game.record import GameResult, play_game
-    from dreamhome.render_html import replay_html
+    from dreamhome.render.replay_page import replay_html
 
     result = play_game(compile_rules(variants=["kids"]), 2, ["greedy", "random"], 3)
     record = GameResult(result.state, HOSTILE).record()

@@ -19,7 +19,7 @@ from dreamhome.dsl.compiler import compile_rules
 from dreamhome.dsl.parser import RulesParser
 from dreamhome.errors import RulesError
 from dreamhome.house import load_house
-from dreamhome.render_svg import house_svg
+from dreamhome.render.house_svg import house_svg
 from dreamhome.ruleset import Ruleset
 from tests.helpers.cli import run
 from tests.helpers.paths import EXAMPLES

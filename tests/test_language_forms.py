@@ -44,8 +44,8 @@ from dreamhome.game.record import play_game
 from dreamhome.game.state import GameState
 from dreamhome.house import House, house_from_json
 from dreamhome.legality import house_violations
-from dreamhome.render_svg import house_svg
-from dreamhome.rules_report import rules_report
+from dreamhome.render.house_svg import house_svg
+from dreamhome.render.rules_report import rules_report
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_total
 from dreamhome.vocabulary import (

@@ -23,7 +23,7 @@ from dreamhome.game.bots import make_bot
 from dreamhome.game.state import GameState
 from dreamhome.house import House
 from dreamhome.legality import final_state_violations
-from dreamhome.render_svg import house_svg
+from dreamhome.render.house_svg import house_svg
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import FinalStateError, final_score, score_total
 from tests.helpers.cli import run

@@ -6,7 +6,7 @@ import json
 import xml.etree.ElementTree as ET
 
 from dreamhome.house import load_house
-from dreamhome.render_svg import before_after_svg, house_svg
+from dreamhome.render.house_svg import before_after_svg, house_svg
 from tests.helpers.cli import run
 from tests.helpers.paths import EXAMPLES
 

@@ -22,8 +22,8 @@ from rich.console import Console
 from dreamhome.dsl.compiler import BASE_RULES, RULES_DIR, check_rules, compile_rules
 from dreamhome.errors import RulesError
 from dreamhome.house import load_house
-from dreamhome.render_svg import house_svg
-from dreamhome.rules_report import rules_tables
+from dreamhome.render.house_svg import house_svg
+from dreamhome.render.rules_report import rules_tables
 from tests.helpers.cli import run
 from tests.helpers.paths import EXAMPLES
 

@@ -1,4 +1,4 @@
-"""Score lines (SCORE-*) in the reader's language (dreamhome/score_text.py, the `line.*` entries of
+"""Score lines (SCORE-*) in the reader's language (dreamhome/render/score_text.py, the `line.*` entries of
 dreamhome/locales): English stays the scorer's own sentence, every language says every line
 with its rulebook's card names, and the terminal, the SVG and the browser table follow `--lang`
 / `?lang=`."""
@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from dreamhome import i18n
 from dreamhome.generate import random_house
 from dreamhome.house import load_house
-from dreamhome.render_svg import house_svg
+from dreamhome.render.house_svg import house_svg
+from dreamhome.render.score_text import line_text
 from dreamhome.ruleset import Ruleset
-from dreamhome.score_text import line_text
 from dreamhome.scoring import Arg, ScoreLine, score_house
 from tests.helpers.cli import run
 from tests.helpers.paths import EXAMPLES

@@ -31,7 +31,7 @@ from dreamhome.game.record import GameResult, bot_turn, write_record
 from dreamhome.game.state import GameState, Resource
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, text
-from dreamhome.render_text import held_text, house_grid
+from dreamhome.render.house_text import held_text, house_grid
 from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
 
 HINT_SECONDS = 1.0

@@ -11,7 +11,7 @@ Routes (every id checked by `store.check_game_id` before anything else):
   `legal_actions()`, `version` the number of events the page saw (a stale page gets 409, so
   a double click never applies a second action meant for an older list); then the bots move.
 * `GET /api/games/{id}/hint`: `dreamhome.game.hints.hint` for the person's options.
-* `GET /games/{id}/replay`: the replay page (`render_html.replay_html`) of a finished game.
+* `GET /games/{id}/replay`: the replay page (`render.replay_page.replay_html`) of a finished game.
 
 Every API request may name its language, `?lang=ru` (one of `i18n.LANGUAGES`; the server's
 `--lang` by default): the answer's labels, card names and action texts are in it. The language
@@ -397,8 +397,8 @@ def create_app(
 
     async def replay(request: Request) -> Response:
         from dreamhome.game.record import GameResult
-        from dreamhome.render_html import CSP as REPLAY_CSP
-        from dreamhome.render_html import replay_html
+        from dreamhome.render.replay_page import CSP as REPLAY_CSP
+        from dreamhome.render.replay_page import replay_html
 
         game = store.get(request.path_params["game_id"])
         if not game.state.is_terminal():

@@ -21,8 +21,8 @@ from dreamhome.game.actions import action_from_dict
 from dreamhome.game.hints import Hint
 from dreamhome.game.state import GameState
 from dreamhome.i18n import DEFAULT_LANG, has_text, keys, text
-from dreamhome.render_svg import house_svg
-from dreamhome.score_text import line_text
+from dreamhome.render.house_svg import house_svg
+from dreamhome.render.score_text import line_text
 from dreamhome.scoring import score_house
 from dreamhome.web.store import PERSON, Game
 

@@ -7,7 +7,7 @@ held by a scaffold tool (labelled with the card's name), each room outlined as
 one shape with its score, the roof cards chosen, and the score breakdown beside
 the house. Card names and labels are in the language `lang` (`Ruleset.card_name`,
 `dreamhome.i18n.text`), and so are the score lines (`score_text.line_text`); floors and cells
-keep the ids the rules file gives them (see render_text.py).
+keep the ids the rules file gives them (see render/house_text.py).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from xml.sax.saxutils import escape
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, has_text
 from dreamhome.i18n import text as ui
+from dreamhome.render.score_text import line_text
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
-from dreamhome.score_text import line_text
 from dreamhome.scoring import Score, rooms_of, score_house
 
 CELL_W, CELL_H, GAP = 128, 84, 6

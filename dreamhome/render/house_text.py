@@ -15,8 +15,8 @@ from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, has_text
 from dreamhome.i18n import text as ui
 from dreamhome.legality import Violation
+from dreamhome.render.score_text import line_text
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
-from dreamhome.score_text import line_text
 from dreamhome.scoring import Score
 
 # Terminal styles as hex colours: the engine's Python never spells a word a rules file uses as an id.
