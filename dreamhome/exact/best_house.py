@@ -47,12 +47,13 @@ from typing import TypeAlias
 
 from dreamhome.engine.deck import roof_cards, rooms_left
 from dreamhome.engine.helpers import card_amounts
+from dreamhome.engine.placement import fillings, final_room_cards
 from dreamhome.engine.roof import best_roof_choice
 from dreamhome.engine.rooms import fits, room_runs, row_value
 from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
-from dreamhome.legality import house_violations
-from dreamhome.ruleset import FACE_DOWN, Furnishing, Ruleset
+from dreamhome.legality import final_state_violations
+from dreamhome.ruleset import EMPTY, FACE_DOWN, Furnishing, Ruleset
 from dreamhome.scoring import rooms_of, score_total
 
 MAX_ROWS = 2_000_000
@@ -96,21 +97,22 @@ def floor_alphabet(rules: Ruleset, floor: int) -> list[int]:
     return [r.code for r in rules.rooms if r.floor_kind == kind] + [FACE_DOWN]
 
 
-def floor_signatures(rules: Ruleset, floor: int) -> tuple[list[FloorSignature], int]:
+def floor_signatures(rules: Ruleset, floor: int, filled: Sequence[bool] | None = None) -> tuple[list[FloorSignature], int]:
     """Every legal row of this floor (PLACE-C, scored by `engine.rooms.row_value`), reduced to the
     best row per signature; and how many legal rows were scored (a row and its mirror image once,
-    see `candidate_rows`)."""
+    see `candidate_rows`). `filled` (per cell of the floor) leaves the spaces it marks False
+    empty (ROUND-6: a house of fewer cards than spaces); None fills them all."""
     t = rules.tables
     width = len(t.floor_cells[floor])
     alphabet = floor_alphabet(rules, floor)
-    if len(alphabet) ** width > MAX_ROWS:
+    if len(alphabet) ** (width if filled is None else sum(filled)) > MAX_ROWS:
         kind = rules.board.floors[floor].kind
         raise DreamhomeError(
             f"max: a {kind} floor of {width} cells has {len(alphabet) ** width:,} rows to enumerate, more than {MAX_ROWS:,}"
         )
     best: dict[tuple[tuple[int, int], ...], tuple[int, int, tuple[int, ...]]] = {}
     legal = 0
-    for row in candidate_rows(rules, floor):
+    for row in candidate_rows(rules, floor, filled):
         value = row_value(t, floor, row)
         if value is None:
             continue
@@ -120,21 +122,23 @@ def floor_signatures(rules: Ruleset, floor: int) -> tuple[list[FloorSignature], 
         kept = best.get(key)
         if kept is None or score > kept[0]:
             best[key] = (score, mask, row)
-    out = [
-        FloorSignature(key, width - sum(size for _, size in key), score, mask, row) for key, (score, mask, row) in best.items()
-    ]
+    out = [FloorSignature(key, row.count(FACE_DOWN), score, mask, row) for key, (score, mask, row) in best.items()]
     out.sort(key=lambda s: -s.score)
     return out, legal
 
 
-def candidate_rows(rules: Ruleset, floor: int) -> Iterator[tuple[int, ...]]:
+def candidate_rows(rules: Ruleset, floor: int, filled: Sequence[bool] | None = None) -> Iterator[tuple[int, ...]]:
     """The rows of a finished floor worth scoring: every row over the floor's alphabet, except
     that when "beside" reads the same from both ends (always, with horizontal adjacency) a row and
     its mirror image have the same rooms and points, so only one of the two is given; and halves
-    holding a room too large (PLACE-C, `engine.rooms.fits`) are never extended."""
+    holding a room too large (PLACE-C, `engine.rooms.fits`) are never extended. With `filled`
+    not all True, every row with EMPTY on the spaces it leaves empty (no mirror pairs then)."""
     t = rules.tables
     width = len(t.floor_cells[floor])
     alphabet = sorted(floor_alphabet(rules, floor))
+    if filled is not None and not all(filled):
+        yield from itertools.product(*(alphabet if f else [EMPTY] for f in filled))
+        return
     near = t.annex_row_neighbours[floor]
     mirrored = all(sorted(width - 1 - q for q in near[k]) == sorted(near[width - 1 - k]) for k in range(width))
     if not mirrored:
@@ -156,34 +160,53 @@ def candidate_rows(rules: Ruleset, floor: int) -> Iterator[tuple[int, ...]]:
                 yield front + tail
 
 
-def signatures_by_floor(rules: Ruleset) -> tuple[list[list[FloorSignature]], int]:
-    """`floor_signatures` of every floor; floors alike in kind, width and annex neighbours share one
-    enumeration. Returns the lists and the legal rows enumerated."""
+def signatures_by_floor(
+    rules: Ruleset, filling: Sequence[bool] | None = None, cache: dict[tuple[object, ...], list[FloorSignature]] | None = None
+) -> tuple[list[list[FloorSignature]], int]:
+    """`floor_signatures` of every floor, its spaces filled as `filling` says (per board cell; None:
+    all); floors alike in kind, width, annex neighbours and filling share one enumeration (`cache`
+    keeps them across calls). Returns the lists and the legal rows enumerated."""
     t = rules.tables
-    cache: dict[tuple[object, ...], list[FloorSignature]] = {}
+    cache = {} if cache is None else cache
     rows = 0
     out = []
     for fi, floor in enumerate(rules.board.floors):
-        key = (floor.kind, len(t.floor_cells[fi]), t.annex_row_neighbours[fi])
+        filled = None if filling is None else tuple(filling[c] for c in t.floor_cells[fi])
+        if filled is not None and all(filled):
+            filled = None
+        key = (floor.kind, len(t.floor_cells[fi]), t.annex_row_neighbours[fi], filled)
         if key not in cache:
-            cache[key], legal = floor_signatures(rules, fi)
+            cache[key], legal = floor_signatures(rules, fi, filled)
             rows += legal
         out.append(cache[key])
     return out, rows
 
 
-def refuse_unsupported(rules: Ruleset) -> None:
-    """`max` reads each floor row alone: annex neighbours must stay on their floor. And a finished
-    house needs a room card on every space (COMP-5): a face-down card may be of any type the deck
-    has left, so the deck's size is the only limit beyond the face-up counts."""
+def refuse_unsupported(rules: Ruleset) -> int:
+    """`max` reads each floor row alone: annex neighbours must stay on their floor. A finished
+    house holds one room card a round (ROUND-6), each space filled when the board has one a
+    round; a face-down card may be of any type the deck has left, so the deck's size is the only
+    limit beyond the face-up counts (COMP-5). Round-start takes without `skip_turn` would add cards
+    beyond one a round on a board with spaces to spare: refused. Returns the house's room cards."""
     if not rules.tables.annex_on_floor:
         raise DreamhomeError(
             "max: only annex_adjacency = horizontal is supported (floors are then independent "
             "but for card counts, tokens and bonuses)"
         )
+    allowed = final_room_cards(rules)
+    if len(allowed) > 1:
+        raise DreamhomeError(
+            f"max: round-start takes without skip_turn may give a house more than its {rules.game.rounds} room cards "
+            f"(one a round) on a board of {rules.board.size} spaces; not supported (ROUND-6, TOOL-TIMING)"
+        )
+    n = allowed.start
+    if n > rules.board.size:
+        raise DreamhomeError(f"max: {n} rounds give a house {n} room cards, more than the board's {rules.board.size} spaces (ROUND-6)")
     cards = sum(r.count for r in rules.rooms)
-    if cards < rules.board.size:
-        raise DreamhomeError(f"max: the deck holds {cards} room cards, fewer than the board's {rules.board.size} spaces (COMP-5)")
+    if cards < n:
+        where = f"the board's {n} spaces" if n == rules.board.size else f"the {n} a house holds (ROUND-6)"
+        raise DreamhomeError(f"max: the deck holds {cards} room cards, fewer than {where} (COMP-5)")
+    return n
 
 
 # ---------------------------------------------------------------- the resource cards
@@ -549,26 +572,48 @@ class _Search:
 def best_house(rules: Ruleset, *, time_limit: float | None = None) -> BestHouse:
     """The best house possible under the rules, proven by the search of the module docstring.
 
-    `time_limit` (seconds) stops the branch and bound with the best house found so far
-    (`optimal` False); the row enumeration and the bound are always completed."""
+    A house of fewer cards than spaces (ROUND-6) is searched for each way its cards can fill the
+    board (`engine.placement.fillings`), the fillings by their bound, best first, until no bound
+    beats the best house found. `time_limit` (seconds) stops the branch and bound with the best
+    house found so far (`optimal` False); the row enumeration and the bound are always completed."""
     started = time.perf_counter()
-    refuse_unsupported(rules)
-    floors, rows = signatures_by_floor(rules)
+    cards = refuse_unsupported(rules)
+    shapes = fillings(rules, cards)
     deadline = None if time_limit is None else started + time_limit
-    search = _Search(rules, floors, deadline)
-    search.search(0, search.zero, Counter(), 0, [])
-    if not search.best_rows:
-        raise DreamhomeError(
-            "max: no house found" + (" within the time limit; try a longer --time-limit" if search.timed_out else "")
-        )
-    plan = search.extras(search.best_state)
-    house = build_house(rules, [sig.row for sig in search.best_rows], plan.tokens, plan.helpers, plan.roof)
+    cache: dict[tuple[object, ...], list[FloorSignature]] = {}
+    rows = 0
+    searches = []
+    for shape in shapes:
+        floors, legal = signatures_by_floor(rules, None if all(shape) else shape, cache)
+        rows += legal
+        if any(not sigs for sigs in floors):
+            continue
+        search = _Search(rules, floors, deadline)
+        searches.append((search.bound(0, search.zero), search))
+    searches.sort(key=lambda x: -x[0])
+    best: _Search | None = None
+    timed_out = False
+    for bound, search in searches:
+        if best is not None and bound <= best.best:
+            break
+        if best is not None:
+            search.best = best.best  # only a better house is worth finding
+        search.search(0, search.zero, Counter(), 0, [])
+        timed_out = timed_out or search.timed_out
+        if search.best_rows and (best is None or search.best > best.best):
+            best = search
+        if timed_out:
+            break
+    if best is None:
+        raise DreamhomeError("max: no house found" + (" within the time limit; try a longer --time-limit" if timed_out else ""))
+    plan = best.extras(best.best_state)
+    house = build_house(rules, [sig.row for sig in best.best_rows], plan.tokens, plan.helpers, plan.roof)
     total = score_total(rules, house)
-    problems = house_violations(rules, house)
-    if total != search.best or problems:
-        raise RuntimeError(f"internal error: max search claims {search.best}, the house scores {total}; {problems[:2]}")
-    status = "FEASIBLE" if search.timed_out else "OPTIMAL"
-    return BestHouse(total, not search.timed_out, house, status, time.perf_counter() - started, rows)
+    problems = final_state_violations(rules, house)
+    if total != best.best or problems:
+        raise RuntimeError(f"internal error: max search claims {best.best}, the house scores {total}; {problems[:2]}")
+    status = "FEASIBLE" if timed_out else "OPTIMAL"
+    return BestHouse(total, not timed_out, house, status, time.perf_counter() - started, rows)
 
 
 def build_house(
