@@ -20,8 +20,8 @@ from dreamhome.dsl.compiler import VARIANTS_DIR, compile_rules
 from dreamhome.errors import DreamhomeError
 from dreamhome.exact import best_house as exact
 from dreamhome.house import House
-from dreamhome.legality import house_violations
-from dreamhome.ruleset import FACE_DOWN
+from dreamhome.legality import final_state_violations, house_violations
+from dreamhome.ruleset import EMPTY, FACE_DOWN
 from dreamhome.scoring import best_roof_points, rooms_of, score_total
 from dreamhome.solver.best_house import best_house
 from tests.helpers.paths import DATA
@@ -31,17 +31,20 @@ TINY = compiled(path=DATA / "tiny.dh")
 
 
 def brute_force_max(rules) -> int:
-    """Every house of the tiny board, every token placement, helper set and roof, within the budget."""
+    """Every house of the tiny board, every token placement, helper set and roof, within the budget;
+    a house holds exactly one room card a round (ROUND-6), the other spaces empty."""
     board = rules.board
     alphabets = []
     for i in range(board.size):
         kind = board.cell_kind[i]
-        alphabets.append([r.code for r in rules.rooms if r.floor_kind == kind] + [FACE_DOWN])
+        alphabets.append([r.code for r in rules.rooms if r.floor_kind == kind] + [FACE_DOWN, EMPTY])
     roof_deck = [(r.index, k < r.windows) for r in rules.roofs for k in range(r.count)]
     roof_options = [()] + [tuple(c) for c in itertools.combinations(roof_deck, rules.roof_scoring.size)]
     helper_ids = [h.id for h in rules.helpers for _ in range(h.count)]
     best = 0
     for cells in itertools.product(*alphabets):
+        if sum(1 for c in cells if c != EMPTY) != rules.game.rounds:
+            continue
         under = tuple(rules.rooms[0].code if c == FACE_DOWN else 0 for c in cells)
         house = House(tuple(cells), (0,) * board.size, under)
         if [v for v in house_violations(rules, house) if v.rule != "COMP-5" or "cards" in v.message]:
@@ -82,13 +85,33 @@ def brute_force_max(rules) -> int:
     return best
 
 
-def test_tiny_ruleset_matches_brute_force():
-    expected = brute_force_max(TINY)
-    for result in (best_house(TINY), exact.best_house(TINY)):
+@pytest.mark.parametrize("rounds", [5, 3, 1])
+def test_tiny_ruleset_matches_brute_force(rounds):
+    """Both engines against every house of the tiny board; with fewer rounds than its 5 spaces the
+    house holds one card a round and spaces stay empty, never under a card (ROUND-6, PLACE-A)."""
+    rules = (
+        TINY
+        if rounds == 5
+        else compile_rules(
+            text=f'include "{DATA / "tiny.dh"}"\ngame tiny {{ rounds {rounds} }}\n', name="t.dh", allow_absolute_includes=True
+        )
+    )
+    expected = brute_force_max(rules)
+    for result in (best_house(rules), exact.best_house(rules)):
         assert result.optimal
         assert result.total == expected
-        assert result.total == score_total(TINY, result.house)
-        assert house_violations(TINY, result.house) == []
+        assert result.total == score_total(rules, result.house)
+        assert final_state_violations(rules, result.house) == []
+        assert sum(1 for c in result.house.cells if c != EMPTY) == rounds
+
+
+def test_one_round_base_max_holds_one_card():
+    """Issue 21: under `game { rounds 1 }` the best house holds one room card (ROUND-6), not 12."""
+    rules = compile_rules(text='include "base.dh"\ngame dream_home { rounds 1 }\n', name="r1.dh")
+    result = exact.best_house(rules)
+    assert sum(1 for c in result.house.cells if c != EMPTY) == 1
+    assert final_state_violations(rules, result.house) == []
+    assert result.total < 37
 
 
 def test_base_game_max(base):

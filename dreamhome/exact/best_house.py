@@ -201,7 +201,9 @@ def refuse_unsupported(rules: Ruleset) -> int:
         )
     n = allowed.start
     if n > rules.board.size:
-        raise DreamhomeError(f"max: {n} rounds give a house {n} room cards, more than the board's {rules.board.size} spaces (ROUND-6)")
+        raise DreamhomeError(
+            f"max: {n} rounds give a house {n} room cards, more than the board's {rules.board.size} spaces (ROUND-6)"
+        )
     cards = sum(r.count for r in rules.rooms)
     if cards < n:
         where = f"the board's {n} spaces" if n == rules.board.size else f"the {n} a house holds (ROUND-6)"
