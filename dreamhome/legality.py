@@ -214,7 +214,8 @@ def final_state_violations(rules: Ruleset, house: House) -> list[Violation]:
             Violation(
                 "ROUND-6",
                 None,
-                f"the house holds {placed} room cards at the end; {rounds} rounds{more} give it at most {allowed[-1]}, one a round",
+                f"the house holds {placed} room cards at the end; {rounds} rounds{more} give it at most "
+                f"{allowed[-1]}, one a round",
             )
         )
     for i, c in enumerate(cells):

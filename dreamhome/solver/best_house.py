@@ -34,8 +34,8 @@ from dreamhome.engine.deck import roof_cards
 from dreamhome.engine.functionality import add_bonuses
 from dreamhome.engine.helpers import card_amounts
 from dreamhome.engine.roof import best_roof_choice
-from dreamhome.errors import DreamhomeError
 from dreamhome.engine.rooms import fits, row_rooms
+from dreamhome.errors import DreamhomeError
 from dreamhome.exact.best_house import MAX_ROWS, BestHouse, build_house, refuse_unsupported
 from dreamhome.legality import final_state_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, Furnishing, Ruleset
