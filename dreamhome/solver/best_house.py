@@ -97,8 +97,8 @@ def floor_rows(rules: Ruleset, floor: int, empty_ok: bool = False) -> FloorRows:
     t = rules.tables
     alphabet = floor_alphabet(rules, floor)
     if len(alphabet) ** len(t.floor_cells[floor]) > MAX_ROWS:
-        kind = rules.board.floors[floor].kind
-        raise DreamhomeError(f"max: a {kind} floor of {len(t.floor_cells[floor])} cells has too many rows to enumerate")
+        floor_kind = rules.board.floors[floor].kind
+        raise DreamhomeError(f"max: a {floor_kind} floor of {len(t.floor_cells[floor])} cells has too many rows to enumerate")
     # Every type a token stands in, award tokens too (VAR-CAR): each token needs a room of its own.
     furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room} & set(alphabet))
     awarded = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and f.award} & set(alphabet))
