@@ -46,7 +46,10 @@ from operator import add
 from typing import TypeAlias
 
 from dreamhome.engine.deck import roof_cards, rooms_left
-from dreamhome.engine.helpers import card_amounts
+from dreamhome.engine.functionality import clause_bonuses, floor_clause_bits, functionality_clauses
+from dreamhome.engine.furnishings import takes_token, token_room, token_value
+from dreamhome.engine.helpers import NONE as NO_HELPERS
+from dreamhome.engine.helpers import HelperAmounts, card_amounts, empty_room_points, helper_amounts, helper_points
 from dreamhome.engine.placement import fillings, final_room_cards
 from dreamhome.engine.roof import best_roof_choice
 from dreamhome.engine.rooms import fits, room_runs, row_value
@@ -241,59 +244,46 @@ class _Search:
     def __init__(self, rules: Ruleset, floors: list[list[FloorSignature]], deadline: float | None) -> None:
         t = rules.tables
         self.rules = rules
+        self.t = t
         self.deadline = deadline
         self.timed_out = False
         self.nodes = 0
         # Tokens by the room type they stand in (FURN-TYPE); award tokens need a complete room (VAR-CAR).
-        self.token_types = sorted({t.token_room[f.code] for f in rules.furnishings if f.room})
-        self.award_types = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and f.award})
+        self.token_types = sorted({token_room(t, f.code) for f in rules.furnishings if f.room})
+        self.award_types = sorted({token_room(t, f.code) for f in rules.furnishings if f.room and f.award})
         self.room_cap = [
-            sum(1 if f.award else f.count for f in rules.furnishings if f.room and t.token_room[f.code] == y)
+            sum(1 if f.award else f.count for f in rules.furnishings if f.room and token_room(t, f.code) == y)
             for y in self.token_types
         ]
-        self.award_cap = [sum(1 for f in rules.furnishings if f.award and t.token_room[f.code] == y) for y in self.award_types]
+        self.award_cap = [sum(1 for f in rules.furnishings if f.award and token_room(t, f.code) == y) for y in self.award_types]
         self.caps = self.room_cap + self.award_cap
         # Token copies by room type (0: outside), best first: cards, and card-less tokens without an award.
         self.awards = [f for f in rules.furnishings if f.award]
         self.by_type = []
         for y in [*self.token_types, 0]:
-            items = [f for f in rules.furnishings if not f.award and t.token_room[f.code] == y for _ in range(f.count)]
-            paid = sorted((f for f in items if f.is_card), key=lambda f: -f.points)
-            gratis = sorted((f for f in items if not f.is_card), key=lambda f: -f.points)
+            items = [f for f in rules.furnishings if not f.award and token_room(t, f.code) == y for _ in range(f.count)]
+            paid = sorted((f for f in items if f.is_card), key=lambda f: -token_value(t, f.code, 0))
+            gratis = sorted((f for f in items if not f.is_card), key=lambda f: -token_value(t, f.code, 0))
             self.by_type.append((y, paid, gratis))
-        self.max_size = t.max_size
-        # One bit per clause of each functionality bonus (SCORE-FUNC-*).
-        self.clauses: list[tuple[int, tuple[int, ...]]] = []
-        self.bonus_bits: list[tuple[int, int]] = []  # (points, the bonus's clause bits)
-        for points, clauses in t.bonus_clauses:
-            bits = 0
-            for bit, on in clauses:
-                bits |= 1 << len(self.clauses)
-                self.clauses.append((bit, tuple(on)))
-            self.bonus_bits.append((points, bits))
+        # One bit per clause of each functionality bonus (SCORE-FUNC-*, engine.functionality).
+        self.bonus_clauses = functionality_clauses(t)
+        self.n_clauses = len(self.bonus_clauses[0])
         # Scoring helpers, copy by copy (HELP-ARCHITECT, HELP-DESIGNER, HELP-COPIES).
         self.helpers = []
         for card in rules.helpers + rules.tools:
             if card.kind != "helper":
                 continue
             amounts = card_amounts(t, card.id)
-            if amounts.bonus_plus or amounts.empty_room or amounts.token_plus:
+            if amounts != NO_HELPERS:
                 self.helpers.append((card.id, card.count, amounts))
-        self.empties_count = any(a.empty_room for _, _, a in self.helpers)
+        self.empties_count = any(empty_room_points(a, 1) for _, _, a in self.helpers)
         self.roof_value, self.roof_choice = best_roof_choice(rules, roof_cards(rules))
         self.roofs = [(0, 0)] + ([(len(self.roof_choice), self.roof_value)] if self.roof_choice else [])
-        # Every choice of helper copies: (cards, bonus_plus, empty_room, token_plus, helper ids).
-        self.copies: list[tuple[int, int, int, int, tuple[str, ...]]] = []
+        # Every choice of helper copies: (cards, their amounts summed by engine.helpers, helper ids).
+        self.copies: list[tuple[int, HelperAmounts, tuple[str, ...]]] = []
         for copies in itertools.product(*(range(count + 1) for _, count, _ in self.helpers)):
-            self.copies.append(
-                (
-                    sum(copies),
-                    sum(n * a.bonus_plus for n, (_, _, a) in zip(copies, self.helpers)),
-                    sum(n * a.empty_room for n, (_, _, a) in zip(copies, self.helpers)),
-                    sum(n * a.token_plus for n, (_, _, a) in zip(copies, self.helpers)),
-                    tuple(sorted(hid for n, (hid, _, _) in zip(copies, self.helpers) for _ in range(n))),
-                )
-            )
+            ids = tuple(sorted(hid for n, (hid, _, _) in zip(copies, self.helpers) for _ in range(n)))
+            self.copies.append((sum(copies), helper_amounts(t, ids), ids))
         self.rounds = rules.game.rounds
         self.limit = {r.code: r.count for r in rules.rooms}
         # The packing of states (see State).
@@ -301,9 +291,9 @@ class _Search:
         self.vector_ids: dict[tuple[int, ...], int] = {}
         self.vector_joins: dict[int, int] = {}
         self.e_bits = max(1, rules.board.size.bit_length())
-        self.shift = self.e_bits + len(self.clauses)
+        self.shift = self.e_bits + self.n_clauses
         self.e_mask = (1 << self.e_bits) - 1
-        self.met_mask = ((1 << len(self.clauses)) - 1) << self.e_bits
+        self.met_mask = ((1 << self.n_clauses) - 1) << self.e_bits
         # Floors: each signature with its part of the state, grouped by it.
         self.n = len(floors)
         self.groups: list[dict[State, list[FloorSignature]]] = []
@@ -314,22 +304,22 @@ class _Search:
             self.groups.append(by_key)
         self.parts = [[(k, sigs[0].score) for k, sigs in g.items()] for g in self.groups]
         self.zero: State = self.encode((0,) * len(self.caps), 0, 0)
-        # Every choice of helper copies and roof: (token budget left, index of its token_plus, bonus_plus,
-        # empty_room, roof points, index of the copies, roof or not); `extras_value` reads only these.
-        self.plus_ts = sorted({c[3] for c in self.copies})
-        self.choices: list[tuple[int, int, int, int, int, int, bool]] = []
-        for c, (cost, plus_b, plus_e, plus_t, _ids) in enumerate(self.copies):
+        # Every choice of helper copies and roof: (token budget left, index of its token_plus, the
+        # copies' amounts, roof points, index of the copies, roof or not); `extras_value` reads only these.
+        self.plus_ts = sorted({a.token_plus for _, a, _ in self.copies})
+        self.choices: list[tuple[int, int, HelperAmounts, int, int, bool]] = []
+        for c, (cost, amounts, _ids) in enumerate(self.copies):
             for roof_cost, roof_value in self.roofs:
                 if cost + roof_cost <= self.rounds:
                     budget = self.rounds - cost - roof_cost
-                    self.choices.append((budget, self.plus_ts.index(plus_t), plus_b, plus_e, roof_value, c, roof_cost > 0))
+                    self.choices.append((budget, self.plus_ts.index(amounts.token_plus), amounts, roof_value, c, roof_cost > 0))
         self.value_tables: dict[int, list[list[int]]] = {}
         self.memo: list[dict[State, int]] = [{} for _ in range(self.n + 1)]
         self.arg: list[dict[State, State | None]] = [{} for _ in range(self.n)]
         self.ceilings: dict[tuple[int, int], int] = {}
         self.orders: dict[tuple[int, int], list[tuple[int, State, int]]] = {}
-        self.all_clauses = (1 << len(self.clauses)) - 1
-        self.monotone = all(a.bonus_plus >= 0 and a.empty_room >= 0 and a.token_plus >= 0 for _, _, a in self.helpers)
+        self.all_clauses = (1 << self.n_clauses) - 1
+        self.monotone = all(min(a) >= 0 for _, _, a in self.helpers)
         self.token_memo: dict[tuple[tuple[int, ...], int], list[tuple[int, tuple[Furnishing, ...]]]] = {}
         self.best = -(10**9)
         self.best_rows: list[FloorSignature] = []
@@ -343,12 +333,9 @@ class _Search:
         for code, size in sig.rooms:
             if code in self.token_types:
                 rooms[self.token_types.index(code)] += 1
-            if code in self.award_types and size == self.max_size[code]:
+            if code in self.award_types and any(takes_token(self.t, a.code, code, size) for a in self.awards):
                 complete[self.award_types.index(code)] += 1
-        met = 0
-        for k, (bit, on) in enumerate(self.clauses):
-            if f in on and sig.mask & bit:
-                met |= 1 << k
+        met = floor_clause_bits(self.bonus_clauses, f, sig.mask)
         return self.encode(tuple(map(min, self.caps, rooms + complete)), met, sig.empties if self.empties_count else 0)
 
     def encode(self, vector: tuple[int, ...], met: int, empties: int) -> State:
@@ -444,39 +431,30 @@ class _Search:
             rooms, complete = vector[: len(self.token_types)], vector[len(self.token_types) :]
             tables = [[value for value, _ in self.tokens(rooms, complete, plus_t)] for plus_t in self.plus_ts]
             self.value_tables[key] = tables
-        bonus_points, n_bonuses = self.met((s & self.met_mask) >> self.e_bits)
+        bonus_points, n_bonuses = clause_bonuses(self.bonus_clauses, (s & self.met_mask) >> self.e_bits)
         empties = s & self.e_mask
         best = -(10**9)
-        for budget, t, plus_b, plus_e, roof_value, _c, _roof in self.choices:
-            value = tables[t][budget] + n_bonuses * plus_b + empties * plus_e + roof_value
+        for budget, t, amounts, roof_value, _c, _roof in self.choices:
+            value = tables[t][budget] + helper_points(amounts, n_bonuses, empties) + roof_value
             if value > best:
                 best = value
         return best + bonus_points
-
-    def met(self, met: int) -> tuple[int, int]:
-        """The printed points and the number of the bonuses whose every clause is met (SCORE-FUNC-*)."""
-        points = n = 0
-        for bonus_points, bits in self.bonus_bits:
-            if met & bits == bits:
-                points += bonus_points
-                n += 1
-        return points, n
 
     def extras(self, s: State) -> Plan:
         """The best resource cards for a house in state `s`: bonuses met, helper copies, roof, tokens."""
         vector, met, empties = self.decode(s)
         rooms, complete = vector[: len(self.token_types)], vector[len(self.token_types) :]
-        bonus_points, n_bonuses = self.met(met)
+        bonus_points, n_bonuses = clause_bonuses(self.bonus_clauses, met)
         best: tuple[int, int, int, bool] = (-(10**9), 0, 0, False)  # value, copies, budget, roof
-        for budget, _t, plus_b, plus_e, roof_value, c, roof in self.choices:
-            furnished = self.tokens(rooms, complete, self.copies[c][3])[budget][0]
-            value = furnished + bonus_points + n_bonuses * plus_b + empties * plus_e + roof_value
+        for budget, _t, amounts, roof_value, c, roof in self.choices:
+            furnished = self.tokens(rooms, complete, amounts.token_plus)[budget][0]
+            value = furnished + bonus_points + helper_points(amounts, n_bonuses, empties) + roof_value
             if value > best[0]:
                 best = (value, c, budget, roof)
         value, c, budget, roof = best
-        picks = self.tokens(rooms, complete, self.copies[c][3])[budget][1]
+        picks = self.tokens(rooms, complete, self.copies[c][1].token_plus)[budget][1]
         tokens = tuple(sorted(Counter(picks).items(), key=lambda x: x[0].index))
-        return Plan(value, tokens, self.copies[c][4], roof)
+        return Plan(value, tokens, self.copies[c][2], roof)
 
     def tokens(self, rooms: tuple[int, ...], complete: tuple[int, ...], plus_t: int) -> list[tuple[int, tuple[Furnishing, ...]]]:
         """Per budget of furnishing cards, the best tokens (value, picks): at most one per room of
@@ -486,27 +464,27 @@ class _Search:
         got = self.token_memo.get(key)
         if got is not None:
             return got
-        t = self.rules.tables
+        t = self.t
         best: list[tuple[int, tuple[Furnishing, ...]]] = [(-1, ())] * (self.rounds + 1)
         for chosen in itertools.product((0, 1), repeat=len(self.awards)):
             picked = [f for f, c in zip(self.awards, chosen) if c]
             cap = dict(zip(self.token_types, rooms))
             ok = True
             for y, limit in zip(self.award_types, complete):
-                used = sum(1 for f in picked if t.token_room[f.code] == y)
+                used = sum(1 for f in picked if token_room(t, f.code) == y)
                 cap[y] -= used
                 ok = ok and used <= limit and cap[y] >= 0
             if not ok:
                 continue
-            base = sum(f.points + plus_t for f in picked)
+            base = sum(token_value(t, f.code, plus_t) for f in picked)
             # Groups: each token room type (its rooms left), and outside (no limit).
             table: list[tuple[int, tuple[Furnishing, ...]]] = [(base, tuple(picked))] + [(-(10**9), ())] * self.rounds
             for y, all_paid, all_gratis in self.by_type:
-                paid = [f for f in all_paid if f.points + plus_t > 0]
-                gratis = [f for f in all_gratis if f.points + plus_t > 0]
+                paid = [f for f in all_paid if token_value(t, f.code, plus_t) > 0]
+                gratis = [f for f in all_gratis if token_value(t, f.code, plus_t) > 0]
                 room = cap[y] if y else len(paid) + len(gratis)
                 options = [
-                    _Option(p, sum(f.points + plus_t for f in paid[:p] + gratis[:g]), tuple(paid[:p] + gratis[:g]))
+                    _Option(p, sum(token_value(t, f.code, plus_t) for f in paid[:p] + gratis[:g]), tuple(paid[:p] + gratis[:g]))
                     for g in range(min(room, len(gratis)) + 1)
                     for p in range(min(room - g, len(paid)) + 1)
                 ]
@@ -644,11 +622,8 @@ def build_house(
             if furn.outside:
                 outside.append(furn.id)
                 continue
-            code = t.token_room[furn.code]
             room_cells = next(
-                cells_
-                for c, cells_ in rooms
-                if c == code and not any(placed[i] for i in cells_) and (not furn.award or len(cells_) == t.max_size[code])
+                cells_ for c, cells_ in rooms if takes_token(t, furn.code, c, len(cells_)) and not any(placed[i] for i in cells_)
             )
             placed[room_cells[0]] = furn.code
     _value, choice = best_roof_choice(rules, roof_cards(rules))

@@ -32,7 +32,8 @@ from ortools.sat.python import cp_model
 from dreamhome.engine.cpsat import SolveSettings, found, new_solver
 from dreamhome.engine.deck import roof_cards
 from dreamhome.engine.functionality import add_bonuses
-from dreamhome.engine.helpers import card_amounts
+from dreamhome.engine.furnishings import takes_token, token_room, token_value
+from dreamhome.engine.helpers import card_amounts, empty_room_points
 from dreamhome.engine.roof import best_roof_choice
 from dreamhome.engine.rooms import fits, row_rooms
 from dreamhome.errors import DreamhomeError
@@ -100,8 +101,9 @@ def floor_rows(rules: Ruleset, floor: int, empty_ok: bool = False) -> FloorRows:
         floor_kind = rules.board.floors[floor].kind
         raise DreamhomeError(f"max: a {floor_kind} floor of {len(t.floor_cells[floor])} cells has too many rows to enumerate")
     # Every type a token stands in, award tokens too (VAR-CAR): each token needs a room of its own.
-    furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room} & set(alphabet))
-    awarded = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and f.award} & set(alphabet))
+    furnishable = sorted({token_room(t, f.code) for f in rules.furnishings if f.room} & set(alphabet))
+    awarded = sorted({token_room(t, f.code) for f in rules.furnishings if f.room and f.award} & set(alphabet))
+    awards = [f.code for f in rules.furnishings if f.award]
     best: dict[tuple[object, ...], RowKind] = {}
     legal = 0
     for row in legal_rows(rules, floor, alphabet + ([EMPTY] if empty_ok else [])):
@@ -112,7 +114,10 @@ def floor_rows(rules: Ruleset, floor: int, empty_ok: bool = False) -> FloorRows:
         kind = RowKind(
             tuple(row.count(c) for c in alphabet[:-1]),
             tuple(sum(1 for r in rooms if r.code == code) for code in furnishable),
-            tuple(sum(1 for r in rooms if r.code == code and r.size == t.max_size[code]) for code in awarded),
+            tuple(
+                sum(1 for r in rooms if r.code == code and any(takes_token(t, a, code, r.size) for a in awards))
+                for code in awarded
+            ),
             tuple(c != EMPTY for c in row),
             row.count(FACE_DOWN),
             sum(r.points for r in rooms),
@@ -160,10 +165,10 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
             type_count[code] = type_count.get(code, 0) + sum(n * v for n, v in uses)
             here[code] = sum(v for n, v in uses) if uses else 0
         presence.append(here)
-        furnishable = sorted({t.token_room[f.code] for f in rules.furnishings if f.room} & set(alphabet))  # VAR-CAR too
+        furnishable = sorted({token_room(t, f.code) for f in rules.furnishings if f.room} & set(alphabet))  # VAR-CAR too
         for a, code in enumerate(furnishable):
             rooms_of_type.setdefault(code, []).append(sum(kind.rooms[a] * v for v, kind in lits if kind.rooms[a]))
-        awarded = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and f.award} & set(alphabet))
+        awarded = sorted({token_room(t, f.code) for f in rules.furnishings if f.room and f.award} & set(alphabet))
         for a, code in enumerate(awarded):
             complete_of_type.setdefault(code, []).append(sum(kind.complete[a] * v for v, kind in lits if kind.complete[a]))
         empties.append(sum(kind.empties * v for v, kind in lits if kind.empties))
@@ -196,15 +201,15 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
     for furn in rules.furnishings:
         use = m.new_int_var(0, furn.count if not furn.award else 1, f"tok_{furn.id}")
         token_uses.append((furn, use))
-        objective.append(furn.points * use)
+        objective.append(token_value(t, furn.code, 0) * use)
         if furn.is_card:
             budget.append(use)
         if furn.award:
-            code = t.token_room[furn.code]
+            code = token_room(t, furn.code)
             m.add(use <= sum(complete_of_type.get(code, [0])))
             by_room.setdefault(code, []).append(use)
         elif furn.room:
-            by_room.setdefault(t.token_room[furn.code], []).append(use)
+            by_room.setdefault(token_room(t, furn.code), []).append(use)
     for code, room_uses in by_room.items():
         m.add(sum(room_uses) <= sum(rooms_of_type.get(code, [0])))
     n_tokens = sum(u for _, u in token_uses)
@@ -216,7 +221,7 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
         if card.kind != "helper":
             continue
         amounts = card_amounts(t, card.id)
-        plus_b, plus_e, plus_t = amounts.bonus_plus, amounts.empty_room, amounts.token_plus
+        plus_b, plus_e, plus_t = amounts.bonus_plus, empty_room_points(amounts, 1), amounts.token_plus
         if not (plus_b or plus_e or plus_t):
             continue
         copies = [m.new_bool_var(f"{card.id}_{k}") for k in range(card.count)]
@@ -235,7 +240,7 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
                 z = m.new_int_var(0, n_cells, f"{card.id}_{k}_e")
                 m.add(z <= sum(empties))
                 m.add(z <= n_cells * copy)
-                objective.append(plus_e * z)
+                objective.append(empty_room_points(amounts, z))
             if plus_t:
                 limit = sum(f.count for f in rules.furnishings)
                 z = m.new_int_var(0, limit, f"{card.id}_{k}_t")

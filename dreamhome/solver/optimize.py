@@ -31,7 +31,7 @@ from dreamhome.engine.endgame import (
     take_from_roof_discard,
 )
 from dreamhome.engine.furnishings import outside_points
-from dreamhome.engine.helpers import helper_amounts
+from dreamhome.engine.helpers import empty_room_points, helper_amounts
 from dreamhome.engine.roof import best_roof_points
 from dreamhome.errors import DreamhomeError
 from dreamhome.gc_pause import cyclic_gc_paused
@@ -354,7 +354,7 @@ def _solve_on_tables(
 ) -> RoomsSolve:
     """The same relaxation on per-floor outcome tables (end_tables.py), with the same order check."""
     amounts = helper_amounts(rules.tables, house.helpers)
-    scorer = RowScorer(rules, classes, amounts.empty_room, amounts.token_plus)
+    scorer = RowScorer(rules, classes, empty_room_points(amounts, 1), amounts.token_plus)
     tables = build_tables(rules, house, classes, incoming, n_sup, n_hand, scorer)
     constant = outside_points(rules, house, amounts.token_plus)
     cuts: list[list[Row]] = []
