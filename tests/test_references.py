@@ -44,3 +44,7 @@ def test_an_unknown_end_effect_fails_loudly():
     house = SimpleNamespace(helpers=("odd",), tools=())
     with pytest.raises(reference_endgame.UnknownEndEffectError, match="swap"):
         reference_endgame._uses(rules, house)
+
+
+def test_every_swap_face_down_word_has_a_reading():
+    assert set(OPTIONS["swap_face_down"]) == set(reference_endgame.SWAP_FACE_DOWN)

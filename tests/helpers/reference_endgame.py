@@ -39,6 +39,10 @@ NOT_AT_END = {
 """Effect shapes that never act in the end game (during play, or once: TOOL-TIMING)."""
 
 
+SWAP_FACE_DOWN = {"allowed": True, "forbidden": False}
+"""TOOL-DRILL, END-SUPPLIER: may a swap bring a card in face down, per the option's word."""
+
+
 def _shape(effect):
     """(name, places) of an effect; keyword effects (score) have no places."""
     return (effect.name, () if effect.name == "score" else effect.places())
@@ -75,7 +79,10 @@ def _sizes_ok(rules, house):
 def _supplier_ok(rules, house, cell, room, face_down):
     """END-SUPPLIER: legal on the emptied space as during play (PLACE-B/C/CLOSED/MERGE)."""
     if face_down:
-        return rules.options["swap_face_down"] == "allowed"
+        word = rules.options["swap_face_down"]
+        if word not in SWAP_FACE_DOWN:
+            raise UnknownEndEffectError(f"reference end game: no reading of swap_face_down = {word}")
+        return SWAP_FACE_DOWN[word]
     emptied = house.place(cell, EMPTY)
     placed = emptied.place(cell, room)
     if not _sizes_ok(rules, placed):
