@@ -20,6 +20,7 @@ import pytest
 from dreamhome.dsl.compiler import check_rules, compile_rules
 from dreamhome.dsl.playability import MAX_DECK, MAX_SPACES
 from dreamhome.engine.placement import legal_placements
+from dreamhome.errors import DreamhomeError
 from dreamhome.game.bots import make_bot
 from dreamhome.game.state import GameState
 from dreamhome.house import House, house_to_json
@@ -27,6 +28,7 @@ from dreamhome.legality import final_state_violations
 from dreamhome.render_svg import house_svg
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import FinalStateError, final_score, score_total
+from dreamhome.solver.optimize import best_final_score
 from tests.helpers.cli import run
 from tests.helpers.games import play_checked
 from tests.helpers.paths import EXAMPLES, ROOT
@@ -243,6 +245,8 @@ def test_a_final_house_holds_no_more_than_one_card_a_round(tmp_path):
     for cell in range(one_round.board.size):  # 12 empty rooms, each printed with a different card
         full = full.place(cell, FACE_DOWN, 0, one_round.rooms[cell].code)
     assert {v.rule for v in final_state_violations(one_round, full)} == {"ROUND-6"}
+    with pytest.raises(DreamhomeError, match="ROUND-6"):  # optimize scores a game's end only
+        best_final_score(one_round, full)
     bottom = one_round.board.floor_cells[-1][0]
     single = House.empty(one_round).place(bottom, FACE_DOWN, 0, one_round.rooms[0].code)
     assert final_state_violations(one_round, single) == []
