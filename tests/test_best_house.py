@@ -323,3 +323,23 @@ def test_card_counts_that_bind_both_engines():
     counts = [result.house.cells.count(rules.room(r).code) for r in ("kitchen", "childrens_room")]
     assert counts[0] <= 3 and counts[1] <= 3
     assert_same_best(rules)
+
+
+@pytest.mark.parametrize("cards", range(0, 10))
+def test_fillings_are_every_supported_set_of_spaces(cards):
+    """PLACE-A, ROUND-6: `fillings` lists exactly the sets of `cards` spaces with no card above an
+    empty space, found here by every subset of the small board checked by `house_violations`."""
+    from dreamhome.engine.placement import fillings
+
+    rules = compile_rules(
+        text=SMALL.split("room living_room")[0].format(tiny=DATA / "tiny.dh", rounds=5), name="s.dh", allow_absolute_includes=True
+    )
+    n = rules.board.size
+    expected = set()
+    for chosen in itertools.combinations(range(n), cards):
+        cells = tuple(FACE_DOWN if i in chosen else EMPTY for i in range(n))
+        house = House(cells, (0,) * n, tuple(rules.rooms[0].code if c == FACE_DOWN else 0 for c in cells))
+        if not [v for v in house_violations(rules, house) if v.rule == "PLACE-A"]:
+            expected.add(tuple(i in chosen for i in range(n)))
+    got = fillings(rules, cards)
+    assert len(got) == len(set(got)) and set(got) == expected
