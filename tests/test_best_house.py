@@ -343,3 +343,13 @@ def test_fillings_are_every_supported_set_of_spaces(cards):
             expected.add(tuple(i in chosen for i in range(n)))
     got = fillings(rules, cards)
     assert len(got) == len(set(got)) and set(got) == expected
+
+
+def test_round_start_takes_without_skip_turn_are_refused_when_spaces_are_spare():
+    """ROUND-6, TOOL-TIMING: such a take gives a house a card more than one a round; with spaces to
+    spare both engines say they do not model it, rather than answer for one card a round."""
+    text = 'include "base.dh"\ngame dream_home { rounds 10 }\ntool jackhammer { effect take_room(track) at round_start }\n'
+    rules = compile_rules(text=text, name="take.dh")
+    for engine in (best_house, exact.best_house):
+        with pytest.raises(DreamhomeError, match="skip_turn"):
+            engine(rules)
