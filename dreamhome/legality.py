@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from dreamhome.engine.placement import final_room_cards
+from dreamhome.engine.placement import final_resource_cards, final_room_cards
 from dreamhome.engine.rooms import room_runs
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
@@ -216,6 +216,20 @@ def final_state_violations(rules: Ruleset, house: House) -> list[Violation]:
                 None,
                 f"the house holds {placed} room cards at the end; {rounds} rounds{more} give it at most "
                 f"{allowed[-1]}, one a round",
+            )
+        )
+    furnishings = rules.furnishings
+    resources = len(house.roofs) + len(house.helpers) + len(house.tools)
+    resources += sum(1 for tok in house.tokens if tok and furnishings[tok - 1].is_card)
+    resources += sum(1 for fid in house.outside if rules.furnishing(fid).is_card)
+    most = final_resource_cards(rules)
+    if resources > most:
+        out.append(
+            Violation(
+                "ROUND-3",
+                None,
+                f"the house shows {resources} resource cards at the end; {rounds} rounds and the end's roof takes give it "
+                f"at most {most}, one a round",
             )
         )
     for i, c in enumerate(cells):

@@ -13,6 +13,7 @@ import json
 import math
 import re
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -252,6 +253,12 @@ def test_a_final_house_holds_no_more_than_one_card_a_round(tmp_path):
     assert final_state_violations(one_round, single) == []
     two = single.place(one_round.board.floor_cells[-1][1], FACE_DOWN, 0, one_round.rooms[0].code)
     assert {v.rule for v in final_state_violations(one_round, two)} == {"ROUND-6"}
+    # ROUND-3: one resource card a round, and the roof cards END-ROOFER's takes can add.
+    roofer = sum(c.count * e.uses for c in one_round.helpers + one_round.tools for e in c.effects if e.name == "take")
+    roof = (one_round.roofs[0].index, False)
+    assert final_state_violations(one_round, replace(single, roofs=(roof,) * (1 + roofer))) == []
+    piled = replace(single, roofs=(roof,) * (2 + roofer))
+    assert {v.rule for v in final_state_violations(one_round, piled)} == {"ROUND-3"}
     taker = compile_rules(text=text + "tool jackhammer { effect take_room(track) at round_start uses 1 }\n", name="r1.dh")
     assert final_state_violations(taker, two) == []
     rules_file = tmp_path / "r1.dh"

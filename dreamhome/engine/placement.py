@@ -125,6 +125,19 @@ def final_room_cards(rules: Ruleset) -> range:
     return range(rounds, max(rounds, min(rounds + extra_room_takes(rules), rules.board.size)) + 1)
 
 
+def final_resource_cards(rules: Ruleset) -> int:
+    """ROUND-3, END-ROOFER: the most resource cards a finished house can show: one a round (a turn
+    takes at most one column's resource card), and the roof cards the end game's takes from the
+    roof discard pile can add (every copy of such a card, as often as its `uses`)."""
+    takes = sum(
+        card.count * e.uses
+        for card in rules.helpers + rules.tools
+        for e in card.effects
+        if shape_key(e.name, e.places()) == ("take", ("roof_discard", "roof_pile"))
+    )
+    return rules.game.rounds + takes
+
+
 def fillings(rules: Ruleset, cards: int) -> list[tuple[bool, ...]]:
     """Every way `cards` room cards can fill a final house's spaces (per cell, filled or not):
     no card above an empty space (PLACE-A). The board full is the one way when `cards` is its size.
@@ -165,6 +178,7 @@ def fillings(rules: Ruleset, cards: int) -> list[tuple[bool, ...]]:
 __all__ = [
     "extra_room_takes",
     "final_room_cards",
+    "final_resource_cards",
     "fillings",
     "Placement",
     "legal_placements",
