@@ -1,9 +1,11 @@
 """`best_house(rules)`: the best house possible under the rules, by an exact plain-Python search.
 
 The same question as `dreamhome.solver.best_house` (its CP-SAT twin, the independent check):
-one player's house, every cell a room card placed legally (PLACE-B, PLACE-C), at most one
-resource card a round (roofs, furnishing cards, helpers), no card used more often than the deck
-holds (COMP-5).
+one player's house, one room card a round placed legally (ROUND-6, PLACE-A/B/C: every cell when
+the board has one space a round, else one search per way to fill the board, `best_house`), at
+most one resource card a round (roofs, furnishing cards, helpers), no card used more often than
+the deck holds (COMP-5). Every rule is read through `dreamhome.engine` (rooms, functionality,
+furnishings, helpers, roof, placement); this module holds only the search.
 
 With horizontal annex adjacency a floor row scores alone (`engine.rooms.row_value`), and floors
 interact only through what the rest of the score reads off the whole house:

@@ -2,9 +2,12 @@
 of the plain-Python search `dreamhome.exact.best_house` (which `dreamhome max` runs by default;
 `max --engine cpsat` runs this one, `max --check` both).
 
-One player's house: every cell holds a room card placed legally (PLACE-B, C),
-at most one resource card per round (roofs, furnishings, helpers), no card
-used more often than the manifest holds.
+One player's house: one room card a round placed legally (ROUND-6, PLACE-A/B/C;
+with fewer rounds than spaces the rows may hold EMPTY and the model keeps no card
+above an empty space), at most one resource card per round (roofs, furnishings,
+helpers), no card used more often than the manifest holds. The rows are this
+model's own enumeration (`legal_rows`, read by `engine.rooms.row_rooms`), not the
+search's, so `max --check` compares two independent computations.
 
 Floors interact only through card counts, tokens and the functionality
 bonuses (with horizontal annex adjacency), so the model is built on per-floor
