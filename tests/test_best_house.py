@@ -287,8 +287,10 @@ def test_check_fails_loudly_when_the_engines_disagree(monkeypatch):
 def assert_rows_read_alone(rules) -> None:
     """PLACE-C, SCORE-ROOMS: the rows the search scores (one of each mirror pair, halves too large
     never extended) give, per signature, the best of every row of the floor read by
-    `engine.rooms.row_rooms` — the enumeration both engines share, checked independently."""
+    `engine.rooms.row_rooms`; and CP-SAT's own enumeration (`solver.best_house.legal_rows`, prefixes
+    too large never extended) scores every legal row of the floor once."""
     from dreamhome.engine.rooms import row_rooms
+    from dreamhome.solver.best_house import floor_rows
 
     for floor in range(len(rules.board.floors)):
         expected: dict[tuple[tuple[int, int], ...], int] = {}
@@ -297,6 +299,12 @@ def assert_rows_read_alone(rules) -> None:
             if rooms is not None:
                 key = tuple(sorted((room.code, room.size) for room in rooms))
                 expected[key] = max(expected.get(key, -1), sum(room.points for room in rooms))
+        legal = sum(
+            1
+            for row in itertools.product(exact.floor_alphabet(rules, floor), repeat=len(rules.tables.floor_cells[floor]))
+            if row_rooms(rules.tables, floor, row) is not None
+        )
+        assert floor_rows(rules, floor)[2] == legal
         signatures, _rows = exact.floor_signatures(rules, floor)
         assert {sig.rooms: sig.score for sig in signatures} == expected
         for sig in signatures:  # each kept row is one of its signature's best
