@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from dreamhome.engine.placement import final_resource_cards, final_room_cards
 from dreamhome.engine.rooms import room_runs
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
@@ -183,18 +184,19 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
 
 def final_state_violations(rules: Ruleset, house: House) -> list[Violation]:
     """What a house must satisfy when the game is over and is scored (ROUND-6): every rule of a
-    legal state, at least one room card for each round (every round's turn takes one, or a
-    round-start take stands for it; a take that costs no turn, TOOL-TIMING, adds one more), so
-    every space when the board has one space per round (the base game's 12), and no scaffold
-    left, since a room card must replace it before the end (TOOL-SCAFFOLDING). A state check
-    cannot know the round a house is in, so `house_violations` allows a house in play; this is
-    the check for the end."""
+    legal state, exactly one room card for each round (every round's turn takes one, or a
+    round-start take stands for it), and at most one more per round-start take that costs no turn
+    (TOOL-TIMING; `engine.placement.final_room_cards`), so every space when the board has one
+    space per round (the base game's 12); and no scaffold left, since a room card must replace it
+    before the end (TOOL-SCAFFOLDING). A state check cannot know the round a house is in, so
+    `house_violations` allows a house in play; this is the check for the end."""
     out = house_violations(rules, house)
     cells = house.cells
     names = rules.board.cells
     placed = sum(1 for c in cells if c >= FACE_DOWN)
     rounds = rules.game.rounds
-    if placed < rounds:
+    allowed = final_room_cards(rules)
+    if placed < allowed.start:
         empty = [names[i] for i, c in enumerate(cells) if c == EMPTY]
         where = f"; empty: {', '.join(empty[:4])}{', …' if len(empty) > 4 else ''}" if empty else ""
         out.append(
@@ -204,6 +206,30 @@ def final_state_violations(rules: Ruleset, house: House) -> list[Violation]:
                 f"the house holds {placed} room cards at the end; {rounds} rounds give it at least {rounds}, one a round"
                 + (" on every space" if rounds == len(cells) else "")
                 + where,
+            )
+        )
+    elif placed > allowed[-1]:
+        more = f" (and {allowed[-1] - rounds} round-start takes without skip_turn)" if allowed[-1] > rounds else ""
+        out.append(
+            Violation(
+                "ROUND-6",
+                None,
+                f"the house holds {placed} room cards at the end; {rounds} rounds{more} give it at most "
+                f"{allowed[-1]}, one a round",
+            )
+        )
+    furnishings = rules.furnishings
+    resources = len(house.roofs) + len(house.helpers) + len(house.tools)
+    resources += sum(1 for tok in house.tokens if tok and furnishings[tok - 1].is_card)
+    resources += sum(1 for fid in house.outside if rules.furnishing(fid).is_card)
+    most = final_resource_cards(rules)
+    if resources > most:
+        out.append(
+            Violation(
+                "ROUND-3",
+                None,
+                f"the house shows {resources} resource cards at the end; {rounds} rounds and the end's roof takes give it "
+                f"at most {most}, one a round",
             )
         )
     for i, c in enumerate(cells):

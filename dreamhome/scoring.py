@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from dreamhome.engine.functionality import add_functionality, bonuses_met, floor_masks, functionality_points
 from dreamhome.engine.furnishings import add_tokens, outside_points, token_points
 from dreamhome.engine.helpers import NONE as NO_HELPERS
-from dreamhome.engine.helpers import helper_amounts
+from dreamhome.engine.helpers import empty_room_points, helper_amounts
 from dreamhome.engine.roof import best_roof_choice, best_roof_points
 from dreamhome.engine.rooms import add_annex_points, add_max_size, add_room_points, house_rooms, rooms_of, rooms_value
 from dreamhome.errors import DreamhomeError
@@ -57,7 +57,7 @@ def score_components(rules: Ruleset, house: House) -> tuple[int, int, int, int, 
     furn = token_points(rules, house, amounts.token_plus)
     func = functionality_points(t, present, amounts.bonus_plus)
     roof = best_roof_points(rules, house.roofs) if len(house.roofs) >= t.roof_size else 0
-    return rooms, furn, func, roof, cells.count(FACE_DOWN) * amounts.empty_room
+    return rooms, furn, func, roof, empty_room_points(amounts, cells.count(FACE_DOWN))
 
 
 def score_total(rules: Ruleset, house: House) -> int:
@@ -94,8 +94,8 @@ def add_final_score(hm: HouseModel, stage: Stage, house: House) -> None:
     add_annex_points(hm, stage)
     add_functionality(hm, stage, amounts.bonus_plus)
     add_tokens(hm, stage, amounts.token_plus)
-    if amounts.empty_room:
-        hm.add_objective(amounts.empty_room, sum(hm.down_lits(stage)))
+    if empty_room_points(amounts, 1):
+        hm.add_objective(empty_room_points(amounts, 1), sum(hm.down_lits(stage)))
     hm.constant += outside_points(rules, house, amounts.token_plus)
 
 
@@ -178,7 +178,7 @@ def score_house(rules: Ruleset, house: House) -> Score:
 
     held = Counter(house.helpers)
     amounts = helper_amounts(t, house.helpers)
-    bonus_plus, empty_plus, token_plus = amounts.bonus_plus, amounts.empty_room, amounts.token_plus
+    bonus_plus, empty_plus, token_plus = amounts.bonus_plus, empty_room_points(amounts, 1), amounts.token_plus
     plus_ids = lambda table: [h for h in held if table.get(h, 0)]  # noqa: E731
     plus_names = lambda table: ", ".join(rules.held(h).name.lower() for h in plus_ids(table))  # noqa: E731
 

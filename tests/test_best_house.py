@@ -20,8 +20,8 @@ from dreamhome.dsl.compiler import VARIANTS_DIR, compile_rules
 from dreamhome.errors import DreamhomeError
 from dreamhome.exact import best_house as exact
 from dreamhome.house import House
-from dreamhome.legality import house_violations
-from dreamhome.ruleset import FACE_DOWN
+from dreamhome.legality import final_state_violations, house_violations
+from dreamhome.ruleset import EMPTY, FACE_DOWN
 from dreamhome.scoring import best_roof_points, rooms_of, score_total
 from dreamhome.solver.best_house import best_house
 from tests.helpers.paths import DATA
@@ -31,17 +31,20 @@ TINY = compiled(path=DATA / "tiny.dh")
 
 
 def brute_force_max(rules) -> int:
-    """Every house of the tiny board, every token placement, helper set and roof, within the budget."""
+    """Every house of the tiny board, every token placement, helper set and roof, within the budget;
+    a house holds exactly one room card a round (ROUND-6), the other spaces empty."""
     board = rules.board
     alphabets = []
     for i in range(board.size):
         kind = board.cell_kind[i]
-        alphabets.append([r.code for r in rules.rooms if r.floor_kind == kind] + [FACE_DOWN])
+        alphabets.append([r.code for r in rules.rooms if r.floor_kind == kind] + [FACE_DOWN, EMPTY])
     roof_deck = [(r.index, k < r.windows) for r in rules.roofs for k in range(r.count)]
     roof_options = [()] + [tuple(c) for c in itertools.combinations(roof_deck, rules.roof_scoring.size)]
     helper_ids = [h.id for h in rules.helpers for _ in range(h.count)]
     best = 0
     for cells in itertools.product(*alphabets):
+        if sum(1 for c in cells if c != EMPTY) != rules.game.rounds:
+            continue
         under = tuple(rules.rooms[0].code if c == FACE_DOWN else 0 for c in cells)
         house = House(tuple(cells), (0,) * board.size, under)
         if [v for v in house_violations(rules, house) if v.rule != "COMP-5" or "cards" in v.message]:
@@ -82,13 +85,33 @@ def brute_force_max(rules) -> int:
     return best
 
 
-def test_tiny_ruleset_matches_brute_force():
-    expected = brute_force_max(TINY)
-    for result in (best_house(TINY), exact.best_house(TINY)):
+@pytest.mark.parametrize("rounds", [5, 3, 1])
+def test_tiny_ruleset_matches_brute_force(rounds):
+    """Both engines against every house of the tiny board; with fewer rounds than its 5 spaces the
+    house holds one card a round and spaces stay empty, never under a card (ROUND-6, PLACE-A)."""
+    rules = (
+        TINY
+        if rounds == 5
+        else compile_rules(
+            text=f'include "{DATA / "tiny.dh"}"\ngame tiny {{ rounds {rounds} }}\n', name="t.dh", allow_absolute_includes=True
+        )
+    )
+    expected = brute_force_max(rules)
+    for result in (best_house(rules), exact.best_house(rules)):
         assert result.optimal
         assert result.total == expected
-        assert result.total == score_total(TINY, result.house)
-        assert house_violations(TINY, result.house) == []
+        assert result.total == score_total(rules, result.house)
+        assert final_state_violations(rules, result.house) == []
+        assert sum(1 for c in result.house.cells if c != EMPTY) == rounds
+
+
+def test_one_round_base_max_holds_one_card():
+    """Issue 21: under `game { rounds 1 }` the best house holds one room card (ROUND-6), not 12."""
+    rules = compile_rules(text='include "base.dh"\ngame dream_home { rounds 1 }\n', name="r1.dh")
+    result = exact.best_house(rules)
+    assert sum(1 for c in result.house.cells if c != EMPTY) == 1
+    assert final_state_violations(rules, result.house) == []
+    assert result.total < 37
 
 
 def test_base_game_max(base):
@@ -121,7 +144,8 @@ def assert_same_best(rules, cpsat_time_limit: float | None = None, cpsat: bool =
     assert fast.optimal
     assert house_violations(rules, fast.house) == []
     assert score_total(rules, fast.house) == fast.total
-    assert fast.house.is_finished()
+    assert final_state_violations(rules, fast.house) == []  # ROUND-6: one card a round, the rest empty
+    assert sum(1 for c in fast.house.cells if c != EMPTY) == min(rules.game.rounds, rules.board.size)
     resources = len(fast.house.roofs) + len(fast.house.helpers) + len(fast.house.outside)
     resources += sum(1 for t in fast.house.tokens if t and rules.furnishings[t - 1].is_card)
     assert resources <= rules.game.rounds
@@ -223,12 +247,13 @@ def test_drawn_small_variants_both_engines(rules):
     assert_same_best(rules)
 
 
-def test_a_deck_smaller_than_the_board_is_refused():
+def test_a_deck_smaller_than_the_board_fills_one_card_a_round():
+    """COMP-5, ROUND-6: 7 room cards, 8 spaces, 5 rounds: the house holds 5 cards, so the deck is
+    enough (a deck short of the rounds' cards the compiler refuses: the deal needs them)."""
     text = SMALL.split("room living_room")[0].format(tiny=DATA / "tiny.dh", rounds=5) + "room living_room { count 1 }\n"
-    rules = compile_rules(text=text, name="small.dh", allow_absolute_includes=True)  # 7 room cards, 8 spaces
-    for engine in (best_house, exact.best_house):
-        with pytest.raises(DreamhomeError, match="COMP-5"):
-            engine(rules)
+    rules = compile_rules(text=text, name="small.dh", allow_absolute_includes=True)
+    assert sum(r.count for r in rules.rooms) < rules.board.size
+    assert_same_best(rules)
 
 
 def test_default_max_imports_no_ortools():
@@ -262,8 +287,10 @@ def test_check_fails_loudly_when_the_engines_disagree(monkeypatch):
 def assert_rows_read_alone(rules) -> None:
     """PLACE-C, SCORE-ROOMS: the rows the search scores (one of each mirror pair, halves too large
     never extended) give, per signature, the best of every row of the floor read by
-    `engine.rooms.row_rooms` — the enumeration both engines share, checked independently."""
+    `engine.rooms.row_rooms`; and CP-SAT's own enumeration (`solver.best_house.legal_rows`, prefixes
+    too large never extended) scores every legal row of the floor once."""
     from dreamhome.engine.rooms import row_rooms
+    from dreamhome.solver.best_house import floor_rows
 
     for floor in range(len(rules.board.floors)):
         expected: dict[tuple[tuple[int, int], ...], int] = {}
@@ -272,6 +299,12 @@ def assert_rows_read_alone(rules) -> None:
             if rooms is not None:
                 key = tuple(sorted((room.code, room.size) for room in rooms))
                 expected[key] = max(expected.get(key, -1), sum(room.points for room in rooms))
+        legal = sum(
+            1
+            for row in itertools.product(exact.floor_alphabet(rules, floor), repeat=len(rules.tables.floor_cells[floor]))
+            if row_rooms(rules.tables, floor, row) is not None
+        )
+        assert floor_rows(rules, floor)[2] == legal
         signatures, _rows = exact.floor_signatures(rules, floor)
         assert {sig.rooms: sig.score for sig in signatures} == expected
         for sig in signatures:  # each kept row is one of its signature's best
@@ -298,3 +331,33 @@ def test_card_counts_that_bind_both_engines():
     counts = [result.house.cells.count(rules.room(r).code) for r in ("kitchen", "childrens_room")]
     assert counts[0] <= 3 and counts[1] <= 3
     assert_same_best(rules)
+
+
+@pytest.mark.parametrize("cards", range(0, 10))
+def test_fillings_are_every_supported_set_of_spaces(cards):
+    """PLACE-A, ROUND-6: `fillings` lists exactly the sets of `cards` spaces with no card above an
+    empty space, found here by every subset of the small board checked by `house_violations`."""
+    from dreamhome.engine.placement import fillings
+
+    rules = compile_rules(
+        text=SMALL.split("room living_room")[0].format(tiny=DATA / "tiny.dh", rounds=5), name="s.dh", allow_absolute_includes=True
+    )
+    n = rules.board.size
+    expected = set()
+    for chosen in itertools.combinations(range(n), cards):
+        cells = tuple(FACE_DOWN if i in chosen else EMPTY for i in range(n))
+        house = House(cells, (0,) * n, tuple(rules.rooms[0].code if c == FACE_DOWN else 0 for c in cells))
+        if not [v for v in house_violations(rules, house) if v.rule == "PLACE-A"]:
+            expected.add(tuple(i in chosen for i in range(n)))
+    got = fillings(rules, cards)
+    assert len(got) == len(set(got)) and set(got) == expected
+
+
+def test_round_start_takes_without_skip_turn_are_refused_when_spaces_are_spare():
+    """ROUND-6, TOOL-TIMING: such a take gives a house a card more than one a round; with spaces to
+    spare both engines say they do not model it, rather than answer for one card a round."""
+    text = 'include "base.dh"\ngame dream_home { rounds 10 }\ntool jackhammer { effect take_room(track) at round_start }\n'
+    rules = compile_rules(text=text, name="take.dh")
+    for engine in (best_house, exact.best_house):
+        with pytest.raises(DreamhomeError, match="skip_turn"):
+            engine(rules)

@@ -37,6 +37,7 @@ from dreamhome.generate import random_house
 from dreamhome.house import House
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import add_final_score, score_components, score_house
+from dreamhome.vocabulary import EFFECTS, OPTIONS
 from tests.helpers.cpsat import fixed_stage
 
 ROOMS = ("living_room", "bedroom", "kitchen", "bathroom", "childrens_room", "study")
@@ -58,11 +59,11 @@ def variant_texts(draw) -> str:
         lines.append(f"room {annex} {{ points {' '.join(map(str, points))}  bonus {bonus} beside {target} }}")
     if draw(st.booleans()):
         lines.append(f"bonus full_service {{ points {draw(st.integers(0, 9))} }}")
-    if draw(st.booleans()):
-        plus = draw(st.integers(0, 3))
-        empty = draw(st.integers(0, 3))
-        lines.append(f"helper architect {{ effect score(bonus_plus {plus}, empty_room {empty}) }}")
-    lines.append(f"option annex_adjacency = {draw(st.sampled_from(['horizontal', 'orthogonal']))}")
+    if draw(st.booleans()):  # the keywords the vocabulary gives score(...), a new one drawn too
+        words = draw(st.lists(st.sampled_from(EFFECTS["score"].keywords), min_size=1, unique=True))
+        amounts = ", ".join(f"{word} {draw(st.integers(0, 3))}" for word in words)
+        lines.append(f"helper architect {{ effect score({amounts}) }}")
+    lines.append(f"option annex_adjacency = {draw(st.sampled_from(OPTIONS['annex_adjacency']))}")
     return "\n".join(lines) + "\n"
 
 

@@ -9,9 +9,11 @@ asserted by the engine, not only by a test.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,13 +21,15 @@ import pytest
 from dreamhome.dsl.compiler import check_rules, compile_rules
 from dreamhome.dsl.playability import MAX_DECK, MAX_SPACES
 from dreamhome.engine.placement import legal_placements
+from dreamhome.errors import DreamhomeError
 from dreamhome.game.bots import make_bot
 from dreamhome.game.state import GameState
-from dreamhome.house import House
+from dreamhome.house import House, house_to_json
 from dreamhome.legality import final_state_violations
 from dreamhome.render.house_svg import house_svg
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import FinalStateError, final_score, score_total
+from dreamhome.solver.optimize import best_final_score
 from tests.helpers.cli import run
 from tests.helpers.games import play_checked
 from tests.helpers.paths import EXAMPLES, ROOT
@@ -235,6 +239,39 @@ def test_final_state_violations_name_the_rule(base):
         final_score(base, short)
     scaffolded = full.place(0, SCAFFOLD)
     assert {v.rule for v in final_state_violations(base, scaffolded)} == {"ROUND-6", "TOOL-SCAFFOLDING"}
+
+
+def test_a_final_house_holds_no_more_than_one_card_a_round(tmp_path):
+    """ROUND-6 (issue 21): under `game { rounds 1 }` a 12-card house is no game's end: `score
+    --final` refuses it; one card on a supported space is; a round-start take without
+    `skip_turn` allows one card more per use (TOOL-TIMING)."""
+    text = 'include "base.dh"\ngame dream_home { rounds 1 }\n'
+    one_round = compile_rules(text=text, name="r1.dh")
+    full = House.empty(one_round)
+    for cell in range(one_round.board.size):  # 12 empty rooms, each printed with a different card
+        full = full.place(cell, FACE_DOWN, 0, one_round.rooms[cell].code)
+    assert {v.rule for v in final_state_violations(one_round, full)} == {"ROUND-6"}
+    with pytest.raises(DreamhomeError, match="ROUND-6"):  # optimize scores a game's end only
+        best_final_score(one_round, full)
+    bottom = one_round.board.floor_cells[-1][0]
+    single = House.empty(one_round).place(bottom, FACE_DOWN, 0, one_round.rooms[0].code)
+    assert final_state_violations(one_round, single) == []
+    two = single.place(one_round.board.floor_cells[-1][1], FACE_DOWN, 0, one_round.rooms[0].code)
+    assert {v.rule for v in final_state_violations(one_round, two)} == {"ROUND-6"}
+    # ROUND-3: one resource card a round, and the roof cards END-ROOFER's takes can add.
+    roofer = sum(c.count * e.uses for c in one_round.helpers + one_round.tools for e in c.effects if e.name == "take")
+    roof = (one_round.roofs[0].index, False)
+    assert final_state_violations(one_round, replace(single, roofs=(roof,) * (1 + roofer))) == []
+    piled = replace(single, roofs=(roof,) * (2 + roofer))
+    assert {v.rule for v in final_state_violations(one_round, piled)} == {"ROUND-3"}
+    taker = compile_rules(text=text + "tool jackhammer { effect take_room(track) at round_start uses 1 }\n", name="r1.dh")
+    assert final_state_violations(taker, two) == []
+    rules_file = tmp_path / "r1.dh"
+    rules_file.write_text(text)
+    house_file = tmp_path / "full.json"
+    house_file.write_text(json.dumps(house_to_json(one_round, full)))
+    proc = run("--rules", rules_file, "score", "--final", house_file)
+    assert proc.returncode == 2 and "ROUND-6" in proc.stderr and "at most 1" in proc.stderr
 
 
 def test_the_game_refuses_to_score_a_house_brought_to_the_end_by_other_means(base):

@@ -68,6 +68,46 @@ def functionality_points(t: Tables, present: Sequence[int], bonus_plus: int) -> 
     return total
 
 
+BonusClauses = tuple[tuple[tuple[int, tuple[int, ...]], ...], tuple[tuple[int, int], ...]]
+"""Every clause of every bonus in one list, (type bit, floors) each, and per bonus (printed points,
+its clauses as bits of that list): `functionality_clauses`."""
+
+
+def functionality_clauses(t: Tables) -> BonusClauses:
+    """SCORE-FUNC-* as clause bits, for a search that meets a bonus's clauses floor by floor (the
+    exact `max`): clause k is bit 1 << k (`floor_clause_bits`), a bonus is met when all its bits
+    are (`clause_bonuses`)."""
+    flat: list[tuple[int, tuple[int, ...]]] = []
+    bonuses = []
+    for points, clauses in t.bonus_clauses:
+        bits = 0
+        for bit, floors in clauses:
+            bits |= 1 << len(flat)
+            flat.append((bit, tuple(floors)))
+        bonuses.append((points, bits))
+    return tuple(flat), tuple(bonuses)
+
+
+def floor_clause_bits(clauses: BonusClauses, floor: int, mask: int) -> int:
+    """The clauses a floor with these face-up types (`floor_masks`' mask) supports, as bits."""
+    met = 0
+    for k, (bit, floors) in enumerate(clauses[0]):
+        if mask & bit and floor in floors:
+            met |= 1 << k
+    return met
+
+
+def clause_bonuses(clauses: BonusClauses, met: int) -> tuple[int, int]:
+    """The printed points and the number of the bonuses whose every clause is in `met`
+    (SCORE-FUNC; HELP-ARCHITECT pays per bonus met, `helpers.helper_points`)."""
+    points = n = 0
+    for bonus_points, bits in clauses[1]:
+        if met & bits == bits:
+            points += bonus_points
+            n += 1
+    return points, n
+
+
 # ---------------------------------------------------------------- CP-SAT
 Support = Callable[[int, int], Sequence[Any]]  # (room code, floor index) → expressions, any true shows the type
 

@@ -42,6 +42,22 @@ def token_points(rules: Ruleset, house: House, token_plus: int) -> int:
     return total + token_plus * n
 
 
+def token_value(t: Tables, token: int, token_plus: int) -> int:
+    """SCORE-FURN: one token's points (by token code) with the helpers' `token_plus` (HELP-DESIGNER)."""
+    return t.token_points[token] + token_plus
+
+
+def token_room(t: Tables, token: int) -> int:
+    """FURN-TYPE: the room type code a token (by code) stands in; 0 for a token kept outside."""
+    return t.token_room[token]
+
+
+def takes_token(t: Tables, token: int, code: int, size: int) -> bool:
+    """FURN-TYPE, VAR-CAR: a room of this type and size may hold this token: its printed type, and
+    complete (its type's maximum size) for an award token (`Tables.token_closes_full_only`)."""
+    return t.token_room[token] == code and (not t.token_closes_full_only[token] or size == t.max_size[code])
+
+
 def outside_points(rules: Ruleset, house: House, token_plus: int) -> int:
     """Tokens kept outside the house (SCORE-FURN): fixed points, whatever the end game does."""
     return sum(rules.furnishing(f).points + token_plus for f in house.outside)

@@ -10,8 +10,13 @@ from dataclasses import dataclass
 
 from dreamhome.engine.helpers import keeps_rooms_open
 from dreamhome.engine.rooms import category_ok, fits
+from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
+from dreamhome.vocabulary import SKIP_TURN_SHAPES, effect_timing, shape_key
+
+MAX_FILLINGS = 100_000
+"""The most ways to fill a board's spaces with a final house's cards `fillings` lists."""
 
 
 @dataclass(frozen=True, order=True)
@@ -94,7 +99,87 @@ def apply_placement(rules: Ruleset, house: House, card: str | int, placement: Pl
     return house.place(placement.cell, code)
 
 
+# ---------------------------------------------------------------- the final house (ROUND-6)
+def extra_room_takes(rules: Ruleset) -> int:
+    """TOOL-TIMING: the most room cards a house can receive beyond one a round: a round-start take
+    without `skip_turn` (the shapes `skip_turn` is for, read from the vocabulary) brings a card
+    more, each copy of its card as often as its `uses`."""
+    extra = 0
+    for card in rules.helpers + rules.tools:
+        for e in card.effects:
+            places = e.places()
+            if (
+                shape_key(e.name, places) in SKIP_TURN_SHAPES
+                and effect_timing(e.name, places, e.timing, e.flags) == "round_start"
+                and "skip_turn" not in e.flags
+            ):
+                extra += card.count * e.uses
+    return extra
+
+
+def final_room_cards(rules: Ruleset) -> range:
+    """ROUND-6: how many room cards a finished house may hold: one a round (face up or face down,
+    an empty space is none), and one more per round-start take without `skip_turn`
+    (`extra_room_takes`), never more than the board's spaces."""
+    rounds = rules.game.rounds
+    return range(rounds, max(rounds, min(rounds + extra_room_takes(rules), rules.board.size)) + 1)
+
+
+def final_resource_cards(rules: Ruleset) -> int:
+    """ROUND-3, END-ROOFER: the most resource cards a finished house can show: one a round (a turn
+    takes at most one column's resource card), and the roof cards the end game's takes from the
+    roof discard pile can add (every copy of such a card, as often as its `uses`)."""
+    takes = sum(
+        card.count * e.uses
+        for card in rules.helpers + rules.tools
+        for e in card.effects
+        if shape_key(e.name, e.places()) == ("take", ("roof_discard", "roof_pile"))
+    )
+    return rules.game.rounds + takes
+
+
+def fillings(rules: Ruleset, cards: int) -> list[tuple[bool, ...]]:
+    """Every way `cards` room cards can fill a final house's spaces (per cell, filled or not):
+    no card above an empty space (PLACE-A). The board full is the one way when `cards` is its size.
+    Refuses (DreamhomeError) a board with more than `MAX_FILLINGS` ways."""
+    below = rules.board.below
+    n = len(below)
+    if cards >= n:
+        return [(True,) * n] if cards == n else []
+    order: list[int] = []  # cells, each after the cell it stands on
+    placed: set[int] = set()
+    while len(order) < n:
+        for i in range(n):
+            if i not in placed and (below[i] < 0 or below[i] in placed):
+                order.append(i)
+                placed.add(i)
+    out: list[tuple[bool, ...]] = []
+    filled = [False] * n
+
+    def walk(k: int, left: int) -> None:
+        if left == 0:
+            out.append(tuple(filled))
+            if len(out) > MAX_FILLINGS:
+                raise DreamhomeError(f"max: more than {MAX_FILLINGS:,} ways to place {cards} room cards on the board")
+            return
+        if n - k < left:
+            return
+        i = order[k]
+        if below[i] < 0 or filled[below[i]]:
+            filled[i] = True
+            walk(k + 1, left - 1)
+            filled[i] = False
+        walk(k + 1, left)
+
+    walk(0, cards)
+    return out
+
+
 __all__ = [
+    "extra_room_takes",
+    "final_room_cards",
+    "final_resource_cards",
+    "fillings",
     "Placement",
     "legal_placements",
     "apply_placement",

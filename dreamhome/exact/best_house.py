@@ -1,9 +1,11 @@
 """`best_house(rules)`: the best house possible under the rules, by an exact plain-Python search.
 
 The same question as `dreamhome.solver.best_house` (its CP-SAT twin, the independent check):
-one player's house, every cell a room card placed legally (PLACE-B, PLACE-C), at most one
-resource card a round (roofs, furnishing cards, helpers), no card used more often than the deck
-holds (COMP-5).
+one player's house, one room card a round placed legally (ROUND-6, PLACE-A/B/C: every cell when
+the board has one space a round, else one search per way to fill the board, `best_house`), at
+most one resource card a round (roofs, furnishing cards, helpers), no card used more often than
+the deck holds (COMP-5). Every rule is read through `dreamhome.engine` (rooms, functionality,
+furnishings, helpers, roof, placement); this module holds only the search.
 
 With horizontal annex adjacency a floor row scores alone (`engine.rooms.row_value`), and floors
 interact only through what the rest of the score reads off the whole house:
@@ -46,13 +48,17 @@ from operator import add
 from typing import TypeAlias
 
 from dreamhome.engine.deck import roof_cards, rooms_left
-from dreamhome.engine.helpers import card_amounts
+from dreamhome.engine.functionality import clause_bonuses, floor_clause_bits, functionality_clauses
+from dreamhome.engine.furnishings import takes_token, token_room, token_value
+from dreamhome.engine.helpers import NONE as NO_HELPERS
+from dreamhome.engine.helpers import HelperAmounts, card_amounts, empty_room_points, helper_amounts, helper_points
+from dreamhome.engine.placement import fillings, final_room_cards
 from dreamhome.engine.roof import best_roof_choice
 from dreamhome.engine.rooms import fits, room_runs, row_value
 from dreamhome.errors import DreamhomeError
 from dreamhome.house import House
-from dreamhome.legality import house_violations
-from dreamhome.ruleset import FACE_DOWN, Furnishing, Ruleset
+from dreamhome.legality import final_state_violations
+from dreamhome.ruleset import EMPTY, FACE_DOWN, Furnishing, Ruleset
 from dreamhome.scoring import rooms_of, score_total
 
 MAX_ROWS = 2_000_000
@@ -96,21 +102,22 @@ def floor_alphabet(rules: Ruleset, floor: int) -> list[int]:
     return [r.code for r in rules.rooms if r.floor_kind == kind] + [FACE_DOWN]
 
 
-def floor_signatures(rules: Ruleset, floor: int) -> tuple[list[FloorSignature], int]:
+def floor_signatures(rules: Ruleset, floor: int, filled: Sequence[bool] | None = None) -> tuple[list[FloorSignature], int]:
     """Every legal row of this floor (PLACE-C, scored by `engine.rooms.row_value`), reduced to the
     best row per signature; and how many legal rows were scored (a row and its mirror image once,
-    see `candidate_rows`)."""
+    see `candidate_rows`). `filled` (per cell of the floor) leaves the spaces it marks False
+    empty (ROUND-6: a house of fewer cards than spaces); None fills them all."""
     t = rules.tables
     width = len(t.floor_cells[floor])
     alphabet = floor_alphabet(rules, floor)
-    if len(alphabet) ** width > MAX_ROWS:
+    if len(alphabet) ** (width if filled is None else sum(filled)) > MAX_ROWS:
         kind = rules.board.floors[floor].kind
         raise DreamhomeError(
             f"max: a {kind} floor of {width} cells has {len(alphabet) ** width:,} rows to enumerate, more than {MAX_ROWS:,}"
         )
     best: dict[tuple[tuple[int, int], ...], tuple[int, int, tuple[int, ...]]] = {}
     legal = 0
-    for row in candidate_rows(rules, floor):
+    for row in candidate_rows(rules, floor, filled):
         value = row_value(t, floor, row)
         if value is None:
             continue
@@ -120,21 +127,23 @@ def floor_signatures(rules: Ruleset, floor: int) -> tuple[list[FloorSignature], 
         kept = best.get(key)
         if kept is None or score > kept[0]:
             best[key] = (score, mask, row)
-    out = [
-        FloorSignature(key, width - sum(size for _, size in key), score, mask, row) for key, (score, mask, row) in best.items()
-    ]
+    out = [FloorSignature(key, row.count(FACE_DOWN), score, mask, row) for key, (score, mask, row) in best.items()]
     out.sort(key=lambda s: -s.score)
     return out, legal
 
 
-def candidate_rows(rules: Ruleset, floor: int) -> Iterator[tuple[int, ...]]:
+def candidate_rows(rules: Ruleset, floor: int, filled: Sequence[bool] | None = None) -> Iterator[tuple[int, ...]]:
     """The rows of a finished floor worth scoring: every row over the floor's alphabet, except
     that when "beside" reads the same from both ends (always, with horizontal adjacency) a row and
     its mirror image have the same rooms and points, so only one of the two is given; and halves
-    holding a room too large (PLACE-C, `engine.rooms.fits`) are never extended."""
+    holding a room too large (PLACE-C, `engine.rooms.fits`) are never extended. With `filled`
+    not all True, every row with EMPTY on the spaces it leaves empty (no mirror pairs then)."""
     t = rules.tables
     width = len(t.floor_cells[floor])
     alphabet = sorted(floor_alphabet(rules, floor))
+    if filled is not None and not all(filled):
+        yield from itertools.product(*(alphabet if f else [EMPTY] for f in filled))
+        return
     near = t.annex_row_neighbours[floor]
     mirrored = all(sorted(width - 1 - q for q in near[k]) == sorted(near[width - 1 - k]) for k in range(width))
     if not mirrored:
@@ -156,34 +165,55 @@ def candidate_rows(rules: Ruleset, floor: int) -> Iterator[tuple[int, ...]]:
                 yield front + tail
 
 
-def signatures_by_floor(rules: Ruleset) -> tuple[list[list[FloorSignature]], int]:
-    """`floor_signatures` of every floor; floors alike in kind, width and annex neighbours share one
-    enumeration. Returns the lists and the legal rows enumerated."""
+def signatures_by_floor(
+    rules: Ruleset, filling: Sequence[bool] | None = None, cache: dict[tuple[object, ...], list[FloorSignature]] | None = None
+) -> tuple[list[list[FloorSignature]], int]:
+    """`floor_signatures` of every floor, its spaces filled as `filling` says (per board cell; None:
+    all); floors alike in kind, width, annex neighbours and filling share one enumeration (`cache`
+    keeps them across calls). Returns the lists and the legal rows enumerated."""
     t = rules.tables
-    cache: dict[tuple[object, ...], list[FloorSignature]] = {}
+    cache = {} if cache is None else cache
     rows = 0
     out = []
     for fi, floor in enumerate(rules.board.floors):
-        key = (floor.kind, len(t.floor_cells[fi]), t.annex_row_neighbours[fi])
+        filled = None if filling is None else tuple(filling[c] for c in t.floor_cells[fi])
+        if filled is not None and all(filled):
+            filled = None
+        key = (floor.kind, len(t.floor_cells[fi]), t.annex_row_neighbours[fi], filled)
         if key not in cache:
-            cache[key], legal = floor_signatures(rules, fi)
+            cache[key], legal = floor_signatures(rules, fi, filled)
             rows += legal
         out.append(cache[key])
     return out, rows
 
 
-def refuse_unsupported(rules: Ruleset) -> None:
-    """`max` reads each floor row alone: annex neighbours must stay on their floor. And a finished
-    house needs a room card on every space (COMP-5): a face-down card may be of any type the deck
-    has left, so the deck's size is the only limit beyond the face-up counts."""
+def refuse_unsupported(rules: Ruleset) -> int:
+    """`max` reads each floor row alone: annex neighbours must stay on their floor. A finished
+    house holds one room card a round (ROUND-6), each space filled when the board has one a
+    round; a face-down card may be of any type the deck has left, so the deck's size is the only
+    limit beyond the face-up counts (COMP-5). Round-start takes without `skip_turn` would add cards
+    beyond one a round on a board with spaces to spare: refused. Returns the house's room cards."""
     if not rules.tables.annex_on_floor:
         raise DreamhomeError(
             "max: only annex_adjacency = horizontal is supported (floors are then independent "
             "but for card counts, tokens and bonuses)"
         )
+    allowed = final_room_cards(rules)
+    if len(allowed) > 1:
+        raise DreamhomeError(
+            f"max: round-start takes without skip_turn may give a house more than its {rules.game.rounds} room cards "
+            f"(one a round) on a board of {rules.board.size} spaces; not supported (ROUND-6, TOOL-TIMING)"
+        )
+    n = allowed.start
+    if n > rules.board.size:
+        raise DreamhomeError(
+            f"max: {n} rounds give a house {n} room cards, more than the board's {rules.board.size} spaces (ROUND-6)"
+        )
     cards = sum(r.count for r in rules.rooms)
-    if cards < rules.board.size:
-        raise DreamhomeError(f"max: the deck holds {cards} room cards, fewer than the board's {rules.board.size} spaces (COMP-5)")
+    if cards < n:
+        where = f"the board's {n} spaces" if n == rules.board.size else f"the {n} a house holds (ROUND-6)"
+        raise DreamhomeError(f"max: the deck holds {cards} room cards, fewer than {where} (COMP-5)")
+    return n
 
 
 # ---------------------------------------------------------------- the resource cards
@@ -216,59 +246,46 @@ class _Search:
     def __init__(self, rules: Ruleset, floors: list[list[FloorSignature]], deadline: float | None) -> None:
         t = rules.tables
         self.rules = rules
+        self.t = t
         self.deadline = deadline
         self.timed_out = False
         self.nodes = 0
         # Tokens by the room type they stand in (FURN-TYPE); award tokens need a complete room (VAR-CAR).
-        self.token_types = sorted({t.token_room[f.code] for f in rules.furnishings if f.room})
-        self.award_types = sorted({t.token_room[f.code] for f in rules.furnishings if f.room and f.award})
+        self.token_types = sorted({token_room(t, f.code) for f in rules.furnishings if f.room})
+        self.award_types = sorted({token_room(t, f.code) for f in rules.furnishings if f.room and f.award})
         self.room_cap = [
-            sum(1 if f.award else f.count for f in rules.furnishings if f.room and t.token_room[f.code] == y)
+            sum(1 if f.award else f.count for f in rules.furnishings if f.room and token_room(t, f.code) == y)
             for y in self.token_types
         ]
-        self.award_cap = [sum(1 for f in rules.furnishings if f.award and t.token_room[f.code] == y) for y in self.award_types]
+        self.award_cap = [sum(1 for f in rules.furnishings if f.award and token_room(t, f.code) == y) for y in self.award_types]
         self.caps = self.room_cap + self.award_cap
         # Token copies by room type (0: outside), best first: cards, and card-less tokens without an award.
         self.awards = [f for f in rules.furnishings if f.award]
         self.by_type = []
         for y in [*self.token_types, 0]:
-            items = [f for f in rules.furnishings if not f.award and t.token_room[f.code] == y for _ in range(f.count)]
-            paid = sorted((f for f in items if f.is_card), key=lambda f: -f.points)
-            gratis = sorted((f for f in items if not f.is_card), key=lambda f: -f.points)
+            items = [f for f in rules.furnishings if not f.award and token_room(t, f.code) == y for _ in range(f.count)]
+            paid = sorted((f for f in items if f.is_card), key=lambda f: -token_value(t, f.code, 0))
+            gratis = sorted((f for f in items if not f.is_card), key=lambda f: -token_value(t, f.code, 0))
             self.by_type.append((y, paid, gratis))
-        self.max_size = t.max_size
-        # One bit per clause of each functionality bonus (SCORE-FUNC-*).
-        self.clauses: list[tuple[int, tuple[int, ...]]] = []
-        self.bonus_bits: list[tuple[int, int]] = []  # (points, the bonus's clause bits)
-        for points, clauses in t.bonus_clauses:
-            bits = 0
-            for bit, on in clauses:
-                bits |= 1 << len(self.clauses)
-                self.clauses.append((bit, tuple(on)))
-            self.bonus_bits.append((points, bits))
+        # One bit per clause of each functionality bonus (SCORE-FUNC-*, engine.functionality).
+        self.bonus_clauses = functionality_clauses(t)
+        self.n_clauses = len(self.bonus_clauses[0])
         # Scoring helpers, copy by copy (HELP-ARCHITECT, HELP-DESIGNER, HELP-COPIES).
         self.helpers = []
         for card in rules.helpers + rules.tools:
             if card.kind != "helper":
                 continue
             amounts = card_amounts(t, card.id)
-            if amounts.bonus_plus or amounts.empty_room or amounts.token_plus:
+            if amounts != NO_HELPERS:
                 self.helpers.append((card.id, card.count, amounts))
-        self.empties_count = any(a.empty_room for _, _, a in self.helpers)
+        self.empties_count = any(empty_room_points(a, 1) for _, _, a in self.helpers)
         self.roof_value, self.roof_choice = best_roof_choice(rules, roof_cards(rules))
         self.roofs = [(0, 0)] + ([(len(self.roof_choice), self.roof_value)] if self.roof_choice else [])
-        # Every choice of helper copies: (cards, bonus_plus, empty_room, token_plus, helper ids).
-        self.copies: list[tuple[int, int, int, int, tuple[str, ...]]] = []
+        # Every choice of helper copies: (cards, their amounts summed by engine.helpers, helper ids).
+        self.copies: list[tuple[int, HelperAmounts, tuple[str, ...]]] = []
         for copies in itertools.product(*(range(count + 1) for _, count, _ in self.helpers)):
-            self.copies.append(
-                (
-                    sum(copies),
-                    sum(n * a.bonus_plus for n, (_, _, a) in zip(copies, self.helpers)),
-                    sum(n * a.empty_room for n, (_, _, a) in zip(copies, self.helpers)),
-                    sum(n * a.token_plus for n, (_, _, a) in zip(copies, self.helpers)),
-                    tuple(sorted(hid for n, (hid, _, _) in zip(copies, self.helpers) for _ in range(n))),
-                )
-            )
+            ids = tuple(sorted(hid for n, (hid, _, _) in zip(copies, self.helpers) for _ in range(n)))
+            self.copies.append((sum(copies), helper_amounts(t, ids), ids))
         self.rounds = rules.game.rounds
         self.limit = {r.code: r.count for r in rules.rooms}
         # The packing of states (see State).
@@ -276,9 +293,9 @@ class _Search:
         self.vector_ids: dict[tuple[int, ...], int] = {}
         self.vector_joins: dict[int, int] = {}
         self.e_bits = max(1, rules.board.size.bit_length())
-        self.shift = self.e_bits + len(self.clauses)
+        self.shift = self.e_bits + self.n_clauses
         self.e_mask = (1 << self.e_bits) - 1
-        self.met_mask = ((1 << len(self.clauses)) - 1) << self.e_bits
+        self.met_mask = ((1 << self.n_clauses) - 1) << self.e_bits
         # Floors: each signature with its part of the state, grouped by it.
         self.n = len(floors)
         self.groups: list[dict[State, list[FloorSignature]]] = []
@@ -289,22 +306,22 @@ class _Search:
             self.groups.append(by_key)
         self.parts = [[(k, sigs[0].score) for k, sigs in g.items()] for g in self.groups]
         self.zero: State = self.encode((0,) * len(self.caps), 0, 0)
-        # Every choice of helper copies and roof: (token budget left, index of its token_plus, bonus_plus,
-        # empty_room, roof points, index of the copies, roof or not); `extras_value` reads only these.
-        self.plus_ts = sorted({c[3] for c in self.copies})
-        self.choices: list[tuple[int, int, int, int, int, int, bool]] = []
-        for c, (cost, plus_b, plus_e, plus_t, _ids) in enumerate(self.copies):
+        # Every choice of helper copies and roof: (token budget left, index of its token_plus, the
+        # copies' amounts, roof points, index of the copies, roof or not); `extras_value` reads only these.
+        self.plus_ts = sorted({a.token_plus for _, a, _ in self.copies})
+        self.choices: list[tuple[int, int, HelperAmounts, int, int, bool]] = []
+        for c, (cost, amounts, _ids) in enumerate(self.copies):
             for roof_cost, roof_value in self.roofs:
                 if cost + roof_cost <= self.rounds:
                     budget = self.rounds - cost - roof_cost
-                    self.choices.append((budget, self.plus_ts.index(plus_t), plus_b, plus_e, roof_value, c, roof_cost > 0))
+                    self.choices.append((budget, self.plus_ts.index(amounts.token_plus), amounts, roof_value, c, roof_cost > 0))
         self.value_tables: dict[int, list[list[int]]] = {}
         self.memo: list[dict[State, int]] = [{} for _ in range(self.n + 1)]
         self.arg: list[dict[State, State | None]] = [{} for _ in range(self.n)]
         self.ceilings: dict[tuple[int, int], int] = {}
         self.orders: dict[tuple[int, int], list[tuple[int, State, int]]] = {}
-        self.all_clauses = (1 << len(self.clauses)) - 1
-        self.monotone = all(a.bonus_plus >= 0 and a.empty_room >= 0 and a.token_plus >= 0 for _, _, a in self.helpers)
+        self.all_clauses = (1 << self.n_clauses) - 1
+        self.monotone = all(min(a) >= 0 for _, _, a in self.helpers)
         self.token_memo: dict[tuple[tuple[int, ...], int], list[tuple[int, tuple[Furnishing, ...]]]] = {}
         self.best = -(10**9)
         self.best_rows: list[FloorSignature] = []
@@ -318,12 +335,9 @@ class _Search:
         for code, size in sig.rooms:
             if code in self.token_types:
                 rooms[self.token_types.index(code)] += 1
-            if code in self.award_types and size == self.max_size[code]:
+            if code in self.award_types and any(takes_token(self.t, a.code, code, size) for a in self.awards):
                 complete[self.award_types.index(code)] += 1
-        met = 0
-        for k, (bit, on) in enumerate(self.clauses):
-            if f in on and sig.mask & bit:
-                met |= 1 << k
+        met = floor_clause_bits(self.bonus_clauses, f, sig.mask)
         return self.encode(tuple(map(min, self.caps, rooms + complete)), met, sig.empties if self.empties_count else 0)
 
     def encode(self, vector: tuple[int, ...], met: int, empties: int) -> State:
@@ -419,39 +433,30 @@ class _Search:
             rooms, complete = vector[: len(self.token_types)], vector[len(self.token_types) :]
             tables = [[value for value, _ in self.tokens(rooms, complete, plus_t)] for plus_t in self.plus_ts]
             self.value_tables[key] = tables
-        bonus_points, n_bonuses = self.met((s & self.met_mask) >> self.e_bits)
+        bonus_points, n_bonuses = clause_bonuses(self.bonus_clauses, (s & self.met_mask) >> self.e_bits)
         empties = s & self.e_mask
         best = -(10**9)
-        for budget, t, plus_b, plus_e, roof_value, _c, _roof in self.choices:
-            value = tables[t][budget] + n_bonuses * plus_b + empties * plus_e + roof_value
+        for budget, t, amounts, roof_value, _c, _roof in self.choices:
+            value = tables[t][budget] + helper_points(amounts, n_bonuses, empties) + roof_value
             if value > best:
                 best = value
         return best + bonus_points
-
-    def met(self, met: int) -> tuple[int, int]:
-        """The printed points and the number of the bonuses whose every clause is met (SCORE-FUNC-*)."""
-        points = n = 0
-        for bonus_points, bits in self.bonus_bits:
-            if met & bits == bits:
-                points += bonus_points
-                n += 1
-        return points, n
 
     def extras(self, s: State) -> Plan:
         """The best resource cards for a house in state `s`: bonuses met, helper copies, roof, tokens."""
         vector, met, empties = self.decode(s)
         rooms, complete = vector[: len(self.token_types)], vector[len(self.token_types) :]
-        bonus_points, n_bonuses = self.met(met)
+        bonus_points, n_bonuses = clause_bonuses(self.bonus_clauses, met)
         best: tuple[int, int, int, bool] = (-(10**9), 0, 0, False)  # value, copies, budget, roof
-        for budget, _t, plus_b, plus_e, roof_value, c, roof in self.choices:
-            furnished = self.tokens(rooms, complete, self.copies[c][3])[budget][0]
-            value = furnished + bonus_points + n_bonuses * plus_b + empties * plus_e + roof_value
+        for budget, _t, amounts, roof_value, c, roof in self.choices:
+            furnished = self.tokens(rooms, complete, amounts.token_plus)[budget][0]
+            value = furnished + bonus_points + helper_points(amounts, n_bonuses, empties) + roof_value
             if value > best[0]:
                 best = (value, c, budget, roof)
         value, c, budget, roof = best
-        picks = self.tokens(rooms, complete, self.copies[c][3])[budget][1]
+        picks = self.tokens(rooms, complete, self.copies[c][1].token_plus)[budget][1]
         tokens = tuple(sorted(Counter(picks).items(), key=lambda x: x[0].index))
-        return Plan(value, tokens, self.copies[c][4], roof)
+        return Plan(value, tokens, self.copies[c][2], roof)
 
     def tokens(self, rooms: tuple[int, ...], complete: tuple[int, ...], plus_t: int) -> list[tuple[int, tuple[Furnishing, ...]]]:
         """Per budget of furnishing cards, the best tokens (value, picks): at most one per room of
@@ -461,27 +466,27 @@ class _Search:
         got = self.token_memo.get(key)
         if got is not None:
             return got
-        t = self.rules.tables
+        t = self.t
         best: list[tuple[int, tuple[Furnishing, ...]]] = [(-1, ())] * (self.rounds + 1)
         for chosen in itertools.product((0, 1), repeat=len(self.awards)):
             picked = [f for f, c in zip(self.awards, chosen) if c]
             cap = dict(zip(self.token_types, rooms))
             ok = True
             for y, limit in zip(self.award_types, complete):
-                used = sum(1 for f in picked if t.token_room[f.code] == y)
+                used = sum(1 for f in picked if token_room(t, f.code) == y)
                 cap[y] -= used
                 ok = ok and used <= limit and cap[y] >= 0
             if not ok:
                 continue
-            base = sum(f.points + plus_t for f in picked)
+            base = sum(token_value(t, f.code, plus_t) for f in picked)
             # Groups: each token room type (its rooms left), and outside (no limit).
             table: list[tuple[int, tuple[Furnishing, ...]]] = [(base, tuple(picked))] + [(-(10**9), ())] * self.rounds
             for y, all_paid, all_gratis in self.by_type:
-                paid = [f for f in all_paid if f.points + plus_t > 0]
-                gratis = [f for f in all_gratis if f.points + plus_t > 0]
+                paid = [f for f in all_paid if token_value(t, f.code, plus_t) > 0]
+                gratis = [f for f in all_gratis if token_value(t, f.code, plus_t) > 0]
                 room = cap[y] if y else len(paid) + len(gratis)
                 options = [
-                    _Option(p, sum(f.points + plus_t for f in paid[:p] + gratis[:g]), tuple(paid[:p] + gratis[:g]))
+                    _Option(p, sum(token_value(t, f.code, plus_t) for f in paid[:p] + gratis[:g]), tuple(paid[:p] + gratis[:g]))
                     for g in range(min(room, len(gratis)) + 1)
                     for p in range(min(room - g, len(paid)) + 1)
                 ]
@@ -549,26 +554,48 @@ class _Search:
 def best_house(rules: Ruleset, *, time_limit: float | None = None) -> BestHouse:
     """The best house possible under the rules, proven by the search of the module docstring.
 
-    `time_limit` (seconds) stops the branch and bound with the best house found so far
-    (`optimal` False); the row enumeration and the bound are always completed."""
+    A house of fewer cards than spaces (ROUND-6) is searched for each way its cards can fill the
+    board (`engine.placement.fillings`), the fillings by their bound, best first, until no bound
+    beats the best house found. `time_limit` (seconds) stops the branch and bound with the best
+    house found so far (`optimal` False); the row enumeration and the bound are always completed."""
     started = time.perf_counter()
-    refuse_unsupported(rules)
-    floors, rows = signatures_by_floor(rules)
+    cards = refuse_unsupported(rules)
+    shapes = fillings(rules, cards)
     deadline = None if time_limit is None else started + time_limit
-    search = _Search(rules, floors, deadline)
-    search.search(0, search.zero, Counter(), 0, [])
-    if not search.best_rows:
-        raise DreamhomeError(
-            "max: no house found" + (" within the time limit; try a longer --time-limit" if search.timed_out else "")
-        )
-    plan = search.extras(search.best_state)
-    house = build_house(rules, [sig.row for sig in search.best_rows], plan.tokens, plan.helpers, plan.roof)
+    cache: dict[tuple[object, ...], list[FloorSignature]] = {}
+    rows = 0
+    searches = []
+    for shape in shapes:
+        floors, legal = signatures_by_floor(rules, None if all(shape) else shape, cache)
+        rows += legal
+        if any(not sigs for sigs in floors):
+            continue
+        search = _Search(rules, floors, deadline)
+        searches.append((search.bound(0, search.zero), search))
+    searches.sort(key=lambda x: -x[0])
+    best: _Search | None = None
+    timed_out = False
+    for bound, search in searches:
+        if best is not None and bound <= best.best:
+            break
+        if best is not None:
+            search.best = best.best  # only a better house is worth finding
+        search.search(0, search.zero, Counter(), 0, [])
+        timed_out = timed_out or search.timed_out
+        if search.best_rows and (best is None or search.best > best.best):
+            best = search
+        if timed_out:
+            break
+    if best is None:
+        raise DreamhomeError("max: no house found" + (" within the time limit; try a longer --time-limit" if timed_out else ""))
+    plan = best.extras(best.best_state)
+    house = build_house(rules, [sig.row for sig in best.best_rows], plan.tokens, plan.helpers, plan.roof)
     total = score_total(rules, house)
-    problems = house_violations(rules, house)
-    if total != search.best or problems:
-        raise RuntimeError(f"internal error: max search claims {search.best}, the house scores {total}; {problems[:2]}")
-    status = "FEASIBLE" if search.timed_out else "OPTIMAL"
-    return BestHouse(total, not search.timed_out, house, status, time.perf_counter() - started, rows)
+    problems = final_state_violations(rules, house)
+    if total != best.best or problems:
+        raise RuntimeError(f"internal error: max search claims {best.best}, the house scores {total}; {problems[:2]}")
+    status = "FEASIBLE" if timed_out else "OPTIMAL"
+    return BestHouse(total, not timed_out, house, status, time.perf_counter() - started, rows)
 
 
 def build_house(
@@ -597,11 +624,8 @@ def build_house(
             if furn.outside:
                 outside.append(furn.id)
                 continue
-            code = t.token_room[furn.code]
             room_cells = next(
-                cells_
-                for c, cells_ in rooms
-                if c == code and not any(placed[i] for i in cells_) and (not furn.award or len(cells_) == t.max_size[code])
+                cells_ for c, cells_ in rooms if takes_token(t, furn.code, c, len(cells_)) and not any(placed[i] for i in cells_)
             )
             placed[room_cells[0]] = furn.code
     _value, choice = best_roof_choice(rules, roof_cards(rules))

@@ -31,12 +31,12 @@ from dreamhome.engine.endgame import (
     take_from_roof_discard,
 )
 from dreamhome.engine.furnishings import outside_points
-from dreamhome.engine.helpers import helper_amounts
+from dreamhome.engine.helpers import empty_room_points, helper_amounts
 from dreamhome.engine.roof import best_roof_points
 from dreamhome.errors import DreamhomeError
 from dreamhome.gc_pause import cyclic_gc_paused
 from dreamhome.house import House, house_to_json
-from dreamhome.legality import house_violations, summarize_violations
+from dreamhome.legality import final_state_violations, house_violations, summarize_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import add_final_score, score_total
 from dreamhome.solver.effects import add_final_house
@@ -145,6 +145,9 @@ def require_finished(rules: Ruleset, house: House, source: str = "house") -> Non
         raise DreamhomeError(
             f"{source}: the house is not finished ({', '.join(open_cells)} still open); use `dreamhome place` for a house in play"
         )
+    cards = [v for v in final_state_violations(rules, house) if v.rule == "ROUND-6"]
+    if cards:  # a full board holding more cards than the rounds deal (ROUND-6): no game ends so
+        raise DreamhomeError(f"{source}: not a game's end ({summarize_violations(cards)})")
 
 
 def best_final_score(
@@ -358,7 +361,7 @@ def _solve_on_tables(
 ) -> RoomsSolve:
     """The same relaxation on per-floor outcome tables (end_tables.py), with the same order check."""
     amounts = helper_amounts(rules.tables, house.helpers)
-    scorer = RowScorer(rules, classes, amounts.empty_room, amounts.token_plus)
+    scorer = RowScorer(rules, classes, empty_room_points(amounts, 1), amounts.token_plus)
     tables = build_tables(rules, house, classes, incoming, n_sup, n_hand, scorer)
     constant = outside_points(rules, house, amounts.token_plus)
     cuts: list[list[Row]] = []

@@ -42,17 +42,30 @@ def reference_rooms(rules, data):
     return rooms
 
 
-def _beside(rules, where, orthogonal):
+class UnknownRuleError(AssertionError):
+    """A rules word this reference has no reading of: a new option value or effect shape must get
+    its reading here before a test can trust the comparison (never read as an old one)."""
+
+
+def _beside(rules, where, adjacency: str):
+    """SCORE-ROOMS' "beside", per the `annex_adjacency` word: the spaces left and right on the
+    floor (`horizontal`), and above and below too (`orthogonal`)."""
     floor, col = where
     names = [f.name for f in rules.board.floors]
     out = [(floor, col - 1), (floor, col + 1)]
-    if orthogonal:
-        i = names.index(floor)
-        if i > 0:
-            out.append((names[i - 1], col))
-        if i + 1 < len(names):
-            out.append((names[i + 1], col))
+    if adjacency == "horizontal":
+        return out
+    if adjacency != "orthogonal":
+        raise UnknownRuleError(f"reference scorer: no reading of annex_adjacency = {adjacency}")
+    i = names.index(floor)
+    if i > 0:
+        out.append((names[i - 1], col))
+    if i + 1 < len(names):
+        out.append((names[i + 1], col))
     return out
+
+
+SCORE_KEYWORDS = ("bonus_plus", "empty_room", "token_plus")  # HELP-ARCHITECT, HELP-DESIGNER: read below
 
 
 def reference_roof(rules, roofs):
@@ -68,8 +81,13 @@ def reference_roof(rules, roofs):
 
 def reference_score(rules, data) -> dict:
     grid = _grid(rules, data)
-    orthogonal = rules.options["annex_adjacency"] == "orthogonal"
+    adjacency = rules.options["annex_adjacency"]
     helpers = data.get("helpers", [])
+    for h in helpers:
+        for effect in rules.held(h).effects:
+            unknown = [a for a, _ in effect.args if a not in SCORE_KEYWORDS] if effect.name == "score" else []
+            if unknown:
+                raise UnknownRuleError(f"reference scorer: no reading of score({unknown[0]} ...)")
 
     def helper_amount(key):
         total = 0
@@ -85,7 +103,7 @@ def reference_score(rules, data) -> dict:
         value = room.points[len(run) - 1]
         if room.bonus:
             for where in run:
-                for other in _beside(rules, where, orthogonal):
+                for other in _beside(rules, where, adjacency):
                     cell = grid.get(other)
                     if _face_up(cell) and cell["room"] == room.bonus[1]:
                         value = room.bonus[0]

@@ -22,21 +22,50 @@ def _end_timing(effect):
     return effect.timing == "end" or (effect.timing is None and "before_take" not in effect.flags)
 
 
+END_SHAPES = {
+    ("swap", ("house", "room_discard")): 0,  # END-SUPPLIER
+    ("swap", ("house", "house")): 1,  # END-HANDYMAN
+    ("take", ("roof_discard", "roof_pile")): 2,  # END-ROOFER
+    ("swap", ("floor", "floor")): 3,  # END-FLOOR-SWAP
+}
+"""The end-game shapes this reference plays, by the slot of `_uses`' answer."""
+NOT_AT_END = {
+    ("swap", ("house", "track")),  # TOOL-DRILL
+    ("swap", ("track", "track")),  # TOOL-MIXER
+    ("take_room", ("track",)),  # TOOL-JACKHAMMER
+    ("score", ()),  # HELP-ARCHITECT, HELP-DESIGNER: read by the scorer
+    ("tokens_keep_open", ()),  # HELP-DESIGNER: read by `_keeps_open`
+    ("scaffold", ()),  # TOOL-SCAFFOLDING
+}
+"""Effect shapes that never act in the end game (during play, or once: TOOL-TIMING)."""
+
+
+SWAP_FACE_DOWN = {"allowed": True, "forbidden": False}
+"""TOOL-DRILL, END-SUPPLIER: may a swap bring a card in face down, per the option's word."""
+
+
+def _shape(effect):
+    """(name, places) of an effect; keyword effects (score) have no places."""
+    return (effect.name, () if effect.name == "score" else effect.places())
+
+
+class UnknownEndEffectError(AssertionError):
+    """An effect shape this reference has no reading of: a new end-game tool must get its reading
+    here (its own slot and successor states) before a test can trust the comparison."""
+
+
 def _uses(rules, house):
-    """Every end-game use of the helpers and tools the house holds, `uses` times each (TOOL-TIMING)."""
-    sup = hand = roof = floor = 0
+    """Every end-game use of the helpers and tools the house holds, `uses` times each (TOOL-TIMING).
+    An effect of a shape it does not know raises `UnknownEndEffectError` rather than being skipped."""
+    uses = [0, 0, 0, 0]
     for hid in house.helpers + house.tools:
         for effect in rules.held(hid).effects:
-            if not _end_timing(effect):
-                continue
-            if effect.name == "swap" and effect.places() == ("house", "room_discard"):
-                sup += effect.uses
-            elif effect.name == "swap" and effect.places() == ("house", "house"):
-                hand += effect.uses
-            elif effect.name == "take" and effect.places() == ("roof_discard", "roof_pile"):
-                roof += effect.uses
-            elif effect.name == "swap" and effect.places() == ("floor", "floor"):
-                floor += effect.uses  # END-FLOOR-SWAP
+            slot = END_SHAPES.get(_shape(effect))
+            if slot is None and _shape(effect) not in NOT_AT_END:
+                raise UnknownEndEffectError(f"reference end game: no reading of {effect.describe()}")
+            if slot is not None and _end_timing(effect):
+                uses[slot] += effect.uses
+    sup, hand, roof, floor = uses
     return sup, hand, roof, floor
 
 
@@ -51,7 +80,10 @@ def _sizes_ok(rules, house):
 def _supplier_ok(rules, house, cell, room, face_down):
     """END-SUPPLIER: legal on the emptied space as during play (PLACE-B/C/CLOSED/MERGE)."""
     if face_down:
-        return rules.options["swap_face_down"] == "allowed"
+        word = rules.options["swap_face_down"]
+        if word not in SWAP_FACE_DOWN:
+            raise UnknownEndEffectError(f"reference end game: no reading of swap_face_down = {word}")
+        return SWAP_FACE_DOWN[word]
     emptied = house.place(cell, EMPTY)
     placed = emptied.place(cell, room)
     if not _sizes_ok(rules, placed):
