@@ -39,7 +39,7 @@ def test_every_effect_shape_has_an_end_game_reading():
 def test_an_unknown_end_effect_fails_loudly():
     """A house holding a card of an effect shape the reference does not know raises, never skipped
     (`_uses` reads only the held cards' effects, so a stand-in for the rules and the house does)."""
-    odd = HeldCard("odd", "Odd", "helper", 1, (Effect("swap", (("floor", None), ("floor", None)), "end", frozenset(), 1),))
+    odd = HeldCard("odd", "Odd", "helper", 1, (Effect("swap", (("track", None), ("roof_pile", None)), "end", frozenset(), 1),))
     rules = SimpleNamespace(held=lambda _id: odd)
     house = SimpleNamespace(helpers=("odd",), tools=())
     with pytest.raises(reference_endgame.UnknownEndEffectError, match="swap"):
