@@ -37,6 +37,7 @@ from dreamhome.web.app import create_app  # noqa: E402
 from dreamhome.web.store import GAME_ID  # noqa: E402
 from tests.helpers.cli import run, spawn  # noqa: E402
 from tests.helpers.paths import ROOT  # noqa: E402
+from tests.helpers.web import served  # noqa: E402
 
 ARTIFACTS = ROOT / "test-artifacts"
 STATIC = ROOT / "dreamhome" / "web" / "static"
@@ -523,20 +524,8 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """The app under uvicorn on a free port, in a thread of this process."""
-    import uvicorn
-
-    from dreamhome.web.server import bind, url_of
-
-    sock = bind("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(create_app(tmp_path), log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield url_of(sock), tmp_path
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    with served(tmp_path) as url:
+        yield url, tmp_path
 
 
 def test_games_played_at_the_same_time_stay_apart(live_server: tuple[str, Path]) -> None:

@@ -19,7 +19,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,6 +42,7 @@ from dreamhome.web.server import bind, served_hosts, url_of  # noqa: E402
 from dreamhome.web.store import GameStore, Settings, players_range, variant_catalogue  # noqa: E402
 from tests.helpers.cli import run, spawn  # noqa: E402
 from tests.helpers.paths import ROOT  # noqa: E402
+from tests.helpers.web import served  # noqa: E402
 from tests.test_web import CHROMIUM, Reference, same  # noqa: E402
 
 SERVER_PATHS = [str(ROOT), sys.prefix, "/tmp/", "/root", "/home/"]
@@ -579,22 +579,8 @@ def test_every_game_the_server_stores_loads_back_as_it_was(
 @pytest.fixture
 def page_server(tmp_path: Path) -> Iterator[str]:
     """The app under uvicorn on a free port, in a thread of this process (as test_web's)."""
-    import threading
-
-    import uvicorn
-
-    from dreamhome.web.server import url_of
-
-    sock = bind("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(create_app(tmp_path), log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield url_of(sock)
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    with served(tmp_path) as url:
+        yield url
 
 
 def test_the_start_page_offers_each_variants_players(page_server: str) -> None:

@@ -159,11 +159,7 @@ def resolve_ruleset(arg: str, base_rules: str | None = None, base_variants: Sequ
     on = tuple(dict.fromkeys(base_variants))
     path = Path(arg)
     if arg != "base" and (path.suffix == ".dh" or path.exists()):
-        from dreamhome.fileio import read_bytes
-
-        if path.exists():
-            read_bytes(path, "rules file")  # the input layer's size cap, before the compiler reads it
-        rules = compile_rules(path, on)
+        rules = compile_rules(path, on)  # reads the file once: a regular file under the size cap
         return RulesetSpec(arg, rules.source, on, rules.content_hash)
     base = compile_rules(base_rules, on)
     if arg == "base":
