@@ -117,3 +117,33 @@ def test_roof_under_odd_scoring(tmp_path):
 
 def test_no_roof_without_four_cards(base):
     assert best_roof_points(base, [(0, True)] * 3) == 0
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 5), st.booleans()), max_size=12),
+    st.integers(0, 6),
+    st.integers(-3, 9),
+    st.integers(-3, 9),
+    st.integers(-2, 3),
+)
+def test_roof_choice_equals_the_enumeration(roofs, size, uniform, mixed, window):
+    """SCORE-ROOF: the dynamic programme picks exactly the choice the enumeration keeps (the
+    first best sorted tuple), under any roof scoring, negative values and size 0 included."""
+    from types import SimpleNamespace
+
+    from dreamhome.engine.roof import best_roof_choice_enumerated
+
+    rules = SimpleNamespace(roof_scoring=SimpleNamespace(size=size, uniform=uniform, mixed=mixed, window=window))
+    assert best_roof_choice(rules, roofs) == best_roof_choice_enumerated(rules, roofs)
+
+
+def test_roof_choice_of_many_colours_is_quick():
+    """A ruleset of 16 colours and a roof of 8 (61 million choices to enumerate) is answered by
+    the dynamic programme. Each colour has 4 cards with a window and 4 without: one colour's 8
+    cards score 8 + 4 windows = 12, beating 8 windowed cards of mixed colours (3 + 8 = 11); the
+    first such colour in order is colour 0."""
+    from types import SimpleNamespace
+
+    rules = SimpleNamespace(roof_scoring=SimpleNamespace(size=8, uniform=8, mixed=3, window=1))
+    roofs = [(c, w) for c in range(16) for w in (False, True) for _ in range(4)]
+    assert best_roof_choice(rules, roofs) == (12, ((0, False),) * 4 + ((0, True),) * 4)
