@@ -404,3 +404,21 @@ def test_the_readme_example_grows_kitchens_without_lowering_one():
     assert len(mine) == 3 and all(m >= b for m, b in zip(mine, base)) and mine[2] > mine[1]
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     assert line in readme
+
+
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        ('helper architect "Architect" { count 2 effect score(bonus_plus -1, empty_room 1) }', "score(bonus_plus -1)"),
+        ('helper architect "Architect" { count 2 effect score(bonus_plus 1, empty_room -2) }', "score(empty_room -2)"),
+        ("roof_scoring { size 4 uniform 8 mixed 3 window -1 }", "'window' cannot be negative"),
+        ("roof_scoring { size 4 uniform -8 mixed 3 window 1 }", "'uniform' cannot be negative"),
+    ],
+)
+def test_a_negative_amount_is_refused_at_its_line(tmp_path, line, words):
+    """HELP-ARCHITECT, HELP-DESIGNER, SCORE-ROOF: amounts are like points, never negative — the
+    solvers bound each from above and the roof's closed form takes every window it can, so a
+    penalty would be read differently by different answers; it is refused, not half-honoured."""
+    diagnostics = errors_of(HEAD + line + "\n", tmp_path)
+    assert len(diagnostics) == 1
+    assert words in diagnostics[0].message and diagnostics[0].line == 2

@@ -926,6 +926,11 @@ class _Compiler:
         vals = {k: _int(rs_decl.fields[k]) for k in ROOF_SCORING_FIELDS}
         if vals["size"] < 1:
             self.error(rs_decl.fields["size"].pos, "a complete roof has at least 1 card")
+        for k in ("uniform", "mixed", "window"):
+            if vals[k] < 0:
+                # Like points; the closed form of SCORE-ROOF (engine.roof.best_roof_points) takes
+                # as many windows as it can, which a negative window would turn into a loss.
+                self.error(rs_decl.fields[k].pos, f"roof scoring '{k}' cannot be negative (SCORE-ROOF: like points)")
         self.note("roof_scoring", rs_decl, provenance)
         return RoofScoring(**vals)
 
@@ -1140,6 +1145,11 @@ class _Compiler:
                     ok = False
                 elif value is None:
                     self.error(spec.pos, f"expected a number after '{arg}' in {spec.name}()")
+                    ok = False
+                elif value < 0:
+                    # Like points: the solvers' models bound each amount from above (HELP-ARCHITECT,
+                    # HELP-DESIGNER), so a penalty would be read as nothing by some of them.
+                    self.error(spec.pos, f"{spec.name}({arg} {value}): an amount cannot be negative")
                     ok = False
         elif len(spec.args) != len(shape.positional):
             self.error(spec.pos, f"{spec.name} takes {len(shape.positional)} argument(s), got {len(spec.args)}")
