@@ -29,11 +29,20 @@ MAX_TIME_LIMIT = 7 * 24 * 3600.0
 """Longest --time-limit accepted (a week): past it the number is a typo, not a wish."""
 
 
+MAX_MESSAGE = 1000
+"""Longest message `say` prints whole: past it the middle is cut (a 3,000-character bot name or a
+pasted file echoed back would bury the one line it belongs to)."""
+
+
 def say(message: str) -> None:
-    """One line on stderr: controls escaped, and encodable whatever the stream's encoding."""
+    """One line on stderr: controls escaped, at most about `MAX_MESSAGE` characters, and encodable
+    whatever the stream's encoding."""
     stream = sys.stderr
     encoding = getattr(stream, "encoding", None) or "utf-8"
-    line = f"dreamhome: {printable(message)}\n".encode(encoding, "backslashreplace").decode(encoding)
+    text = printable(message)
+    if len(text) > MAX_MESSAGE:
+        text = f"{text[: MAX_MESSAGE * 2 // 3]} … ({len(text) - MAX_MESSAGE:,} characters cut) … {text[-MAX_MESSAGE // 3 :]}"
+    line = f"dreamhome: {text}\n".encode(encoding, "backslashreplace").decode(encoding)
     try:
         stream.write(line)
         stream.flush()

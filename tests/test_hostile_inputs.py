@@ -679,3 +679,19 @@ def test_a_time_limited_max_never_trips_its_self_check(seconds, engine):
         assert answer["optimal"] is (answer["status"] == "OPTIMAL")
     else:
         assert proc.returncode == 2 and "no house found" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("play", "--players", "2", "--bots", "greedy," + "x" * 3000),
+        ("score", "/no/such/" + "d" * 2500 + ".json"),
+    ],
+)
+def test_an_echoed_value_never_buries_its_line(args):
+    """Issue 21 (echoed values): a huge bot name or path is one line on stderr, cut in the middle
+    (cli.say, MAX_MESSAGE), exit 2 — never thousands of characters of the user's own input."""
+    proc = dh(*args)
+    assert proc.returncode == 2
+    lines = stderr(proc).splitlines()
+    assert len(lines) == 1 and len(lines[0]) < 1100 and "characters cut" in lines[0]
