@@ -10,9 +10,8 @@ from dreamhome.game.fields import GameFields
 from dreamhome.game.phases import Phase
 from dreamhome.game.roles import SCAFFOLD as SCAFFOLD_ROLE
 from dreamhome.game.roles import (
-    SWAP_TRACK_ROOMS,
-    SWAP_WITH_TRACK,
     TAKE_ROOM_AT_ROUND_START,
+    TOOL_ROLES,
     has_end_effect,
     timed_cards,
     timed_effect,
@@ -38,7 +37,7 @@ class HeldCards(GameFields):
             taker = self.round_start_taker(self.actor)
             if taker is not None:
                 return taker
-        if action.role in (SWAP_WITH_TRACK, SWAP_TRACK_ROOMS, TAKE_ROOM_AT_ROUND_START) and 0 <= self.actor < self.n:
+        if action.role in TOOL_ROLES and 0 <= self.actor < self.n:  # a tool used during play (scaffold: above)
             usable = self.usable_cards(self.actor, action.role, self.timing_now())
             if usable:
                 return self._held_id(self.actor, *usable[0])
