@@ -621,7 +621,7 @@ def play(players, bots, seed, first_player, record_path, as_json, resume_path, r
             state = GameState(rules, players, seed, first_player)
         except DreamhomeError as exc:
             fail(str(exc))
-        _play_with_humans(state, tuple(names), tuple(seats), record_path, as_json)
+        _play_with_humans(state, tuple(names), tuple(seats), record_path, as_json, rules_spec[0])
         return
     try:
         result = play_game(rules, players, names, seed, first_player)
@@ -685,9 +685,10 @@ def _resume_game(resume_path: str, record_path: str | None, as_json: bool, rules
     _play_with_humans(resumed.state, resumed.bots, resumed.seats, record_path, as_json)
 
 
-def _play_with_humans(state, names, seats, record_path: str | None, as_json: bool) -> None:
+def _play_with_humans(state, names, seats, record_path: str | None, as_json: bool, rules_path: str | None = None) -> None:
     """The game with human seats at the terminal (dreamhome.game.human) to its end, a quit or
-    the end of the input (one line, exit 2; a saved game says how to continue it)."""
+    the end of the input (one line, exit 2; a saved game says how to continue it). The seat's
+    `save` keeps off the rules file and the --record file, as every output of the CLI does."""
     from dreamhome.game.human import HumanGame, eof_line, quit_line, resume_hint
     from dreamhome.game.record import write_record
 
@@ -695,7 +696,15 @@ def _play_with_humans(state, names, seats, record_path: str | None, as_json: boo
         fail("--json cannot be used with a human seat (the terminal is the game's)")
     outputs_or_fail([record_path])
     lang = current_lang()
-    game = HumanGame(state, names, seats, _console(), lang=lang)
+    game = HumanGame(
+        state,
+        names,
+        seats,
+        _console(),
+        lang=lang,
+        inputs=tuple(p for p in (rules_path,) if p),
+        outputs=tuple(p for p in (record_path,) if p),
+    )
     try:
         outcome = game.run()
     except Interrupted as exc:  # Ctrl-C at the prompt: one line, and how to continue a saved game
@@ -756,6 +765,17 @@ def replay(record_path, as_json, html_path):
     _print_game(result, as_json)
 
 
+def _plain_title(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A title is text like a card's name (dsl.compiler.name_problem): no control, bidi or
+    surrogate characters, which would make the SVG not well-formed XML or reach a terminal."""
+    from dreamhome.dsl.compiler import name_problem
+
+    problem = name_problem(value)
+    if problem is not None:
+        raise click.BadParameter(problem.replace("a name cannot", "a title cannot").replace("names are", "titles are"))
+    return value
+
+
 @main.command()
 @click.argument("house_path", metavar="HOUSE", type=click.Path(dir_okay=False))
 @click.option(
@@ -766,7 +786,7 @@ def replay(record_path, as_json, html_path):
     required=True,
     help="The SVG file to write (or .png when cairosvg is installed; - prints the SVG).",
 )
-@click.option("--title", default="", help="A title above the house.")
+@click.option("--title", default="", callback=_plain_title, help="A title above the house (plain text).")
 @rules_options
 def render(house_path, output, title, rules_spec):
     """Draw HOUSE as the board looks, with its rooms, tokens, roof and score breakdown (SVG)."""

@@ -164,6 +164,12 @@ def test_openspiel_searches_play_through_dreamhome_play(bot: str, tmp_path) -> N
 
 
 def test_bad_search_bot_names_are_one_line() -> None:
-    for name, words in [("mcts@0", "simulations from 1"), ("ismcts@x", "expected ismcts or ismcts@N")]:
+    for name, words in [
+        ("mcts@0", "simulations from 1"),
+        ("ismcts@x", "expected ismcts or ismcts@N"),
+        ("mcts@²", "simulations from 1"),  # str.isdigit takes it, int() does not
+        ("mcts@٣", "simulations from 1"),  # an Arabic-Indic 3: ASCII digits only
+        ("mcts@" + "9" * 5000, "simulations from 1"),  # past Python's int-parsing limit
+    ]:
         proc = run("play", "--players", "2", "--bots", f"{name},random")
         assert proc.returncode == 2 and words in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr

@@ -422,3 +422,27 @@ def test_a_negative_amount_is_refused_at_its_line(tmp_path, line, words):
     diagnostics = errors_of(HEAD + line + "\n", tmp_path)
     assert len(diagnostics) == 1
     assert words in diagnostics[0].message and diagnostics[0].line == 2
+
+
+@pytest.mark.parametrize("title", ["a\x1b]0;x\x07b", "a\u202eb", "\x9b31m", "a\tb"])
+def test_a_render_title_is_plain_text_too(tmp_path, title):
+    """Issue 21 (names are text), the command line's own text: `render --title` with a control or
+    bidi character is refused in one line (it made the SVG not well-formed, and `-o -` printed
+    the escape); no file is written."""
+    out = tmp_path / "t.svg"
+    proc = run("render", EXAMPLE, "-o", out, "--title", title)
+    assert proc.returncode == 2 and "title cannot hold" in proc.stderr and not out.exists()
+
+
+def test_a_render_title_with_markup_characters_is_drawn_as_written(tmp_path):
+    out = tmp_path / "t.svg"
+    assert run("render", EXAMPLE, "-o", out, "--title", "Mon plan <&> [b]x[/b]").returncode == 0
+    root = ET.parse(out).getroot()
+    assert "Mon plan <&> [b]x[/b]" in "".join(root.itertext())
+
+
+@pytest.mark.parametrize("name", ["\u200b", " ", "\u200b\u200b", "\u0301"])
+def test_a_name_of_nothing_visible_is_refused(tmp_path, name):
+    """A name only of spaces or invisible marks (U+200B) would show as nothing in every list."""
+    diagnostics = errors_of(HEAD + f'room kitchen "{name}" {{ }}\n', tmp_path)
+    assert any("visible character" in d.message for d in diagnostics)

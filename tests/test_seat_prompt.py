@@ -108,3 +108,29 @@ def test_any_line_at_any_prompt_is_one_line_and_the_prompt_again(garbage):
         if not words or words[0].lower() in COMMANDS or (words[0].isascii() and words[0].isdigit()):
             continue  # a command (or a number that may be an option) prints what it prints
         assert printed.count("\n") == 1, (line, printed)
+
+
+def test_save_keeps_off_the_rules_file_and_the_record(tmp_path):
+    """`save FILE` at the seat is an output like every output of the CLI (fileio.check_output):
+    over the rules file in use it would destroy them (the next `--rules` fails), over the
+    --record file the end of the game would overwrite the save. Both are refused, the files
+    untouched, and the prompt comes back."""
+    rules = tmp_path / "my.dh"
+    rules.write_text('include "base.dh"\n', encoding="utf-8")
+    record = tmp_path / "game.json"
+    out = io.StringIO()
+    lines = iter([f"save {rules}", f"save {record}", "quit"])
+    seats = make_seats(["human", "random"], 1)
+    game = HumanGame(
+        GameState(compiled(), 2, 1, 0),
+        ("human", "random"),
+        tuple(seats),
+        Console(file=out, width=200, color_system=None),
+        read=lambda _prompt: next(lines),
+        inputs=(str(rules),),
+        outputs=(str(record),),
+    )
+    assert game.run().how == "quit"
+    assert rules.read_text(encoding="utf-8") == 'include "base.dh"\n' and not record.exists()
+    printed = out.getvalue()
+    assert "is also an input" in printed and "given for two outputs" in printed

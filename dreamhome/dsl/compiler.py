@@ -18,6 +18,7 @@ import hashlib
 import os
 import re
 import stat
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -158,6 +159,8 @@ def name_problem(text: str) -> str | None:
     """Why `text` cannot be a card's or a ruleset's name, or None (see `_NOT_TEXT`)."""
     bad = _NOT_TEXT.search(text)
     if bad is None:
+        if text and all(unicodedata.category(ch) in ("Cf", "Zs", "Zl", "Zp", "Mn") for ch in text):
+            return "a name needs a visible character (this one is only spaces or invisible marks); names are plain text"
         return None
     code = ord(bad.group())
     what = (

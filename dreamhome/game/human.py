@@ -24,6 +24,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from dreamhome.errors import DreamhomeError
+from dreamhome.fileio import OutputError, check_output
 from dreamhome.game.action_text import describe, resource_text, room_text
 from dreamhome.game.actions import Action, DiscardColumn, TakeColumn, TakeRoomAtRoundStart
 from dreamhome.game.bots import Bot
@@ -64,8 +65,12 @@ class HumanGame:
         read: Callable[[str], str] = input,
         hint_seconds: float = HINT_SECONDS,
         lang: str = DEFAULT_LANG,
+        inputs: tuple[str, ...] = (),
+        outputs: tuple[str, ...] = (),
     ):
         self.state = state
+        self.inputs = inputs  # the files the command read (the rules): `save` never writes over them
+        self.outputs = outputs  # the command's own outputs (the --record file): `save` keeps off them
         self.bots = bots
         self.seats = seats
         self.console = console
@@ -171,6 +176,11 @@ class HumanGame:
             self._say(self._t("seat.save_needs_file"))
             return
         problem = save_path_problem(path)
+        if problem is None:
+            try:
+                check_output(path, inputs=self.inputs, others=self.outputs)
+            except OutputError as exc:
+                problem = str(exc)
         if problem is not None:
             self._say(self._t("seat.not_saved", error=problem))
             return

@@ -31,7 +31,9 @@ def parse_budget(name: str, base: str) -> int:
     if name == base:
         return DEFAULT_SIMULATIONS
     _, _, text = name.partition("@")
-    if not text.isdigit() or not 1 <= int(text) <= MAX_SIMULATIONS:
+    # ASCII digits only, and few of them: `str.isdigit` also takes '²' and '٣', and int() of a
+    # 5,000-digit string raises Python's own limit message.
+    if not (text.isascii() and text.isdigit() and len(text) <= 7) or not 1 <= int(text) <= MAX_SIMULATIONS:
         raise DreamhomeError(f"bot '{name}': expected {base} or {base}@N with N simulations from 1 to {MAX_SIMULATIONS:,}")
     return int(text)
 
