@@ -574,7 +574,8 @@ def max_command(as_json, engine, check, time_limit, workers, save_path, rules_sp
     "--bots",
     default=None,
     metavar="NAMES",
-    help="One seat each, comma-separated: random, greedy, solver, or human for you at the terminal "
+    help="One seat each, comma-separated: random, greedy, solver, mcts[@N] or ismcts[@N] (OpenSpiel's "
+    "searches, N simulations), module:Class for a bot of your own, or human for you at the terminal "
     "(default: greedy for every seat).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the shuffle (and of the bots).")
@@ -817,8 +818,13 @@ def _write_picture(output: str, svg: str) -> None:
 @main.command()
 @click.argument("rulesets", metavar="RULESET_OR_VARIANT...", nargs=-1, required=True)
 @click.option("--games", type=int, default=100, show_default=True, help="Games per ruleset (at most 1,000,000).")
-@click.option("--players", type=int, default=4, show_default=True)
-@click.option("--bots", default=None, metavar="NAMES", help="One bot per seat (default: greedy for every seat).")
+@click.option("--players", type=int, default=4, show_default=True, help="Players in each game (2–4 in the base rules).")
+@click.option(
+    "--bots",
+    default=None,
+    metavar="NAMES",
+    help="One bot per seat, comma-separated, as play --bots takes them but human (default: greedy for every seat).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i is played from seed S + i under every ruleset.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: one per core).")
 @click.option(
@@ -947,6 +953,18 @@ def rules():
     """Check and show rules files."""
 
 
+def _no_global_rules(what: str, *, variants_too: bool, rules_too: bool) -> None:
+    """A command that reads no `--rules`/`--variant` of the group refuses them in one line rather
+    than ignoring them (`--variant nosuch rules check f.dh` said "ok")."""
+    parent = click.get_current_context().find_root().obj or {}
+    given = [
+        *(["--rules"] if rules_too and parent.get("rules_path") else []),
+        *(["--variant"] if variants_too and parent.get("variants") else []),
+    ]
+    if given:
+        fail(f"{what}; {' and '.join(given)} before the command {'do' if len(given) > 1 else 'does'} not apply to it")
+
+
 @rules.command("check")
 @click.argument("rules_file", metavar="FILE", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -954,6 +972,7 @@ def rules_check(rules_file, as_json):
     """Compile FILE (with each of its variants) and report every error."""
     from dreamhome.dsl.compiler import check_rules
 
+    _no_global_rules("rules check FILE compiles FILE and each of its variants", variants_too=True, rules_too=True)
     rules_file_or_fail(rules_file)
     errors, warnings = check_rules(rules_file, allow_absolute_includes=absolute_includes())
     if as_json:
@@ -1011,6 +1030,8 @@ def rules_variants(as_json, rules_spec):
     `variant` blocks of the rules in use (each with its title). Switch one on with `--variant NAME`."""
     from dreamhome.dsl.compiler import VARIANTS_DIR
 
+    if rules_spec[1]:
+        fail("rules variants lists every variant of the rules in use; --variant does not apply to it")
     ruleset = load_rules((rules_spec[0], ()))
     files = [
         {"name": path.stem, "question": _variant_question(path), "file": f"rules/variants/{path.name}"}
@@ -1034,7 +1055,10 @@ def rules_variants(as_json, rules_spec):
 
 @main.command()
 @click.option(
-    "--host", default="127.0.0.1", show_default=True, help="Address to listen on (anything but localhost is open to others)."
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (anything but localhost is open to others; 0.0.0.0 is every interface).",
 )
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="Port (0: a free one, printed).")
 @click.option(
@@ -1059,7 +1083,11 @@ def rules_variants(as_json, rules_spec):
     help="A Host name the table answers to besides localhost and the address bound (repeatable; no wildcards).",
 )
 @click.option(
-    "--max-games", type=click.IntRange(1, 10**6), default=1000, show_default=True, help="Games kept in the data folder at most."
+    "--max-games",
+    type=click.IntRange(1, 10**6),
+    default=1000,
+    show_default=True,
+    help="Games kept in the data folder at most: past it a new game is refused (nothing is deleted for it).",
 )
 def serve(host, port, data_dir, serve_lang, allow_hosts, max_games):
     """A table in the browser: play against the bots (needs the `web` extra)."""
@@ -1067,6 +1095,8 @@ def serve(host, port, data_dir, serve_lang, allow_hosts, max_games):
     from dreamhome.web.server import default_signals
 
     default_signals()
+    if not host.strip():
+        fail("--host: an empty address listens on every interface; say so with --host 0.0.0.0, or keep 127.0.0.1")
     try:
         page_lang = check_lang(serve_lang) if serve_lang is not None else current_lang()
     except UnknownLanguageError as exc:

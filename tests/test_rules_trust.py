@@ -446,3 +446,18 @@ def test_a_name_of_nothing_visible_is_refused(tmp_path, name):
     """A name only of spaces or invisible marks (U+200B) would show as nothing in every list."""
     diagnostics = errors_of(HEAD + f'room kitchen "{name}" {{ }}\n', tmp_path)
     assert any("visible character" in d.message for d in diagnostics)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--variant", "nosuch", "rules", "check", BASE_RULES),
+        ("--rules", BASE_RULES, "rules", "check", BASE_RULES),
+        ("--variant", "kids", "rules", "variants"),
+    ],
+)
+def test_a_global_option_a_command_cannot_use_is_refused_not_ignored(args):
+    """`--variant nosuch rules check f.dh` said "ok": a command that reads no --rules/--variant of
+    the group says so in one line, exit 2."""
+    proc = run(*args)
+    assert proc.returncode == 2 and "does not apply" in proc.stderr and proc.stderr.count("\n") == 1

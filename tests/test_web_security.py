@@ -168,7 +168,7 @@ def test_the_host_check_is_on_whatever_the_address(tmp_path: Path, bound: str) -
 
 
 def test_allowed_hosts_never_take_a_wildcard() -> None:
-    for bad in ("*", "*.example", "evil.example:80", "", "a b", "ex ample", "x" * 300):
+    for bad in ("*", "*.example", "evil.example:80", "", "a b", "ex ample", "x" * 300, "0.0.0.0", "::", "[::]"):
         with pytest.raises(BadHostError):
             host_name(bad)
     assert host_name("[::1]") == "::1" and host_name("Table.LAN.") == "table.lan"
@@ -216,10 +216,13 @@ def test_serve_keeps_the_host_check_on_another_address(tmp_path: Path) -> None:
         proc.wait(timeout=10)
 
 
-def test_serve_refuses_a_wildcard_host(tmp_path: Path) -> None:
-    proc = run("serve", "--port", "0", "--data", tmp_path, "--allow-host", "*")
+@pytest.mark.parametrize("args", [("--allow-host", "*"), ("--allow-host", "0.0.0.0"), ("--host", "")])
+def test_serve_refuses_a_wildcard_host(tmp_path: Path, args: tuple[str, str]) -> None:
+    """A wildcard or the unspecified address is no name to allow; an empty --host would listen on
+    every interface without saying so."""
+    proc = run("serve", "--port", "0", "--data", tmp_path, *args)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
-    assert "--allow-host" in proc.stderr
+    assert args[0] in proc.stderr
 
 
 # ---------------------------------------------------------------- damaged and edited files

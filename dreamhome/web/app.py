@@ -106,9 +106,13 @@ def host_name(name: str) -> str:
     if text.startswith("[") and text.endswith("]"):
         text = text[1:-1]
     try:
-        return str(ipaddress.ip_address(text))
+        address = ipaddress.ip_address(text)
     except ValueError:
         pass
+    else:
+        if address.is_unspecified:  # 0.0.0.0 or ::: "every interface" is no name a browser sends
+            raise BadHostError(f"{name[:80]!r} is the unspecified address, not a host a browser names")
+        return str(address)
     if HOST_NAME.fullmatch(text) is None:
         raise BadHostError(f"{name[:80]!r} is not a host name or an IP address (no wildcards, no port)")
     return text
