@@ -140,6 +140,8 @@ def rules_file_or_fail(path: str) -> None:
     (`dsl.compiler.read_rules_text`): a pipe read here first would reach it empty."""
     from dreamhome.dsl.compiler import rules_file_problem
 
+    if path == "-":
+        fail("-: rules cannot come from standard input (they include other files, found beside them); give a file")
     problem = rules_file_problem(path)
     if problem is not None:
         fail(f"{printable(path)}: cannot read rules file: {problem}")

@@ -182,6 +182,10 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
     return out
 
 
+def _rounds(n: int) -> str:
+    return "1 round" if n == 1 else f"{n} rounds"
+
+
 def final_state_violations(rules: Ruleset, house: House) -> list[Violation]:
     """What a house must satisfy when the game is over and is scored (ROUND-6): every rule of a
     legal state, exactly one room card for each round (every round's turn takes one, or a
@@ -203,7 +207,8 @@ def final_state_violations(rules: Ruleset, house: House) -> list[Violation]:
             Violation(
                 "ROUND-6",
                 None,
-                f"the house holds {placed} room cards at the end; {rounds} rounds give it at least {rounds}, one a round"
+                f"the house holds {placed} room cards at the end; {_rounds(rounds)} "
+                f"give{'s' if rounds == 1 else ''} it at least {rounds}, one a round"
                 + (" on every space" if rounds == len(cells) else "")
                 + where,
             )
@@ -214,7 +219,8 @@ def final_state_violations(rules: Ruleset, house: House) -> list[Violation]:
             Violation(
                 "ROUND-6",
                 None,
-                f"the house holds {placed} room cards at the end; {rounds} rounds{more} give it at most "
+                f"the house holds {placed} room cards at the end; {_rounds(rounds)}{more} "
+                f"give{'s' if rounds == 1 and not more else ''} it at most "
                 f"{allowed[-1]}, one a round",
             )
         )
@@ -228,7 +234,7 @@ def final_state_violations(rules: Ruleset, house: House) -> list[Violation]:
             Violation(
                 "ROUND-3",
                 None,
-                f"the house shows {resources} resource cards at the end; {rounds} rounds and the end's roof takes give it "
+                f"the house shows {resources} resource cards at the end; {_rounds(rounds)} and the end's roof takes give it "
                 f"at most {most}, one a round",
             )
         )
