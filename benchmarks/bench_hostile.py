@@ -471,19 +471,9 @@ def run_commands(seed: int, n: int, jobs: int, tally: Tally, scratch: Path) -> N
 
 
 # ---- the table (dreamhome serve), in process ----------------------------------------------------
-WEB_ROUTES = [
-    "/",
-    "/api/options",
-    "/api/games",
-    "/api/games/GAME",
-    "/api/games/GAME/act",
-    "/api/games/GAME/act",
-    "/api/games/GAME/hint",
-    "/api/games/GAME/final",
-    "/games/GAME",
-    "/games/GAME/replay",
-    "/static/table.js",
-]
+WEB_ROUTES: list[str] = []
+"""Filled by `run_web` from the app itself (`dreamhome.web.app.route_paths`), the route that
+changes a game twice: a new route is tried without editing this file."""
 WEB_SEGMENTS = ["api", "games", "GAME", "act", "final", "replay", "static", "..", "%2e%2e", "%00", "x" * 300, "\u202e"]
 WEB_HEADERS = {
     "host": ["evil.example", "127.0.0.1.evil.example", "[::1", "", "localhost:x", "0.0.0.0"],
@@ -547,7 +537,7 @@ def run_web(rng: random.Random, n: int, tally: Tally, work: Path) -> None:
         from starlette.testclient import TestClient
 
     from dreamhome import fileio
-    from dreamhome.web.app import create_app
+    from dreamhome.web.app import create_app, route_paths
 
     def stand_in_hint(state: Any, time_limit: float = 1.0) -> Any:
         from dreamhome.game.hints import Hint, OptionHint
@@ -556,9 +546,9 @@ def run_web(rng: random.Random, n: int, tally: Tally, work: Path) -> None:
         return Hint(state.current_player(), tuple(OptionHint(i, a, "", 0, True, "") for i, a in enumerate(legal)), 0, 0.0)
 
     folder = work / "web"
-    c = TestClient(
-        create_app(folder, hint_for=stand_in_hint, max_games=200), base_url="http://127.0.0.1", raise_server_exceptions=False
-    )
+    app = create_app(folder, hint_for=stand_in_hint, max_games=200)
+    WEB_ROUTES[:] = [*route_paths(app), "/api/games/GAME/act"]
+    c = TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False)
     gid = c.post("/api/games", json={"players": 3, "bots": ["random", "greedy"], "seed": 5}).json()["id"]
     real_mkstemp = fileio.tempfile.mkstemp
 

@@ -19,6 +19,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,7 +38,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from dreamhome import fileio  # noqa: E402
-from dreamhome.web.app import BadHostError, create_app, host_name  # noqa: E402
+from dreamhome.web.app import BadHostError, create_app, host_name, route_paths  # noqa: E402
 from dreamhome.web.server import bind, served_hosts, url_of  # noqa: E402
 from dreamhome.web.store import GameStore, Settings, players_range, variant_catalogue  # noqa: E402
 from tests.helpers.cli import run, spawn  # noqa: E402
@@ -469,22 +470,14 @@ HEADERS = st.dictionaries(
 )
 
 
-ROUTES = st.sampled_from(
-    [
-        "/",
-        "/api/options",
-        "/api/games",
-        "/api/games/GAME",
-        "/api/games/GAME/act",
-        "/api/games/GAME/act",
-        "/api/games/GAME/act",
-        "/api/games/GAME/hint",
-        "/api/games/GAME/final",
-        "/games/GAME",
-        "/games/GAME/replay",
-        "/static/table.js",
-    ]
-)
+def _app_routes() -> tuple[str, ...]:
+    with tempfile.TemporaryDirectory(prefix="routes.") as folder:
+        return route_paths(create_app(folder))
+
+
+ROUTES = st.sampled_from([*_app_routes(), *["/api/games/GAME/act"] * 2])
+"""Every route of the app (`route_paths`: a new route is tried without editing this test), the
+one that changes a game three times as often."""
 PATHS = ROUTES | st.lists(SEGMENTS, min_size=1, max_size=5).map(lambda parts: "/" + "/".join(parts))
 ACT = st.tuples(st.just("act"), st.integers(-2, 30), st.sampled_from([-1, 0, 0, 0, 1]))
 """A plausible decision: an index and the game's version moved by the offset (mostly right)."""

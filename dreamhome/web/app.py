@@ -278,6 +278,20 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+def route_paths(app: Starlette) -> tuple[str, ...]:
+    """Every route of `app` as a request path, `GAME` standing for a game's id and each static
+    file named under its mount: what the hostile-input checks (tests/test_web_security.py,
+    benchmarks/bench_hostile.py) walk, so a route added here is tried without editing them."""
+    paths: list[str] = []
+    for route in app.routes:
+        path = getattr(route, "path", "")
+        if isinstance(route, Mount):
+            paths += [f"{path}/{f.name}" for f in sorted(STATIC.iterdir()) if f.is_file()]
+        else:
+            paths.append(path.replace("{game_id:str}", "GAME").replace("{game_id}", "GAME"))
+    return tuple(paths)
+
+
 def create_app(
     data_dir: str | Path,
     allowed_hosts: list[str] | None = None,
