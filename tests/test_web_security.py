@@ -442,12 +442,16 @@ METHODS = st.sampled_from(["GET", "POST", "GET", "POST", "POST", "PUT", "DELETE"
 SEGMENTS = st.sampled_from(
     ["api", "games", "GAME", "act", "hint", "final", "replay", "static", "options", "..", "%2e%2e", "%00", "x"]
 )
+
+
+def _nested(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    keys = st.sampled_from(["index", "version", "players", "bots", "seed", "variant", "x"])
+    return st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4)
+
+
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: (
-        st.lists(inner, max_size=4)
-        | st.dictionaries(st.sampled_from(["index", "version", "players", "bots", "seed", "variant", "x"]), inner, max_size=4)
-    ),
+    _nested,
     max_leaves=12,
 )
 HEADERS = st.dictionaries(
