@@ -5,7 +5,7 @@
 
 Mid-game states: seeded 3-player games between greedy bots, every `--every`-th decision of
 rounds 3 to 10 (every kind of decision the rounds have: discards, takes, placements, tokens,
-tools). For each state, one `hint(state, 1.0)` (all its solves share the one-second budget,
+tools). For each state, one `hint(state, 1.0)` (its solves share one unit of deterministic work,
 the solver bot's own pick included) and one `legal_actions()` on a fresh copy of the state
 (no cache). Prints p50/p95/max of both, the share of hints whose every bound was proven, and
 the issue's target (hint p95 ≤ 1 s). Then the same for every decision of the end game

@@ -291,7 +291,7 @@ def seat_game(rng: random.Random, tally: Tally, work: Path, label: str) -> None:
         tuple(make_seats(["human", "random"], seed)),
         Console(file=out, width=120, color_system=None),
         read=lambda _prompt: next(feed),
-        hint_seconds=0.02,
+        hint_work=0.02,
     )
     cwd = os.getcwd()
     os.chdir(work)
@@ -539,7 +539,7 @@ def run_web(rng: random.Random, n: int, tally: Tally, work: Path) -> None:
     from dreamhome import fileio
     from dreamhome.web.app import create_app, route_paths
 
-    def stand_in_hint(state: Any, time_limit: float = 1.0) -> Any:
+    def stand_in_hint(state: Any, work: float = 1.0) -> Any:
         from dreamhome.game.hints import Hint, OptionHint
 
         legal = state.legal_actions()

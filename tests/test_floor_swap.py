@@ -214,7 +214,7 @@ def test_the_hint_bounds_every_floor_swap() -> None:
     """A human seat's hint (hints.py) reads each floor swap's end-game bound, and the bound after
     the best option is the optimum `optimize` finds for the house as it stands."""
     state = _end_state(3)
-    found = hint(state, time_limit=20.0)
+    found = hint(state, work=20.0)
     swaps = [o for o in found.options if isinstance(o.action, SwapInFloor)]
     assert swaps and all(o.bound is not None for o in swaps)
     best = best_final_score(FLOOR, state.house_with_piles(state.current_player()))

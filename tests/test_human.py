@@ -238,7 +238,7 @@ def test_at_the_last_placement_each_bound_is_the_scorers_score_of_the_finished_h
                 or any(helper_uses(rules, house).of(role) for role in END_ROLES)
             ):
                 continue
-            h = hint(state, time_limit=5.0)
+            h = hint(state, work=5.0)
             for option in h.options:
                 after = state.child(option.action).houses[p]
                 assert option.proven
@@ -251,7 +251,7 @@ def test_a_hint_changes_nothing_and_names_the_solver_bots_choice():
     states = _greedy_states(2)
     for state in states[5:40:7]:
         events, legal = len(state.events), state.legal_actions()
-        h = hint(state, time_limit=2.0)
+        h = hint(state, work=2.0)
         assert len(state.events) == events and state.legal_actions() == legal
         assert [o.action for o in h.options] == legal
         bot = make_bot("solver", state.seed, state.current_player())
@@ -272,7 +272,7 @@ def test_in_the_end_game_the_hint_follows_the_solver_bots_plan():
             if state.observation().phase != "end":
                 continue
             legal = state.legal_actions()
-            h = hint(state, time_limit=60.0)  # the bot's deterministic work decides, not the clock
+            h = hint(state, work=60.0)  # the bot's deterministic work decides the plan
             assert h.bot_choice is not None
             best = h.options[h.bot_choice]
             assert best.bound is not None and all(o.bound is not None and o.bound <= best.bound for o in h.options)
@@ -464,7 +464,7 @@ def test_every_hint_note_is_said_in_each_language():
         states = _greedy_states(seed, players=3)
         picked = states[:2] + states[len(states) // 2 : len(states) // 2 + 2] + states[-3:]
         for state in picked:
-            for o in hint(state, time_limit=0.5).options:
+            for o in hint(state, work=0.5).options:
                 seen.add(o.note)
                 assert note_text(state, o.action, o.note, "en") == o.note
                 for lang in ("ru", "fr", "hu"):
@@ -475,3 +475,31 @@ def test_every_hint_note_is_said_in_each_language():
                         assert state.rules.card_name(state.rules.room_of_code(room).id, lang) in said
     assert len(seen) >= 4, seen
     assert set(i18n.keys()) >= {f"seat.note.{k}" for k in ("as_it_stands", "at_least", "end_plan", "completed")}
+
+
+def test_a_hint_is_the_same_on_a_busy_machine():
+    """Issue 22 (hints you can trust): the hint's work is CP-SAT deterministic time, never the wall
+    clock, so the same position hints the same with both cores busy as on a quiet machine —
+    with a budget small enough that some bounds stay unproven, where a wall-clock cut would
+    differ."""
+    import multiprocessing
+
+    states = [_greedy_states(3)[k] for k in (1, 11, 20)]
+    quiet = [hint(state, work=0.02) for state in states]
+    assert any(not o.proven for h in quiet for o in h.options)  # the budget does cut some solves
+    burners = [multiprocessing.Process(target=_burn, daemon=True) for _ in range(3)]
+    for b in burners:
+        b.start()
+    try:
+        busy = [hint(state, work=0.02) for state in states]
+    finally:
+        for b in burners:
+            b.terminate()
+            b.join()
+    shown = [[(o.bound, o.proven, o.note) for o in h.options] + [h.bot_choice] for h in quiet]
+    assert shown == [[(o.bound, o.proven, o.note) for o in h.options] + [h.bot_choice] for h in busy]
+
+
+def _burn() -> None:
+    while True:
+        pass

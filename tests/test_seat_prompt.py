@@ -29,7 +29,7 @@ def _game(lines: Iterator[str], out: io.StringIO, seed: int = 1) -> HumanGame:
     seats = make_seats(["human", "random"], seed)
     state = GameState(compiled(), 2, seed, 0)
     console = Console(file=out, width=120, color_system=None)
-    return HumanGame(state, ("human", "random"), tuple(seats), console, read=lambda _prompt: next(lines), hint_seconds=0.02)
+    return HumanGame(state, ("human", "random"), tuple(seats), console, read=lambda _prompt: next(lines), hint_work=0.02)
 
 
 def _play(garbage: list[str]) -> tuple[Outcome, list[tuple[str, str]]]:

@@ -3,25 +3,28 @@
 The terminal seat (`dreamhome play --bots human,…`, dreamhome/game/human.py) and the browser
 table both call one function::
 
-    hint(state: GameState, time_limit: float = 1.0) -> Hint
+    hint(state: GameState, work: float = HINT_WORK) -> Hint
 
 For the player to act in `state`, every legal action (in `state.legal_actions()` order) gets an
 `OptionHint`: the best final score the solver finds still reachable after it (`bound`, the same
 bound the solver bot uses: the house completed with the best room cards still unseen, no
-further resource card, the score helpers counted), whether CP-SAT proved it within the time
+further resource card, the score helpers counted), whether CP-SAT proved it within its work
 (`proven`), or why there is none (`note`). `Hint.bot_choice` is the position of the action the
 solver bot would choose. The hint sees only what the player sees (SEE-1): the house after an
 option is read from the option applied to a copy of the game (a deal it may trigger changes no
 house), and the cards still to come are counted from the observation, never from the deck.
 
 Like the solver bot, the look-ahead leaves swap helpers out during the rounds (for speed).
-All the solves share `time_limit` seconds of wall clock (the bot's own pick comes first); a
-bound not proven in time is the best found (`proven` False), and one not found at all is None
-with a note. In the end game (END-ORDER) an option's `bound` is the score right after it, a
+The work is bounded deterministically, never by the wall clock, so a hint is the same on a busy
+machine as on a quiet one (issue 22): the options share `work` units of CP-SAT's deterministic
+time (each solve one worker, a fixed seed, its share `work / options`, at least `MIN_WORK`), and
+the bot's pick is the solver bot's own deterministic choice. A bound not proven within its share
+is the best found (`proven` False: the true best may be higher, shown "≥"), and one not found at
+all is None with a note. In the end game (END-ORDER) an option's `bound` is the score right after it, a
 floor (`proven` False: the player may stop there; a further swap may do better), except
 ending the turn (exact): a house may offer hundreds of swaps, too many for one solve each;
 the solver bot's pick is the first step of its end-game plan (`best_final_score` with the
-bot's deterministic work, cut at the time left), and that option's bound is the plan's score.
+bot's deterministic work), and that option's bound is the plan's score.
 """
 
 from __future__ import annotations
@@ -52,7 +55,8 @@ if TYPE_CHECKING:
     pass
 
 END_WORK = 2.0  # the solver bot's deterministic work on its end-game plan (bots.SolverBot._end_game)
-MIN_SOLVE = 0.02  # seconds: the least a solve gets, even when the budget is spent
+HINT_WORK = 1.0  # CP-SAT deterministic time the options of one hint share (about a second's work)
+MIN_WORK = 0.02  # the least deterministic time one option's solve gets
 
 
 @dataclass(frozen=True)
@@ -63,7 +67,7 @@ class OptionHint:
     action: Action
     text: str
     bound: int | None  # best final score still reachable after this option (None: no bound, see note)
-    proven: bool  # CP-SAT proved the bound within the time limit
+    proven: bool  # CP-SAT proved the bound within its share of the hint's deterministic work
     note: str  # how the bound was read, or why there is none
 
     def to_json(self) -> dict[str, object]:
@@ -99,12 +103,12 @@ class Hint:
         }
 
 
-def hint(state: GameState, time_limit: float = 1.0) -> Hint:
-    """The hint for the player to act in `state` (unchanged), within about `time_limit` seconds."""
+def hint(state: GameState, work: float = HINT_WORK) -> Hint:
+    """The hint for the player to act in `state` (unchanged), within `work` units of CP-SAT's
+    deterministic time: the same answer whatever the machine's load."""
     from dreamhome.solver.place import best_placement_bound, completion_bound
 
-    start = time.perf_counter()
-    deadline = start + time_limit
+    start = time.perf_counter()  # only to report how long it took (`Hint.seconds`), never to cut work
     if state.is_terminal():
         return Hint(-1, (), None, 0.0)
     me = state.current_player()
@@ -114,14 +118,14 @@ def hint(state: GameState, time_limit: float = 1.0) -> Hint:
     end = obs.phase == Phase.END.value  # END-ORDER: the end-game helpers
     plan: tuple[int | None, int | None, bool] = (None, None, False)
     if end:
-        plan = _end_plan(obs, legal, max(MIN_SOLVE, deadline - time.perf_counter()))
+        plan = _end_plan(obs, legal)
         bot_choice = plan[0]
     else:
         bot_choice = _bot_choice(state, obs, legal)
     options: list[OptionHint] = []
     for i, action in enumerate(legal):
         text = state.action_text(action)
-        left = max(MIN_SOLVE, (deadline - time.perf_counter()) / (len(legal) - i))
+        share = max(MIN_WORK, work / len(legal))
         if end:
             # END-ORDER: the score right after the option is reachable (the player may stop
             # there); the end game's further uses are the bot's plan (bot_choice), not searched
@@ -148,17 +152,17 @@ def hint(state: GameState, time_limit: float = 1.0) -> Hint:
                 if not placements:
                     options.append(OptionHint(i, action, text, None, False, "the room card has no legal space"))
                     continue
-                value, proven, _ = best_placement_bound(rules, house, pool, room, placements, time_limit=left)
+                value, proven, _ = best_placement_bound(rules, house, pool, room, placements, deterministic_time=share)
                 name = rules.room_of_code(room).name
                 options.append(
                     OptionHint(i, action, text, value, proven, f"{name} placed at its best space; resource card not counted")
                 )
                 continue
             seen = state.child(action).observation(me, lookahead=False)
-            value, proven = completion_bound(rules, _house(seen), pool_of(seen), time_limit=left)
+            value, proven = completion_bound(rules, _house(seen), pool_of(seen), deterministic_time=share)
             options.append(OptionHint(i, action, text, value, proven, "the house after it, completed at best"))
         except DreamhomeError:
-            options.append(OptionHint(i, action, text, None, False, "no completion found within the time limit"))
+            options.append(OptionHint(i, action, text, None, False, "no completion found within the hint's work"))
     return Hint(me, tuple(options), bot_choice, time.perf_counter() - start)
 
 
@@ -172,15 +176,15 @@ def _bot_choice(state: GameState, obs: Observation, legal: list[Action]) -> int 
     return legal.index(choice) if choice in legal else None
 
 
-def _end_plan(obs: Observation, legal: list[Action], seconds: float) -> tuple[int | None, int | None, bool]:
+def _end_plan(obs: Observation, legal: list[Action]) -> tuple[int | None, int | None, bool]:
     """END-ORDER, as the solver bot plays it: the plan of `best_final_score` (the bot's
-    deterministic work, cut at `seconds` of wall clock), its first step that is legal now, else
-    ending the turn. Returns (that option's index, the plan's final score, whether proven)."""
+    deterministic work), its first step that is legal now, else ending the turn. Returns (that
+    option's index, the plan's final score, whether proven)."""
     from dreamhome.solver.optimize import best_final_score
 
     try:
         house = _unused_helpers(obs, legal)
-        result = best_final_score(obs.rules, house, time_limit=seconds, deterministic_time=END_WORK)
+        result = best_final_score(obs.rules, house, deterministic_time=END_WORK)
     except DreamhomeError:
         return None, None, False
     for step in result.steps:

@@ -28,6 +28,7 @@ from dreamhome.fileio import OutputError, check_output
 from dreamhome.game.action_text import describe, resource_text, room_text
 from dreamhome.game.actions import Action, DiscardColumn, TakeColumn, TakeRoomAtRoundStart
 from dreamhome.game.bots import Bot
+from dreamhome.game.hints import HINT_WORK
 from dreamhome.game.record import GameResult, bot_turn, write_record
 from dreamhome.game.state import GameState, Resource
 from dreamhome.house import House
@@ -35,7 +36,6 @@ from dreamhome.i18n import DEFAULT_LANG, text
 from dreamhome.render.house_text import held_text, house_grid
 from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
 
-HINT_SECONDS = 1.0
 MAX_NUMBER_DIGITS = 6
 """Longer numbers at the prompt are no option (and are never handed to int(): Python refuses
 to convert a 5,000-digit string)."""
@@ -63,7 +63,7 @@ class HumanGame:
         seats: tuple[Bot | None, ...],
         console: Console,
         read: Callable[[str], str] = input,
-        hint_seconds: float = HINT_SECONDS,
+        hint_work: float = HINT_WORK,
         lang: str = DEFAULT_LANG,
         inputs: tuple[str, ...] = (),
         outputs: tuple[str, ...] = (),
@@ -75,7 +75,7 @@ class HumanGame:
         self.seats = seats
         self.console = console
         self.read = read
-        self.hint_seconds = hint_seconds
+        self.hint_work = hint_work  # CP-SAT deterministic time a hint's options share (hints.hint)
         self.undo_stack: list[tuple[int, GameState]] = []  # (seat, the game before its decision)
         self.saved: str | None = None
         self.lang = lang  # every line the person reads: dreamhome.i18n and Ruleset.card_name
@@ -230,7 +230,7 @@ class HumanGame:
     def show_hint(self, legal: list[Action]) -> None:
         from dreamhome.game.hints import hint
 
-        h = hint(self.state, self.hint_seconds)
+        h = hint(self.state, self.hint_work)
         table = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
         table.add_column("#", justify="right")
         table.add_column(self._t("seat.hint_option"))
@@ -244,7 +244,7 @@ class HumanGame:
         self._say(self._t("seat.hint_explain"))
         notes = sorted({note_text(self.state, o.action, o.note, self.lang) for o in h.options if o.bound is None or not o.proven})
         if notes:
-            self._say(self._t("seat.hint_not_proven", seconds=f"{self.hint_seconds:g}", notes="; ".join(notes)))
+            self._say(self._t("seat.hint_not_proven", notes="; ".join(notes)))
         self._say(f"({h.seconds:.2f} s)")
 
     def show_result(self) -> None:
@@ -305,7 +305,7 @@ HINT_NOTES = {
     "no room card in that column": "seat.note.no_room",
     "the room card has no legal space": "seat.note.no_space",
     "the house after it, completed at best": "seat.note.completed",
-    "no completion found within the time limit": "seat.note.no_completion",
+    "no completion found within the hint's work": "seat.note.no_completion",
 }
 """The notes of `dreamhome.game.hints` (English, as its API gives them) by their catalogue keys."""
 BEST_SPACE_NOTE = " placed at its best space; resource card not counted"

@@ -55,7 +55,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.hints import Hint, hint
+from dreamhome.game.hints import HINT_WORK, Hint, hint
 from dreamhome.game.state import GameState, IllegalAction
 from dreamhome.i18n import DEFAULT_LANG, LANGUAGES, UnknownLanguageError, check_lang, language_name
 from dreamhome.web.store import (
@@ -396,7 +396,7 @@ def create_app(
         def work() -> dict[str, Any]:
             if not game.person_to_act():
                 raise ConflictError("hints are for your turn")
-            return hint_view(game, hint_for(game.state, 1.0), chosen)
+            return hint_view(game, hint_for(game.state, HINT_WORK), chosen)
 
         return JSONResponse(await run_in_threadpool(_locked, game, work))
 

@@ -182,7 +182,7 @@ async function showHints() {
       const li = el("li", { "data-index": o.index });
       let cls = "bnone";
       if (o.bound !== null) cls = "b" + (hi === lo ? 4 : Math.round(4 * (o.bound - lo) / (hi - lo)));
-      li.append(el("span", { class: "bound " + cls }, o.bound === null ? "?" : (o.proven ? "" : "≤") + o.bound));
+      li.append(el("span", { class: "bound " + cls }, o.bound === null ? "?" : (o.proven ? "" : "≥") + o.bound));
       const b = el("button", { type: "button" }, o.text);
       b.addEventListener("click", () => act(o.index));
       li.append(b);
