@@ -89,8 +89,14 @@ def check() -> None:
         raise Interrupted(_state.signum)
 
 
-def _note(signum: int) -> None:
+def _note(signum: int, source: socket.socket | None = None) -> None:
+    """Mark the process interrupted by `signum`. From the watcher (`source`: its socket), only
+    while that socket is still the installed one: a byte read just before `uninstall()` is the
+    same signal the handler already noted, and must not mark the process again after the caller
+    has cleared it (a test, a server going on)."""
     with _state.lock:
+        if source is not None and _state.reader is not source:
+            return
         if _state.signum is None:
             _state.signum = signum
         solvers = list(_state.active)
@@ -121,7 +127,7 @@ def _watch(reader: socket.socket) -> None:
             return
         for byte in data:
             if byte in SIGNALS:
-                _note(byte)
+                _note(byte, reader)
 
 
 def _restop() -> None:
@@ -181,10 +187,12 @@ def uninstall() -> None:
     signal.set_wakeup_fd(_state.previous_fd)
     for signum, previous in _state.previous.items():
         signal.signal(signum, previous if previous is not None else signal.SIG_DFL)
-    for sock in (_state.writer, _state.reader):  # the writer first: the watcher's recv sees the end
+    with _state.lock:  # from here the watcher notes nothing (`_note` checks its socket)
+        sockets = (_state.writer, _state.reader)
+        _state.reader = _state.writer = None
+    for sock in sockets:  # the writer first: the watcher's recv sees the end
         if sock is not None:
             sock.close()
-    _state.reader = _state.writer = None
     _state.previous = {}
     _state.previous_fd = -1
     _state.installed = False

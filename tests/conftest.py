@@ -48,3 +48,9 @@ def _signal_handlers_restored():
         signal.signal(signal.SIGTERM, before[1])  # type: ignore[arg-type]
         signal.set_wakeup_fd(before[2])  # type: ignore[arg-type]
         pytest.fail(f"the test left the signal handlers changed: {before} -> {after}")
+    from dreamhome import interrupt
+
+    left = interrupt.interrupted()
+    if left is not None:  # every CP-SAT solve of every later test would stop at once
+        interrupt.clear()
+        pytest.fail(f"the test left the process marked interrupted (signal {left})")

@@ -263,3 +263,18 @@ def test_an_error_caused_by_the_signal_is_the_interruption_not_an_internal_error
         interrupt.clear()
     assert info.value.code == 130
     assert capsys.readouterr().err.strip().splitlines() == ["dreamhome: interrupted (SIGINT)"]
+
+
+def test_a_signal_the_watcher_reads_after_uninstall_marks_nothing():
+    """The race the suite once lost: a signal's byte on the wakeup fd, read by the watcher thread
+    just after `cli.run()` uninstalled the handlers and the caller cleared the interrupt, marked
+    the process interrupted again, and every CP-SAT solve of every later test stopped at once.
+    A byte from a socket that is no longer the installed one marks nothing."""
+    from dreamhome import interrupt
+
+    interrupt.install()
+    reader = interrupt._state.reader  # the watcher's socket, as `_watch` holds it
+    interrupt.uninstall()
+    interrupt.clear()
+    interrupt._note(signal.SIGINT, reader)  # what `_watch` does with a late byte
+    assert interrupt.interrupted() is None
