@@ -27,8 +27,6 @@ replays it, every action checked against what the state offers (docs/openspiel.m
 from __future__ import annotations
 
 import json
-import os
-import stat
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -72,25 +70,9 @@ GAME_TYPE = pyspiel.GameType(
 
 @lru_cache(maxsize=16)
 def _rules(path: str, variants: tuple[str, ...]) -> Ruleset:
-    if path:
-        _rules_file_ok(path)
+    # The compiler reads a rules file once, a regular file only and under the input size cap
+    # (`rules=/dev/zero` was once read until memory ran out; dsl.compiler.read_rules_text).
     return compile_rules(path or None, variants)
-
-
-def _rules_file_ok(path: str) -> None:
-    """The `rules` parameter names a regular file under the input size cap (`rules=/dev/zero`
-    once read until memory ran out); the compiler reads it only then."""
-    try:
-        info = os.stat(path)
-    except (OSError, ValueError) as exc:
-        raise ValueError(
-            f"rules={printable(path)!r}: cannot read the rules file ({getattr(exc, 'strerror', None) or exc})"
-        ) from None
-    if not stat.S_ISREG(info.st_mode):
-        raise ValueError(f"rules={printable(path)!r}: not a regular file")
-    cap = max_input_bytes()
-    if info.st_size > cap:
-        raise ValueError(f"rules={printable(path)!r}: larger than {cap} bytes")
 
 
 def _params(params: dict[str, Any] | None) -> dict[str, Any]:
@@ -179,7 +161,8 @@ class DreamHomeGame(pyspiel.Game):
             except DreamhomeError as exc:  # a RulesError lists every error, a line each: the first, and how many more
                 lines = str(exc).splitlines() or [type(exc).__name__]
                 more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
-                raise ValueError(lines[0] + more) from None
+                named = f"rules={printable(p['rules'])!r}: " if p["rules"] else ""
+                raise ValueError(named + lines[0] + more) from None
         _BY_HASH.setdefault(rules.content_hash, rules)
         players = p["players"]
         g = rules.game
