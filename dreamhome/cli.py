@@ -955,14 +955,11 @@ def rules():
     """Check and show rules files."""
 
 
-def _no_global_rules(what: str, *, variants_too: bool, rules_too: bool) -> None:
+def _no_global_rules(what: str) -> None:
     """A command that reads no `--rules`/`--variant` of the group refuses them in one line rather
     than ignoring them (`--variant nosuch rules check f.dh` said "ok")."""
     parent = click.get_current_context().find_root().obj or {}
-    given = [
-        *(["--rules"] if rules_too and parent.get("rules_path") else []),
-        *(["--variant"] if variants_too and parent.get("variants") else []),
-    ]
+    given = [*(["--rules"] if parent.get("rules_path") else []), *(["--variant"] if parent.get("variants") else [])]
     if given:
         fail(f"{what}; {' and '.join(given)} before the command {'do' if len(given) > 1 else 'does'} not apply to it")
 
@@ -974,7 +971,7 @@ def rules_check(rules_file, as_json):
     """Compile FILE (with each of its variants) and report every error."""
     from dreamhome.dsl.compiler import check_rules
 
-    _no_global_rules("rules check FILE compiles FILE and each of its variants", variants_too=True, rules_too=True)
+    _no_global_rules("rules check FILE compiles FILE and each of its variants")
     rules_file_or_fail(rules_file)
     errors, warnings = check_rules(rules_file, allow_absolute_includes=absolute_includes())
     if as_json:
