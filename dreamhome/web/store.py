@@ -45,7 +45,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -394,19 +394,19 @@ def _whole(value: Any, low: int, high: int) -> bool:
 
 
 def _read_settings(data: Any) -> Settings:
-    """The settings as saved, checked as strictly as a start request's."""
+    """The settings as saved, checked as strictly as a start request's (`Settings.parse`, with
+    every field present and the variant written out), and the person's seat among them."""
     if not isinstance(data, dict) or set(data) != {"players", "bots", "variant", "seed", "seat"}:
         raise ValueError("settings")
-    variant = data["variant"]
-    if not isinstance(variant, str) or variant not in ("", *variant_catalogue()):
+    if not isinstance(data["variant"], str):
         raise ValueError("unknown variant")
-    low, high = players_range(variant)
-    players, bots, seed, seat = data["players"], data["bots"], data["seed"], data["seat"]
-    if not _whole(players, low, high) or not _whole(seed, 0, MAX_SEED) or not _whole(seat, 0, players - 1):
-        raise ValueError("players, seed or seat")
-    if not isinstance(bots, list) or len(bots) != players - 1 or any(not isinstance(b, str) or b not in BOT_NAMES for b in bots):
-        raise ValueError("unknown bot")
-    return Settings(players, tuple(bots), variant, seed, seat)
+    try:
+        settings = Settings.parse({k: v for k, v in data.items() if k != "seat"})
+    except RequestError as exc:
+        raise ValueError(str(exc)) from None
+    if not _whole(data["seat"], 0, settings.players - 1):
+        raise ValueError("seat")
+    return replace(settings, seat=data["seat"])
 
 
 def _read_game(game_id: str, data: Any) -> Game:
