@@ -646,9 +646,10 @@ def check_page_language(page: Any, state: GameState, lang: str) -> None:
     assert buttons == [describe(state, a, lang) for a in state.legal_actions()]
 
 
-@pytest.mark.skip(
-    reason="the page before seat keys (issue 22): it acts without a seat's key, which the server now refuses; the new page's browser tests replace this one"
-)
+OLD_PAGE = "the page before seat keys (issue 22) acts without a key, which the server refuses; the new page's test replaces it"
+
+
+@pytest.mark.skip(reason=OLD_PAGE)
 def test_a_whole_game_in_the_browser(live_server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """Real clicks on a real server: start, columns, cells, a hint, the language switch (to
     Hungarian, kept across a reload), the final scores and the replay link."""
