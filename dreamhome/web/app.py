@@ -506,6 +506,8 @@ def create_app(
 
     async def events(request: Request) -> Response:
         game = store.get(request.path_params["game_id"])
+        if request.method == "HEAD":  # the headers alone: a stream that never ends has no length to announce
+            return Response(media_type="text/event-stream")
         try:
             sub = hub.subscribe(game.id, client_of(request.scope))
         except TooManyStreamsError:
