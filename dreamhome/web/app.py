@@ -497,12 +497,16 @@ def create_app(
         seat, key = seat_body(await _json_body(request), {"seat", "key"}, '{"seat": N, "key": K}')
         me = game.seat_of(seat, key)
 
-        def work() -> dict[str, Any]:
+        def position() -> GameState:
             if game.to_move() != me:
                 raise ConflictError("hints are for your turn")
-            return hint_view(game, hint_for(game.state, HINT_WORK), chosen)
+            return game.state.clone()
 
-        return JSONResponse(await run_in_threadpool(_locked, game, work))
+        def work() -> dict[str, Any]:
+            state = _locked(game, position)  # the hint works on a copy: the others' pages are not held up
+            return hint_view(state, hint_for(state, HINT_WORK), chosen)
+
+        return JSONResponse(await run_in_threadpool(work))
 
     async def events(request: Request) -> Response:
         game = store.get(request.path_params["game_id"])
