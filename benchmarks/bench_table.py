@@ -8,7 +8,8 @@ client address) and HTTP clients with keep-alive, each client on its own loopbac
 (127.0.0.N: the rate limit counts per address, as it would for people on a LAN).
 
 (a) A move reaches the other person: games of two people and a greedy bot; each person's page
-    holds the event stream (`GET /api/games/{id}/events`). For each seeded move, from the
+    holds the event stream (`GET /api/games/{id}/events`). For each seeded move (after a
+    seeded 100–200 ms pause: a fast player, within the rate limit), from the
     mover's click: the first event-stream message of the other person's page that carries the
     move, the message that carries the bots' replies too, and that page's view fetched after
     it (`GET /api/games/{id}` with its seat's key). Target: ≤ 1 s p95. Beside it the plain
@@ -187,6 +188,7 @@ def reach(url: str, games: int, moves: int) -> dict[str, list[float]]:
             mine = view_of(clients[seat], gid, seat, keys[seat])
             index = rng.randrange(len(mine["legal"]))
             before = mine["version"]
+            time.sleep(rng.uniform(0.1, 0.2))  # a person's pause: the default rate limit holds for people, not for loops
             t0 = time.perf_counter()
             r = clients[seat].post(
                 f"/api/games/{gid}/act", json={"seat": seat, "key": keys[seat], "index": index, "version": before}
