@@ -432,3 +432,34 @@ def test_ctrl_c_stops_serve_with_a_stream_open(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_bots_move_that_cannot_be_stored_waits_for_the_next_view(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat's move is stored and answered; the bot's, whose file cannot be written, is not
+    made, and the next view (the disk back) moves the bot: no move is lost or shown unstored."""
+    from dreamhome.web.store import GameStore, StorageError
+
+    c = client(tmp_path)
+    gid, keys, _ = new_game(c, {"seats": ["person", "greedy"], "seed": 8})
+    view = seat_view(c, gid, 0, keys[0]).json()
+    real_save = GameStore.save
+    saves: list[str] = []
+
+    def the_first_only(store: GameStore, game: Any) -> None:  # the seat's move, then a full disk
+        if saves:
+            raise StorageError("the game could not be stored on the server (No space left on device)")
+        saves.append(game.id)
+        real_save(store, game)
+
+    while view["to_move"] == 0:  # up to the decision that hands the turn to the bot
+        saves.clear()
+        monkeypatch.setattr(GameStore, "save", the_first_only)
+        r = decide(c, gid, 0, keys[0], 0, view["version"])
+        monkeypatch.setattr(GameStore, "save", real_save)
+        assert r.status_code == 200, r.text
+        view = r.json()
+    assert view["to_move"] == 1 and not view["your_turn"]  # the bot's move waits
+    stored = json.loads((tmp_path / f"{gid}.json").read_text())
+    assert len(stored["state"]["events"]) == view["version"]  # what the page shows is what is stored
+    again = c.get(f"/api/games/{gid}").json()  # the disk is back: the next view moves the bot
+    assert again["to_move"] == 0 and again["version"] > view["version"]

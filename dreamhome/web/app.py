@@ -486,7 +486,10 @@ def create_app(
         def work() -> dict[str, Any]:
             mark, said = _locked(game, decide)
             hub.publish(game.id, said)
-            advance(game)
+            try:
+                advance(game)
+            except StorageError as exc:  # the seat's move is stored; a bot's is not: the next view tries again
+                log.warning("game %s: a bot's move could not be stored: %s", game.id, exc)
             return _locked(game, lambda: game_view(game, me, since=mark, lang=chosen))
 
         return JSONResponse(await run_in_threadpool(work))
