@@ -21,6 +21,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
@@ -107,6 +109,30 @@ def test_keys_have_128_random_bits_and_are_unique(tmp_path: Path) -> None:
     stored = "".join(p.read_text() for p in tmp_path.glob("*.json"))
     assert not any(key in stored for key in seen)
     assert all(key_digest(key) in stored for key in seen)
+
+
+TABLES = st.lists(st.sampled_from(["person", "random", "greedy"]), min_size=2, max_size=4).filter(lambda s: "person" in s)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(seats=TABLES, seed=st.integers(0, 2**31 - 1))
+def test_any_table_gets_one_link_per_person_and_each_key_opens_its_seat_only(
+    tmp_path_factory: pytest.TempPathFactory, seats: list[str], seed: int
+) -> None:
+    """SETUP-1: any table of 2–4 seats with a person: a link for each person's seat, in seat
+    order; each key opens its own seat's view and no other seat's."""
+    c = client(tmp_path_factory.mktemp("tables"))
+    gid, keys, made = new_game(c, {"seats": seats, "seed": seed})
+    people = [p for p, name in enumerate(seats) if name == "person"]
+    assert [s["seat"] for s in made["seats"]] == people == list(keys)
+    watch = c.get(f"/api/games/{gid}").json()
+    assert [s["kind"] for s in watch["seats"]] == seats
+    assert watch["to_move"] is None or seats[watch["to_move"]] == "person"  # the bots moved first
+    for p in people:
+        assert seat_view(c, gid, p, keys[p]).json()["you"] == p
+        for q in range(len(seats)):
+            if q != p:
+                assert seat_view(c, gid, q, keys[p]).status_code == 403
 
 
 # ---------------------------------------------------------------- each key acts for its seat only
@@ -290,6 +316,31 @@ def test_a_bucket_refills_at_its_rate_and_each_address_has_its_own() -> None:
     assert buckets.take("a") and not buckets.take("a")
     now[0] += 60  # never more than the burst
     assert [buckets.take("a") for _ in range(4)] == [True, True, True, False]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    gaps=st.lists(st.floats(0, 2, allow_nan=False), min_size=1, max_size=150),
+    rate=st.floats(0.5, 50, allow_nan=False),
+    burst=st.integers(1, 40),
+)
+def test_no_window_passes_more_than_the_burst_and_the_rate(gaps: list[float], rate: float, burst: int) -> None:
+    """A token bucket's promise, for any arrival times: in any window of length w at most
+    burst + rate·w requests pass; and requests 1/rate apart (a client within its rate) all pass."""
+    now = [0.0]
+    buckets = Buckets(rate, burst, clock=lambda: now[0])
+    passed = []
+    for gap in gaps:
+        now[0] += gap
+        if buckets.take("a"):
+            passed.append(now[0])
+    for i, first in enumerate(passed):
+        for j in range(i, len(passed)):
+            assert j - i + 1 <= burst + rate * (passed[j] - first) + 1e-6
+    steady = Buckets(rate, burst, clock=lambda: now[0])
+    for _ in gaps:
+        now[0] += 1.0 / rate
+        assert steady.take("b")
 
 
 # ---------------------------------------------------------------- the live stream
