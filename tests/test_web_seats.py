@@ -514,3 +514,39 @@ def test_a_bots_move_that_cannot_be_stored_waits_for_the_next_view(tmp_path: Pat
     assert len(stored["state"]["events"]) == view["version"]  # what the page shows is what is stored
     again = c.get(f"/api/games/{gid}").json()  # the disk is back: the next view moves the bot
     assert again["to_move"] == 0 and again["version"] > view["version"]
+
+
+def test_no_key_is_ever_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Everything the server logs at any level, through a game's start, views, decisions, wrong
+    keys, a damaged file, a failed write and an internal fault: no key and no key's digest."""
+    import logging
+
+    from dreamhome.web import view as web_view
+    from dreamhome.web.store import GameStore, StorageError
+
+    caplog.set_level(logging.DEBUG)
+    c = client(tmp_path)
+    gid, keys, _ = new_game(c)
+    watch = c.get(f"/api/games/{gid}").json()
+    seat = watch["to_move"]
+    decide(c, gid, seat, keys[seat], 0, watch["version"])
+    decide(c, gid, 1 - seat, keys[seat], 0, watch["version"])  # a key under the wrong seat
+    seat_view(c, gid, 0, keys[1])
+
+    def refuse(store: GameStore, game: Any) -> None:
+        raise StorageError("the game could not be stored on the server (No space left on device)")
+
+    with monkeypatch.context() as m:
+        m.setattr(GameStore, "save", refuse)
+        now = c.get(f"/api/games/{gid}").json()
+        decide(c, gid, now["to_move"], keys[now["to_move"]], 0, now["version"])
+    with monkeypatch.context() as m:
+        m.setattr(web_view, "game_view", lambda *a, **k: 1 / 0)
+        m.setattr("dreamhome.web.app.game_view", lambda *a, **k: 1 / 0)
+        assert seat_view(c, gid, 0, keys[0]).status_code == 500  # logged with its traceback
+    (tmp_path / f"{'Q' * 22}.json").write_text("{}")
+    c.get("/api/games")
+    assert caplog.records, "nothing was logged: the test would prove nothing"
+    logged = caplog.text + "".join(str(r.__dict__) for r in caplog.records)
+    for key in keys.values():
+        assert key not in logged and key_digest(key) not in logged
