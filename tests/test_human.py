@@ -337,7 +337,7 @@ def test_a_whole_game_in_russian_through_a_pipe(russian_game):
     assert data["scores"] == expected
     assert replay_record(data, "ru").scores() == expected
     # The final lines in Russian, with the scorer's totals.
-    finals = re.findall(r"^место (\d) \((human|greedy)\): (\d+)", out, flags=re.M)
+    finals = re.findall(r"^место (\d) \((вы|greedy)\): (\d+)", out, flags=re.M)
     assert [int(points) for _, _, points in finals[-2:]] == expected
     # The Russian names of the cards dealt in round 1 (base.dh's `name ru`), as the track shows them.
     deal = next(e for e in data["events"] if e.get("event") == "deal")
