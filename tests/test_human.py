@@ -503,3 +503,23 @@ def test_a_hint_is_the_same_on_a_busy_machine():
 def _burn() -> None:
     while True:
         pass
+
+
+def test_play_bots_human_needs_no_players_and_takes_lang_after_the_subcommand():
+    """Issue 22: `dreamhome play --bots human,solver` takes the player count from --bots, and
+    `--lang` works after the subcommand as `--rules` does."""
+    proc = play("--bots", "human,greedy", "--seed", "5", "--lang", "ru", lines=["quit"])
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "раунд 1 из 12" in out and RU["seat.options"] in out  # the seat in Russian
+    assert "место 1 (greedy)" in out and "место 2" not in out  # two seats: the names of --bots
+    wrong = play("--players", "3", "--bots", "human,greedy", lines=["quit"])
+    assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1 and "--players 3 disagrees with --bots" in wrong.stderr
+
+
+def test_the_whole_game_names_the_person_you_and_never_a_round_past_the_last(whole_game):
+    out = whole_game[0].stdout
+    assert "(human)" not in out and re.search(r"^seat 0 \(you\): \d+$", out, flags=re.M)
+    rounds = [(int(r), int(n)) for r, n in re.findall(r"round (\d+) of (\d+)", out)]
+    assert rounds and all(r <= n for r, n in rounds)
+    assert "roof discard pile: " in out and "final scoring" in out
