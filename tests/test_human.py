@@ -496,8 +496,8 @@ def test_a_hint_is_the_same_on_a_busy_machine():
         for b in burners:
             b.terminate()
             b.join()
-    shown = [[(o.bound, o.proven, o.note) for o in h.options] + [h.bot_choice] for h in quiet]
-    assert shown == [[(o.bound, o.proven, o.note) for o in h.options] + [h.bot_choice] for h in busy]
+    shown = [[(o.bound, o.proven, o.note) for o in h.options] + [h.bot_choice, h.pick_value, h.reason] for h in quiet]
+    assert shown == [[(o.bound, o.proven, o.note) for o in h.options] + [h.bot_choice, h.pick_value, h.reason] for h in busy]
 
 
 def _burn() -> None:

@@ -268,3 +268,22 @@ def test_the_reason_is_said_from_the_numbers_in_every_language(hints):
 
 def test_one_sign_for_found_not_proven():
     assert bound_text(41, True) == "41" and bound_text(41, False) == "≥41" and bound_text(None, False) == "—"
+
+
+def test_the_hint_of_the_closed_entry_shows_the_best_use_and_where_the_pick_is():
+    state = _until(2, _end_game)
+    legal = state.legal_actions()
+    game, out = _seat(state, [])
+    game.show_hint(legal)
+    h = game.hint_now()
+    uses = [o for o in h.options if o.action.role is not None]
+    best = max(uses, key=lambda o: o.bound if o.bound is not None else -1)
+    entry = len(legal) - len(uses) + 1
+    text = out.getvalue()
+    row = next(line for line in text.splitlines() if re.match(rf"^\s*{entry}\s+use a tool or helper", line))
+    assert bound_text(best.bound, best.proven) in row.split("choices)")[1]
+    assert h.bot_choice is not None
+    pick = h.options[h.bot_choice]
+    if pick.action.role is not None:  # inside the closed entry: the entry's number, then the use's
+        k = [o.index for o in uses].index(pick.index) + 1
+        assert f"solver bot's pick: {entry} → {k}. {option_text(state, pick.action)} — " in text

@@ -267,6 +267,8 @@ def _reason(
             phrases.append(Phrase("seat.reason.ahead", args))
         elif diff == 0:
             phrases.append(Phrase("seat.reason.tie", args))
+        elif isinstance(chosen.action, TakeColumn) and best.action.role is not None:
+            phrases.append(Phrase("seat.reason.behind_use", args))  # SolverBot uses a tool first only when it gains now
         elif isinstance(chosen.action, TakeColumn):
             phrases.append(Phrase("seat.reason.behind_take", args))  # SolverBot adds the resource card's worth
         else:

@@ -332,7 +332,9 @@ class HumanGame:
             pick = option_text(self.state, legal[h.bot_choice], self.lang)
             value = bound_text(h.pick_value, h.pick_proven)
             reason = reason_text(self.state, h.reason, self.lang) if h.reason is not None else ""
-            where = pick_number if not (h.bot_choice in menu.uses and not opened and menu.grouped) else f"{pick_number} →"
+            where = pick_number
+            if h.bot_choice in menu.uses and not opened:  # inside the closed entry: its number, then the use's
+                where = f"{pick_number} → {menu.uses.index(h.bot_choice) + 1}"
             self._say(self._t("seat.hint_pick_line", number=where, option=pick, value=value, reason=reason))
         self._say(f"({h.seconds:.2f} s)")
 
