@@ -1,12 +1,17 @@
 """A human seat in the terminal: `dreamhome play --bots human,solver,greedy`.
 
-At each decision of a human seat the table is shown (the round, the track by the cards'
-names, the player's house drawn as the board, the other houses in brief, the player's
-helpers and tools) with the legal actions numbered; a number plays that action. The other
-commands: `hint` (dreamhome.game.hints: what each option keeps reachable, and the solver
-bot's pick), `undo` (takes back the seat's last decision while no other player has acted
-since), `save FILE` (a record marked `"finished": false`, continued by
-`dreamhome play --resume FILE`), `help`, `quit`.
+At each decision of a human seat the table is shown (the round, or the end game after the
+last round; the track by the cards' names, the player's house drawn as the board, the other
+houses in brief, both discard piles, the player's helpers and tools) with the choices
+numbered (`Menu`): takes and placements first, the tool and helper uses behind one entry that
+opens them (issue 22: a held drill's 20–54 uses pushed the takes off screen); a number plays
+the action it names, `back` closes the uses. The other commands: `hint`
+(dreamhome.game.hints: what each option keeps reachable, and the solver bot's pick with its
+value and reason), `undo` (takes back the seat's last decision while no other player has
+acted since), `save FILE` (a record marked `"finished": false`, continued by
+`dreamhome play --resume FILE`), `help`, `quit`. At the end, `show_result` shows every house
+with the scorer's breakdown. A person's seat is "you", never "human" (the record's seat name).
+See docs/seat.md.
 
 It reads lines (`read`, `input` by default) and prints through a rich `Console`, so it works
 over a plain pipe: a console that is not a terminal prints no colour codes. Bad input is one
