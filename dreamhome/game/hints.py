@@ -24,7 +24,15 @@ all is None with a note. In the end game (END-ORDER) an option's `bound` is the 
 floor (`proven` False: the player may stop there; a further swap may do better), except
 ending the turn (exact): a house may offer hundreds of swaps, too many for one solve each;
 the solver bot's pick is the first step of its end-game plan (`best_final_score` with the
-bot's deterministic work), and that option's bound is the plan's score.
+bot's deterministic work), and that option's bound is the plan's score (ending the turn keeps
+the house's own score: it is what ending the turn gives).
+
+The pick always carries its value (`Hint.pick_value`, its option's bound: a pick whose option
+found none gets one more solve with the hint's whole work) and a reason (`Hint.reason`, said by
+`reason_text` in a language), made only from the numbers of this hint: the pick's value against
+the best other option's, what a take brings and where its room card goes best, or in the end
+game the plan's score against the house as it stands. `bound_text` is the one way a bound is
+shown: "N" proven, "≥N" found but not proven, "—" none.
 """
 
 from __future__ import annotations
