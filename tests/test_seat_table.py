@@ -287,3 +287,19 @@ def test_the_hint_of_the_closed_entry_shows_the_best_use_and_where_the_pick_is()
     if pick.action.role is not None:  # inside the closed entry: the entry's number, then the use's
         k = [o.index for o in uses].index(pick.index) + 1
         assert f"solver bot's pick: {entry} → {k}. {option_text(state, pick.action)} — " in text
+
+
+def test_the_browser_gets_the_picks_value_and_reason(hints):
+    """`hint_view` (the browser's hint JSON) carries the pick's value, '≥' when not proven as the
+    terminal shows it, and the reason in the page's language. It reads only `game.state`."""
+    from types import SimpleNamespace
+
+    from dreamhome.web.view import hint_view
+
+    for state, h in hints:
+        pick = h.options[h.bot_choice]
+        for lang in ("en", "hu"):
+            view = hint_view(SimpleNamespace(state=state), h, lang)  # type: ignore[arg-type]
+            assert view["pick"] == h.bot_choice and view["pick_value"] == pick.bound
+            assert view["pick_proven"] == pick.proven and view["pick_text"] == bound_text(pick.bound, pick.proven)
+            assert view["reason"] == reason_text(state, h.reason, lang) and view["reason"]
