@@ -624,7 +624,19 @@ def max_command(as_json, engine, check, time_limit, workers, save_path, rules_sp
 )
 @rules_options
 def play(players, bots, seed, first_player, record_path, as_json, resume_path, rules_spec):
-    """Play a full game between bots (or with human seats); the same seed gives the same game."""
+    """Play a full game between bots (or with human seats); the same seed gives the same game.
+
+    A `human` seat is you at this terminal: at each of your decisions the table is shown and
+    you type an option's number (the tool and helper uses wait behind one entry; `back` closes
+    them), `hint`, `undo`, `save FILE`, `help` or `quit`. The number of players is the number
+    of names of --bots.
+
+    \b
+    Examples:
+      dreamhome play --bots human,solver
+      dreamhome play --bots human,greedy,greedy --seed 7 --lang fr
+      dreamhome play --players 3 --seed 4 --json
+    """
     from dreamhome.game.record import HUMAN, play_game, write_record
 
     if resume_path:
