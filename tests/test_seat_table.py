@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from rich.console import Console
 
 from dreamhome import i18n
@@ -134,23 +136,25 @@ def test_back_closes_the_uses_and_the_numbers_are_the_takes_again():
     assert out.getvalue().count("your options:") >= 2  # shown again after `back`
 
 
-def test_a_menu_numbers_every_legal_action_once_on_any_position():
-    """Menu.of partitions the legal actions: the plain ones in order, one entry, then the uses;
-    nothing is grouped when there is only one kind."""
-    for seed in (3, 4, 7):
-        state = GameState(RULES, 3, seed, 0)
-        bots = [make_bot("greedy", seed, p) for p in range(3)]
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            menu = Menu.of(legal)
-            plain = [i for i, a in enumerate(legal) if a.role is None]
-            uses = [i for i, a in enumerate(legal) if a.role is not None]
-            if plain and uses:
-                assert menu.main == (*plain, None) and list(menu.uses) == uses
-            else:
-                assert menu.main == tuple(range(len(legal))) and not menu.uses
-            player = state.current_player()
-            state.apply_action(bots[player].choose(state.observation(lookahead=True), legal))
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 4), variant=st.sampled_from(["", "drill_twice", "handyman2", "more_tools", "mixer_round_start"]))
+def test_a_menu_numbers_every_legal_action_once_on_any_position(seed, players, variant):
+    """Menu.of partitions the legal actions of every decision of a game: the plain ones in
+    their order, then one entry, then the uses in theirs; nothing is grouped when there is
+    only one kind. So each number (or entry, then number) plays exactly one legal action."""
+    rules = compiled(variant) if variant else RULES
+    state = GameState(rules, players, seed, 0)
+    bots = [make_bot("greedy", seed, p) for p in range(players)]
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        menu = Menu.of(legal)
+        plain = [i for i, a in enumerate(legal) if a.role is None]
+        uses = [i for i, a in enumerate(legal) if a.role is not None]
+        if plain and uses:
+            assert menu.main == (*plain, None) and list(menu.uses) == uses and menu.grouped
+        else:
+            assert menu.main == tuple(range(len(legal))) and not menu.uses and not menu.grouped
+        player = state.current_player()
+        state.apply_action(bots[player].choose(state.observation(lookahead=True), legal))
 
 
 # ---- item 5: the piles, the end game's header, the end, "you" --------------------------------
