@@ -136,7 +136,10 @@ def test_back_closes_the_uses_and_the_numbers_are_the_takes_again():
     assert out.getvalue().count("your options:") >= 2  # shown again after `back`
 
 
-@given(seed=st.integers(0, 10**6), players=st.integers(2, 4), variant=st.sampled_from(["", "drill_twice", "handyman2", "more_tools", "mixer_round_start"]))
+TOOL_VARIANTS = ["", "drill_twice", "handyman2", "more_tools", "mixer_round_start"]
+
+
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 4), variant=st.sampled_from(TOOL_VARIANTS))
 def test_a_menu_numbers_every_legal_action_once_on_any_position(seed, players, variant):
     """Menu.of partitions the legal actions of every decision of a game: the plain ones in
     their order, then one entry, then the uses in theirs; nothing is grouped when there is
