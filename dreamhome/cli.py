@@ -106,7 +106,8 @@ def _console():
 
 
 def rules_options(func):
-    """`--rules FILE` and `--variant NAME`, accepted before or after the subcommand."""
+    """`--rules FILE`, `--variant NAME` and `--lang LANG`, accepted before or after the subcommand
+    (after it, `--lang` wins over the one before it: the nearer word is the one meant)."""
 
     @click.option(
         "--rules",
@@ -122,10 +123,27 @@ def rules_options(func):
         metavar="NAME",
         help="Switch on a variant of the rules (repeatable): a variant block of the rules in use or a file of rules/variants/.",
     )
+    @click.option(
+        "--lang",
+        "sub_lang",
+        default=None,
+        metavar="LANG",
+        help="Language of card names and labels: en, ru, fr, hu (as the global --lang, which it overrides).",
+    )
     @functools.wraps(func)
-    def wrapper(*args, rules_path=None, variants=(), **kwargs):
+    def wrapper(*args, rules_path=None, variants=(), sub_lang=None, **kwargs):
         ctx = click.get_current_context()
-        parent = ctx.find_root().obj or {}
+        root = ctx.find_root()
+        if root.obj is None:
+            root.obj = {}
+        parent = root.obj
+        if sub_lang is not None:
+            from dreamhome.i18n import UnknownLanguageError, check_lang
+
+            try:
+                parent["lang"] = check_lang(sub_lang)
+            except UnknownLanguageError as exc:
+                fail(f"--lang: {exc}")
         path = rules_path or parent.get("rules_path")
         chosen = tuple(parent.get("variants", ())) + tuple(variants)
         kwargs["rules_spec"] = (path, chosen)
@@ -571,7 +589,12 @@ def max_command(as_json, engine, check, time_limit, workers, save_path, rules_sp
 
 
 @main.command()
-@click.option("--players", type=int, default=4, show_default=True, help="Number of players (2–4 in the base rules).")
+@click.option(
+    "--players",
+    type=int,
+    default=None,
+    help="Number of players (2–4 in the base rules; default: one per name of --bots, else 4).",
+)
 @click.option(
     "--bots",
     default=None,
@@ -601,24 +624,39 @@ def max_command(as_json, engine, check, time_limit, workers, save_path, rules_sp
 )
 @rules_options
 def play(players, bots, seed, first_player, record_path, as_json, resume_path, rules_spec):
-    """Play a full game between bots (or with human seats); the same seed gives the same game."""
+    """Play a full game between bots (or with human seats); the same seed gives the same game.
+
+    A `human` seat is you at this terminal: at each of your decisions the table is shown and
+    you type an option's number (the tool and helper uses wait behind one entry; `back` closes
+    them), `hint`, `undo`, `save FILE`, `help` or `quit`. The number of players is the number
+    of names of --bots.
+
+    \b
+    Examples:
+      dreamhome play --bots human,solver
+      dreamhome play --bots human,greedy,greedy --seed 7 --lang fr
+      dreamhome play --players 3 --seed 4 --json
+    """
     from dreamhome.game.record import HUMAN, play_game, write_record
 
     if resume_path:
         _resume_game(resume_path, record_path, as_json, rules_spec)
         return
     outputs_or_fail([record_path], [rules_spec[0]])
+    named = [b.strip() for b in bots.split(",")] if bots else None
+    if players is None:
+        players = len(named) if named else DEFAULT_PLAYERS  # --bots names one seat each: its count is the players'
+    elif named is not None and len(named) != players:
+        fail(f"--players {players} disagrees with --bots, which names {len(named)} seat(s); name one per seat, or drop --players")
     rules = load_rules(rules_spec)
     game = rules.game
     if not game.min_players <= players <= game.max_players:
         fail(f"players must be {game.min_players}–{game.max_players} under these rules, got {players}")
-    names = [b.strip() for b in bots.split(",")] if bots else ["greedy"] * players
+    names = named or ["greedy"] * players
     if HUMAN in names:
         from dreamhome.game.record import make_seats
         from dreamhome.game.state import GameState
 
-        if len(names) != players:
-            fail(f"--bots names {len(names)} seat(s) for {players} players; give one per seat")
         try:
             seats = make_seats(names, seed)
             state = GameState(rules, players, seed, first_player)
@@ -636,6 +674,10 @@ def play(players, bots, seed, first_player, record_path, as_json, resume_path, r
         except DreamhomeError as exc:
             fail(str(exc))
     _print_game(result, as_json)
+
+
+DEFAULT_PLAYERS = 4
+"""`play`'s players when neither --players nor --bots says."""
 
 
 def _resume_game(resume_path: str, record_path: str | None, as_json: bool, rules_spec) -> None:

@@ -251,6 +251,8 @@ def test_play_and_replay(tmp_path):
         (["play", "--players", "5"], "players must be 2–4"),
         (["play", "--players", "2", "--bots", "greedy,clever"], "unknown bot 'clever'"),
         (["play", "--players", "3", "--bots", "greedy,greedy"], "one per seat"),
+        (["play", "--players", "4", "--bots", "human,solver"], "--players 4 disagrees with --bots, which names 2 seat(s)"),
+        (["play", "--bots", "greedy,greedy", "--lang", "xx"], "--lang: unknown language 'xx'"),
     ],
 )
 def test_play_bad_input(args, needle):
@@ -268,3 +270,35 @@ def test_replay_bad_records(tmp_path):
     assert proc.returncode == 2 and "not a game record (dreamhome.record/1 or dreamhome.record/2)" in proc.stderr
     proc = run("replay", tmp_path / "missing.json")
     assert proc.returncode == 2 and "cannot read record" in proc.stderr
+
+
+@pytest.mark.parametrize("bots", ["greedy,greedy", "greedy,random,greedy"])
+def test_play_takes_the_number_of_players_from_bots(bots):
+    """Issue 22: `play --bots human,solver` needed --players 2 besides; --bots names one seat each."""
+    proc = run("play", "--bots", bots, "--seed", "3", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["players"] == len(bots.split(",")) == len(out["scores"]) and out["bots"] == bots.split(",")
+
+
+def test_lang_works_after_every_subcommand_that_takes_rules_after_it():
+    """Issue 22: `--lang` after the subcommand, as `--rules`; after it, it wins over the one before."""
+    import click
+
+    from dreamhome.cli import main
+
+    def commands(group: click.Group, path: str = ""):
+        for name, command in group.commands.items():
+            if isinstance(command, click.Group):
+                yield from commands(command, f"{path}{name} ")
+            else:
+                yield f"{path}{name}", command
+
+    with_rules = [(name, c) for name, c in commands(main) if any("--rules" in p.opts for p in c.params)]
+    assert len(with_rules) >= 8
+    for name, command in with_rules:
+        assert any("--lang" in p.opts for p in command.params), name
+    before = run("--lang", "ru", "score", EXAMPLE)
+    after = run("score", EXAMPLE, "--lang", "ru")
+    assert after.returncode == 0 and after.stdout == before.stdout and "итого" in after.stdout
+    assert run("--lang", "fr", "score", EXAMPLE, "--lang", "ru").stdout == before.stdout

@@ -337,7 +337,7 @@ def test_a_whole_game_in_russian_through_a_pipe(russian_game):
     assert data["scores"] == expected
     assert replay_record(data, "ru").scores() == expected
     # The final lines in Russian, with the scorer's totals.
-    finals = re.findall(r"^место (\d) \((human|greedy)\): (\d+)", out, flags=re.M)
+    finals = re.findall(r"^место (\d) \((вы|greedy)\): (\d+)", out, flags=re.M)
     assert [int(points) for _, _, points in finals[-2:]] == expected
     # The Russian names of the cards dealt in round 1 (base.dh's `name ru`), as the track shows them.
     deal = next(e for e in data["events"] if e.get("event") == "deal")
@@ -496,10 +496,30 @@ def test_a_hint_is_the_same_on_a_busy_machine():
         for b in burners:
             b.terminate()
             b.join()
-    shown = [[(o.bound, o.proven, o.note) for o in h.options] + [h.bot_choice] for h in quiet]
-    assert shown == [[(o.bound, o.proven, o.note) for o in h.options] + [h.bot_choice] for h in busy]
+    shown = [[(o.bound, o.proven, o.note) for o in h.options] + [h.bot_choice, h.pick_value, h.reason] for h in quiet]
+    assert shown == [[(o.bound, o.proven, o.note) for o in h.options] + [h.bot_choice, h.pick_value, h.reason] for h in busy]
 
 
 def _burn() -> None:
     while True:
         pass
+
+
+def test_play_bots_human_needs_no_players_and_takes_lang_after_the_subcommand():
+    """Issue 22: `dreamhome play --bots human,solver` takes the player count from --bots, and
+    `--lang` works after the subcommand as `--rules` does."""
+    proc = play("--bots", "human,greedy", "--seed", "5", "--lang", "ru", lines=["quit"])
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "раунд 1 из 12" in out and RU["seat.options"] in out  # the seat in Russian
+    assert "место 1 (greedy)" in out and "место 2" not in out  # two seats: the names of --bots
+    wrong = play("--players", "3", "--bots", "human,greedy", lines=["quit"])
+    assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1 and "--players 3 disagrees with --bots" in wrong.stderr
+
+
+def test_the_whole_game_names_the_person_you_and_never_a_round_past_the_last(whole_game):
+    out = whole_game[0].stdout
+    assert "(human)" not in out and re.search(r"^seat 0 \(you\): \d+$", out, flags=re.M)
+    rounds = [(int(r), int(n)) for r, n in re.findall(r"round (\d+) of (\d+)", out)]
+    assert rounds and all(r <= n for r, n in rounds)
+    assert "roof discard pile: " in out and "final scoring" in out

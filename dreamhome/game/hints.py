@@ -24,7 +24,15 @@ all is None with a note. In the end game (END-ORDER) an option's `bound` is the 
 floor (`proven` False: the player may stop there; a further swap may do better), except
 ending the turn (exact): a house may offer hundreds of swaps, too many for one solve each;
 the solver bot's pick is the first step of its end-game plan (`best_final_score` with the
-bot's deterministic work), and that option's bound is the plan's score.
+bot's deterministic work), and that option's bound is the plan's score (ending the turn keeps
+the house's own score: it is what ending the turn gives).
+
+The pick always carries its value (`Hint.pick_value`, its option's bound: a pick whose option
+found none gets one more solve with the hint's whole work) and a reason (`Hint.reason`, said by
+`reason_text` in a language), made only from the numbers of this hint: the pick's value against
+the best other option's, what a take brings and where its room card goes best, or in the end
+game the plan's score against the house as it stands. `bound_text` is the one way a bound is
+shown: "N" proven, "≥N" found but not proven, "—" none.
 """
 
 from __future__ import annotations
@@ -47,8 +55,10 @@ from dreamhome.game.actions import (
 from dreamhome.game.bots import end_action, make_bot
 from dreamhome.game.observation import Observation
 from dreamhome.game.phases import Phase
-from dreamhome.game.state import GameState
+from dreamhome.game.state import GameState, Resource
 from dreamhome.house import House
+from dreamhome.i18n import DEFAULT_LANG
+from dreamhome.i18n import text as i18n_text
 from dreamhome.scoring import score_total
 
 if TYPE_CHECKING:
@@ -82,32 +92,71 @@ class OptionHint:
 
 
 @dataclass(frozen=True)
+class Phrase:
+    """One clause of a pick's reason: a catalogue message (`seat.reason.*`) and its arguments.
+    `room` is a room card's code and `resource` a resource card (said by `reason_text` by their
+    names in the rules, in the reader's language), `down` a placement's face-down flag, an
+    `Action` another option (said as the actions are); `value` and `next` are bounds already
+    said with their sign (`bound_text`); anything else (numbers, a cell) is said as it is."""
+
+    key: str
+    args: tuple[tuple[str, object], ...] = ()
+
+
+@dataclass(frozen=True)
 class Hint:
-    """Every option of the player to act, and the solver bot's pick (an index into `options`)."""
+    """Every option of the player to act, and the solver bot's pick (an index into `options`)
+    with why, from the numbers of the solve (`reason`, None when there is no pick)."""
 
     player: int
     options: tuple[OptionHint, ...]
     bot_choice: int | None  # None: the game is over, or the solver bot could not choose
     seconds: float  # wall clock spent on the hint
+    reason: tuple[Phrase, ...] | None = None
 
     @property
     def all_proven(self) -> bool:
         return all(o.proven for o in self.options if o.bound is not None)
+
+    @property
+    def pick(self) -> OptionHint | None:
+        """The solver bot's pick, if it chose."""
+        return None if self.bot_choice is None else self.options[self.bot_choice]
+
+    @property
+    def pick_value(self) -> int | None:
+        """The pick's value: its option's bound (in the end game, the solver's plan's score)."""
+        pick = self.pick
+        return None if pick is None else pick.bound
+
+    @property
+    def pick_proven(self) -> bool:
+        pick = self.pick
+        return pick is not None and pick.proven
 
     def to_json(self) -> dict[str, object]:
         return {
             "player": self.player,
             "options": [o.to_json() for o in self.options],
             "bot_choice": self.bot_choice,
+            "pick_value": self.pick_value,
+            "pick_proven": self.pick_proven,
+            "reason": [{"key": p.key, "args": dict(p.args)} for p in self.reason or ()],
             "seconds": round(self.seconds, 3),
         }
+
+
+def bound_text(bound: int | None, proven: bool) -> str:
+    """A bound as every table shows it (terminal, browser, docs): the number when proven, "≥N"
+    when found but not proven (the true best may be higher), "—" when there is none."""
+    if bound is None:
+        return "—"
+    return str(bound) if proven else f"≥{bound}"
 
 
 def hint(state: GameState, work: float = HINT_WORK) -> Hint:
     """The hint for the player to act in `state` (unchanged), within `work` units of CP-SAT's
     deterministic time: the same answer whatever the machine's load."""
-    from dreamhome.solver.place import best_placement_bound, completion_bound
-
     start = time.perf_counter()  # only to report how long it took (`Hint.seconds`), never to cut work
     if state.is_terminal():
         return Hint(-1, (), None, 0.0)
@@ -123,6 +172,7 @@ def hint(state: GameState, work: float = HINT_WORK) -> Hint:
     else:
         bot_choice = _bot_choice(state, obs, legal)
     options: list[OptionHint] = []
+    cells: dict[int, tuple[str, bool]] = {}  # a take's best space for its room card (for the pick's reason)
     for i, action in enumerate(legal):
         text = state.action_text(action)
         share = max(MIN_WORK, work / len(legal))
@@ -136,34 +186,134 @@ def hint(state: GameState, work: float = HINT_WORK) -> Hint:
             exact = isinstance(action, EndTurn)
             note = "the house as it stands" if exact else "at least: the score right after it"
             value = score_total(rules, after)
-            if i == plan[0] and plan[1] is not None and plan[1] >= value:
+            if i == plan[0] and plan[1] is not None and plan[1] >= value and not exact:
                 value, exact, note = plan[1], plan[2], "the solver's end-game plan"
             options.append(OptionHint(i, action, text, value, exact, note))
             continue
-        try:
-            if isinstance(action, (TakeColumn, TakeRoomAtRoundStart)):
-                room = obs.track_rooms[action.column]
-                if room is None:
-                    options.append(OptionHint(i, action, text, None, False, "no room card in that column"))
-                    continue
-                house = _house(obs)
-                pool = _without(pool_of(obs), room)
-                placements = legal_placements(rules, house, room)
-                if not placements:
-                    options.append(OptionHint(i, action, text, None, False, "the room card has no legal space"))
-                    continue
-                value, proven, _ = best_placement_bound(rules, house, pool, room, placements, deterministic_time=share)
-                name = rules.room_of_code(room).name
-                options.append(
-                    OptionHint(i, action, text, value, proven, f"{name} placed at its best space; resource card not counted")
-                )
-                continue
-            seen = state.child(action).observation(me, lookahead=False)
-            value, proven = completion_bound(rules, _house(seen), pool_of(seen), deterministic_time=share)
-            options.append(OptionHint(i, action, text, value, proven, "the house after it, completed at best"))
-        except DreamhomeError:
-            options.append(OptionHint(i, action, text, None, False, "no completion found within the hint's work"))
-    return Hint(me, tuple(options), bot_choice, time.perf_counter() - start)
+        options.append(_round_option(state, obs, i, action, text, share, cells))
+    if not end and bot_choice is not None and options[bot_choice].bound is None:
+        # The pick always carries its value: one more solve for it alone, with the hint's whole
+        # work (deterministic too), reading the house after it when its column has no room card.
+        o = options[bot_choice]
+        options[bot_choice] = _round_option(state, obs, bot_choice, o.action, o.text, max(MIN_WORK, work), cells, True)
+    reason = None
+    if bot_choice is not None:
+        now = score_total(rules, obs.house_with_piles(me)) if end else None
+        reason = _reason(obs, options, bot_choice, cells, now)
+    return Hint(me, tuple(options), bot_choice, time.perf_counter() - start, reason)
+
+
+def _round_option(
+    state: GameState,
+    obs: Observation,
+    i: int,
+    action: Action,
+    text: str,
+    share: float,
+    cells: dict[int, tuple[str, bool]],
+    fallback: bool = False,
+) -> OptionHint:
+    """One option during the rounds: a take's room card at its best space, or the house after
+    the option completed at best, within `share` of deterministic work. With `fallback` (the
+    pick, a second time), a column with no room card is read as the house after the take."""
+    from dreamhome.solver.place import best_placement_bound, completion_bound
+
+    rules = state.rules
+    me = obs.me
+    try:
+        room = obs.track_rooms[action.column] if isinstance(action, (TakeColumn, TakeRoomAtRoundStart)) else None
+        if isinstance(action, (TakeColumn, TakeRoomAtRoundStart)) and (room is not None or not fallback):
+            if room is None:
+                return OptionHint(i, action, text, None, False, "no room card in that column")
+            house = _house(obs)
+            pool = _without(pool_of(obs), room)
+            placements = legal_placements(rules, house, room)
+            if not placements:
+                return OptionHint(i, action, text, None, False, "the room card has no legal space")
+            value, proven, where = best_placement_bound(rules, house, pool, room, placements, deterministic_time=share)
+            cells[i] = (rules.board.cells[where.cell], where.face_down)
+            name = rules.room_of_code(room).name
+            return OptionHint(i, action, text, value, proven, f"{name} placed at its best space; resource card not counted")
+        seen = state.child(action).observation(me, lookahead=False)
+        value, proven = completion_bound(rules, _house(seen), pool_of(seen), deterministic_time=share)
+        return OptionHint(i, action, text, value, proven, "the house after it, completed at best")
+    except DreamhomeError:
+        return OptionHint(i, action, text, None, False, "no completion found within the hint's work")
+
+
+def _reason(
+    obs: Observation, options: list[OptionHint], pick: int, cells: dict[int, tuple[str, bool]], now: int | None
+) -> tuple[Phrase, ...]:
+    """Why the pick, said only from the numbers of this hint: its value against the best other
+    option's (during the rounds), what a take brings and where its room card goes best, or the
+    end-game plan's score against the house as it stands (END-ORDER)."""
+    chosen = options[pick]
+    value = bound_text(chosen.bound, chosen.proven)
+    if chosen.bound is None:
+        return (Phrase("seat.reason.no_value"),)
+    if now is not None:  # the end game: the plan's score (or the score right after the option)
+        if isinstance(chosen.action, EndTurn):
+            return (Phrase("seat.reason.end_done", (("value", value),)),)
+        return (Phrase("seat.reason.end_plan", (("value", value), ("now", now), ("diff", chosen.bound - now))),)
+    phrases: list[Phrase] = []
+    others = [o for o in options if o.index != pick and o.bound is not None]
+    if len(options) == 1:
+        phrases.append(Phrase("seat.reason.only", (("value", value),)))
+    elif not others:
+        phrases.append(Phrase("seat.reason.alone", (("value", value),)))
+    else:
+        best = max(others, key=lambda o: (o.bound or 0, -o.index))
+        assert best.bound is not None
+        diff = chosen.bound - best.bound
+        args: tuple[tuple[str, object], ...] = (
+            ("value", value),
+            ("next", bound_text(best.bound, best.proven)),
+            ("diff", abs(diff)),
+            ("other", best.action),
+        )
+        if diff > 0:
+            phrases.append(Phrase("seat.reason.ahead", args))
+        elif diff == 0:
+            phrases.append(Phrase("seat.reason.tie", args))
+        elif isinstance(chosen.action, TakeColumn) and best.action.role is not None:
+            phrases.append(Phrase("seat.reason.behind_use", args))  # SolverBot uses a tool first only when it gains now
+        elif isinstance(chosen.action, TakeColumn):
+            phrases.append(Phrase("seat.reason.behind_take", args))  # SolverBot adds the resource card's worth
+        else:
+            phrases.append(Phrase("seat.reason.behind", args))
+    action = chosen.action
+    if isinstance(action, (TakeColumn, TakeRoomAtRoundStart)):
+        room = obs.track_rooms[action.column]
+        res = obs.track_res[action.column] if isinstance(action, TakeColumn) else None
+        if room is not None and pick in cells:
+            key = "seat.reason.take_with" if res is not None else "seat.reason.take"
+            cell, down = cells[pick]
+            phrases.append(Phrase(key, (("room", room), ("cell", cell), ("down", down), ("resource", res))))
+    return tuple(phrases)
+
+
+def reason_text(state: GameState, reason: tuple[Phrase, ...] | None, lang: str = DEFAULT_LANG) -> str:
+    """A pick's reason in `lang` for the decision of `state` it was made for: its clauses
+    (`Phrase`) joined, cards by their names in the rules, another option as the actions say it."""
+    from dreamhome.game.action_text import describe, resource_text, room_text
+
+    rules = state.rules
+    said = []
+    for phrase in reason or ():
+        args: dict[str, object] = {}
+        for name, arg in phrase.args:
+            if name == "room":
+                args[name] = room_text(rules, arg if isinstance(arg, int) else None, lang)
+            elif name == "resource":
+                args[name] = resource_text(rules, arg if isinstance(arg, Resource) else None, lang)
+            elif name == "down":  # a face-down placement, said as the actions say it
+                args[name] = i18n_text("action.flag.face_down", lang) if arg else ""
+            elif isinstance(arg, Action):
+                args[name] = describe(state, arg, lang)
+            else:
+                args[name] = arg
+        said.append(i18n_text(phrase.key, lang, **args))
+    return "; ".join(said)
 
 
 def _bot_choice(state: GameState, obs: Observation, legal: list[Action]) -> int | None:
@@ -238,4 +388,4 @@ def _house(obs: Observation) -> House:
     return replace(house, helpers=tuple(h for h in house.helpers if obs.rules.held(h).effect("swap") is None))
 
 
-__all__ = ["Hint", "OptionHint", "hint", "pool_of"]
+__all__ = ["Hint", "OptionHint", "Phrase", "bound_text", "hint", "pool_of", "reason_text"]

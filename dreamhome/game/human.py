@@ -1,12 +1,17 @@
 """A human seat in the terminal: `dreamhome play --bots human,solver,greedy`.
 
-At each decision of a human seat the table is shown (the round, the track by the cards'
-names, the player's house drawn as the board, the other houses in brief, the player's
-helpers and tools) with the legal actions numbered; a number plays that action. The other
-commands: `hint` (dreamhome.game.hints: what each option keeps reachable, and the solver
-bot's pick), `undo` (takes back the seat's last decision while no other player has acted
-since), `save FILE` (a record marked `"finished": false`, continued by
-`dreamhome play --resume FILE`), `help`, `quit`.
+At each decision of a human seat the table is shown (the round, or the end game after the
+last round; the track by the cards' names, the player's house drawn as the board, the other
+houses in brief, both discard piles, the player's helpers and tools) with the choices
+numbered (`Menu`): takes and placements first, the tool and helper uses behind one entry that
+opens them (issue 22: a held drill's 20–54 uses pushed the takes off screen); a number plays
+the action it names, `back` closes the uses. The other commands: `hint`
+(dreamhome.game.hints: what each option keeps reachable, and the solver bot's pick with its
+value and reason), `undo` (takes back the seat's last decision while no other player has
+acted since), `save FILE` (a record marked `"finished": false`, continued by
+`dreamhome play --resume FILE`), `help`, `quit`. At the end, `show_result` shows every house
+with the scorer's breakdown. A person's seat is "you", never "human" (the record's seat name).
+See docs/seat.md.
 
 It reads lines (`read`, `input` by default) and prints through a rich `Console`, so it works
 over a plain pipe: a console that is not a terminal prints no colour codes. Bad input is one
@@ -25,16 +30,18 @@ from rich.table import Table
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.fileio import OutputError, check_output
-from dreamhome.game.action_text import describe, resource_text, room_text
+from dreamhome.game.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.game.actions import Action, DiscardColumn, TakeColumn, TakeRoomAtRoundStart
 from dreamhome.game.bots import Bot
-from dreamhome.game.hints import HINT_WORK
+from dreamhome.game.hints import HINT_WORK, Hint, bound_text, reason_text
+from dreamhome.game.phases import Phase
 from dreamhome.game.record import GameResult, bot_turn, write_record
 from dreamhome.game.state import GameState, Resource
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, text
-from dreamhome.render.house_text import held_text, house_grid
+from dreamhome.render.house_text import held_text, house_grid, house_with_score
 from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
+from dreamhome.scoring import score_house
 
 MAX_NUMBER_DIGITS = 6
 """Longer numbers at the prompt are no option (and are never handed to int(): Python refuses
@@ -79,6 +86,7 @@ class HumanGame:
         self.undo_stack: list[tuple[int, GameState]] = []  # (seat, the game before its decision)
         self.saved: str | None = None
         self.lang = lang  # every line the person reads: dreamhome.i18n and Ruleset.card_name
+        self._hint: tuple[tuple[int, int], Hint] | None = None  # (the decision it is for, its hint)
 
     # ---- the loop ------------------------------------------------------
     def run(self) -> Outcome:
@@ -115,16 +123,20 @@ class HumanGame:
 
     def _human_turn(self, player: int) -> str | None:
         """Show the table, then read commands until one decision is played (None) or the
-        session stops ("quit", "eof")."""
+        session stops ("quit", "eof"). The numbers are the menu's (`Menu`): takes and placements
+        first, the tool and helper uses behind one entry that opens them (`back` closes it)."""
         self.show(player)
         legal = self.state.legal_actions()
+        menu = Menu.of(legal)
+        opened = False
         while True:
+            entries = menu.uses if opened else menu.main
             try:
-                line = self.read(self._t("seat.prompt", seat=player, count=len(legal)))
+                line = self.read(self._prompt(player, len(entries), opened))
             except EOFError:
                 return "eof"
             except UnicodeDecodeError:  # bytes that are not the terminal's encoding: one line, the prompt again
-                self._say(self._t("seat.unknown_command", command="(not text)", count=len(legal)))
+                self._say(self._t("seat.unknown_command", command="(not text)", count=len(entries)))
                 continue
             words = line.strip().split(maxsplit=1)
             if not words:
@@ -132,21 +144,31 @@ class HumanGame:
             command = words[0].lower()
             if command.isascii() and command.isdigit():  # "²" is a digit to str.isdigit, not to int()
                 k = int(command) if len(command) <= MAX_NUMBER_DIGITS else 0
-                if not 1 <= k <= len(legal):
+                if not 1 <= k <= len(entries):
                     shown = command if len(command) <= MAX_NUMBER_DIGITS else command[:MAX_NUMBER_DIGITS] + "…"
-                    self._say(self._t("seat.no_option", number=shown, count=len(legal)))
+                    self._say(self._t("seat.no_option", number=shown, count=len(entries)))
+                    continue
+                chosen = entries[k - 1]
+                if chosen is None:  # the entry of the tool and helper uses: open it
+                    opened = True
+                    self.show_uses(legal, menu)
                     continue
                 if self.undo_stack and self.undo_stack[-1][0] != player:
                     self.undo_stack.clear()
                 self.undo_stack.append((player, self.state.clone()))
-                self._apply(player, legal[k - 1], self._t("seat.who_you", seat=player))
+                self._apply(player, legal[chosen], self._t("seat.who_you", seat=player))
                 return None
-            if command == "hint" and len(words) == 1:
-                self.show_hint(legal)
+            if command == "back" and len(words) == 1 and opened:
+                opened = False
+                self.show_options(legal, menu)
+            elif command == "hint" and len(words) == 1:
+                self.show_hint(legal, menu, opened)
             elif command == "undo" and len(words) == 1:
                 if self._undo(player):
                     self.show(player)
                     legal = self.state.legal_actions()
+                    menu = Menu.of(legal)
+                    opened = False
             elif command == "save":
                 self._save(words[1].strip() if len(words) > 1 else "")
             elif command == "help" and len(words) == 1:
@@ -156,7 +178,10 @@ class HumanGame:
             else:
                 said = line.strip()
                 said = said if len(said) <= 40 else said[:40] + "…"
-                self._say(self._t("seat.unknown_command", command=repr(said), count=len(legal)))
+                self._say(self._t("seat.unknown_command", command=repr(said), count=len(entries)))
+
+    def _prompt(self, player: int, count: int, opened: bool) -> str:
+        return self._t("seat.prompt_uses" if opened else "seat.prompt", seat=player, count=count)
 
     def _undo(self, player: int) -> bool:
         if not self.undo_stack or self.undo_stack[-1][0] != player:
@@ -201,16 +226,19 @@ class HumanGame:
         rules = state.rules
         console = self.console
         phase = text(f"phase.{obs.phase}", lang)
-        console.rule(
-            escape(self._t("seat.rule", round=obs.round, rounds=rules.game.rounds, seat=player, phase=phase)), style="dim"
-        )
-        track = Table(title=self._t("seat.track"), show_header=True, header_style="bold", box=None, padding=(0, 1))
-        track.add_column(self._t("seat.column"), justify="right")
-        track.add_column(self._t("seat.room"))
-        track.add_column(self._t("seat.resource"))
-        for k, (room, res) in enumerate(obs.track):
-            track.add_row(str(k), escape(room_text(rules, room, lang)), escape(resource_text(rules, res, lang)))
-        console.print(track)
+        if obs.phase == Phase.END.value or obs.round > rules.game.rounds:  # END-ORDER: the rounds are over
+            header = self._t("seat.rule_end", rounds=rules.game.rounds, seat=player)
+        else:
+            header = self._t("seat.rule", round=obs.round, rounds=rules.game.rounds, seat=player, phase=phase)
+        console.rule(escape(header), style="dim")
+        if any(room is not None or res is not None for room, res in obs.track):
+            track = Table(title=self._t("seat.track"), show_header=True, header_style="bold", box=None, padding=(0, 1))
+            track.add_column(self._t("seat.column"), justify="right")
+            track.add_column(self._t("seat.room"))
+            track.add_column(self._t("seat.resource"))
+            for k, (room, res) in enumerate(obs.track):
+                track.add_row(str(k), escape(room_text(rules, room, lang)), escape(resource_text(rules, res, lang)))
+            console.print(track)
         house = obs.houses[player]
         console.print(f"[bold]{escape(self._t('seat.your_house', points=obs.scores[player]))}[/]")
         console.print(house_grid(rules, house, lang=lang))
@@ -218,41 +246,117 @@ class HumanGame:
         for other, h in enumerate(obs.houses):
             if other != player:
                 summary = brief(rules, h, lang)
-                line = self._t("seat.other", seat=other, bot=self.bots[other], points=obs.scores[other], brief=summary)
+                line = self._t("seat.other", seat=other, bot=self.seat_name(other), points=obs.scores[other], brief=summary)
                 console.print(escape(line), highlight=False)
-        if obs.room_discard:
-            cards = ", ".join(room_text(rules, c, lang) for c in obs.room_discard)
-            console.print(escape(self._t("seat.room_discard", cards=cards)), highlight=False)
-        console.print(f"[bold]{escape(self._t('seat.options'))}[/]:")
-        for k, action in enumerate(state.legal_actions(), 1):
-            console.print(f"  {k:>2}. {escape(option_text(state, action, lang))}", highlight=False)
+        none = text("held.none", lang)
+        rooms = ", ".join(room_text(rules, c, lang) for c in obs.room_discard) or none
+        console.print(escape(self._t("seat.room_discard", cards=rooms)), highlight=False)
+        roofs = ", ".join(roof_text(rules, rules.roofs[r].id, window, lang) for r, window in obs.roof_discard) or none
+        console.print(escape(self._t("seat.roof_discard", cards=roofs)), highlight=False)
+        self.show_options(state.legal_actions(), Menu.of(state.legal_actions()))
 
-    def show_hint(self, legal: list[Action]) -> None:
+    def show_options(self, legal: list[Action], menu: Menu) -> None:
+        """The numbered choices: takes, placements and the other plain choices, then the one
+        entry that opens the tool and helper uses (`show_uses`)."""
+        self.console.print(f"[bold]{escape(self._t('seat.options'))}[/]:")
+        for k, index in enumerate(menu.main, 1):
+            said = self._uses_entry(legal, menu) if index is None else option_text(self.state, legal[index], self.lang)
+            self.console.print(f"  {k:>2}. {escape(said)}", highlight=False)
+
+    def show_uses(self, legal: list[Action], menu: Menu) -> None:
+        """The tool and helper uses, numbered on their own; `back` returns to the other choices."""
+        self.console.print(f"[bold]{escape(self._t('seat.uses', cards=self._uses_cards(legal, menu)))}[/]:")
+        for k, index in enumerate(menu.uses, 1):
+            self.console.print(f"  {k:>2}. {escape(option_text(self.state, legal[index], self.lang))}", highlight=False)
+        self._say(self._t("seat.uses_back"))
+
+    def _uses_cards(self, legal: list[Action], menu: Menu) -> str:
+        """The names of the held cards the uses play, once each, in the order they come."""
+        names: list[str] = []
+        for index in menu.uses:
+            card = card_used(self.state, legal[index], self.lang)
+            if card not in names:
+                names.append(card)
+        return ", ".join(names)
+
+    def _uses_entry(self, legal: list[Action], menu: Menu) -> str:
+        return self._t("seat.uses_entry", cards=self._uses_cards(legal, menu), count=len(menu.uses))
+
+    def seat_name(self, seat: int) -> str:
+        """How a seat is named in the terminal: its bot's name, "you" for a person's seat (with
+        several people at one terminal, the others are "person")."""
+        if self.seats[seat] is not None:
+            return self.bots[seat]
+        people = sum(1 for s in self.seats if s is None)
+        current = None if self.state.is_terminal() else self.state.current_player()
+        return self._t("seat.you") if people == 1 or seat == current else self._t("seat.person")
+
+    def hint_now(self) -> Hint:
+        """The hint of the decision now, computed once per decision (it is the same every time:
+        its work is deterministic)."""
         from dreamhome.game.hints import hint
 
-        h = hint(self.state, self.hint_work)
+        key = (id(self.state), len(self.state.events))
+        if self._hint is None or self._hint[0] != key:
+            self._hint = (key, hint(self.state, self.hint_work))
+        return self._hint[1]
+
+    def show_hint(self, legal: list[Action], menu: Menu | None = None, opened: bool = False) -> None:
+        """Each choice of the menu shown with what it keeps reachable; the entry of the uses
+        with the best of them; the solver bot's pick with its value and reason."""
+        menu = menu or Menu.of(legal)
+        h = self.hint_now()
+        by_index = {o.index: o for o in h.options}
         table = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
         table.add_column("#", justify="right")
         table.add_column(self._t("seat.hint_option"))
         table.add_column(self._t("seat.hint_keeps"), justify="right")
         table.add_column("")
-        for o in h.options:
-            bound = "—" if o.bound is None else (str(o.bound) if o.proven else f"≥{o.bound}")
-            mark = self._t("seat.hint_pick") if o.index == h.bot_choice else ""
-            table.add_row(str(o.index + 1), escape(option_text(self.state, o.action, self.lang)), bound, mark)
+        pick_number = ""
+        for k, index in enumerate(menu.uses if opened else menu.main, 1):
+            if index is None:
+                group = [by_index[i] for i in menu.uses if i in by_index]
+                best = max((o for o in group if o.bound is not None), key=lambda o: o.bound or 0, default=None)
+                said = self._uses_entry(legal, menu)
+                bound = bound_text(best.bound if best else None, best.proven if best else True)
+                picked = h.bot_choice in menu.uses
+            else:
+                o = by_index[index]
+                said = option_text(self.state, o.action, self.lang)
+                bound = bound_text(o.bound, o.proven)
+                picked = index == h.bot_choice
+            if picked:
+                pick_number = str(k)
+            table.add_row(str(k), escape(said), bound, self._t("seat.hint_pick") if picked else "")
         self.console.print(table)
         self._say(self._t("seat.hint_explain"))
         notes = sorted({note_text(self.state, o.action, o.note, self.lang) for o in h.options if o.bound is None or not o.proven})
         if notes:
             self._say(self._t("seat.hint_not_proven", notes="; ".join(notes)))
+        if h.bot_choice is not None:
+            pick = option_text(self.state, legal[h.bot_choice], self.lang)
+            value = bound_text(h.pick_value, h.pick_proven)
+            reason = reason_text(self.state, h.reason, self.lang) if h.reason is not None else ""
+            where = pick_number
+            if h.bot_choice in menu.uses and not opened:  # inside the closed entry: its number, then the use's
+                where = f"{pick_number} → {menu.uses.index(h.bot_choice) + 1}"
+            self._say(self._t("seat.hint_pick_line", number=where, option=pick, value=value, reason=reason))
         self._say(f"({h.seconds:.2f} s)")
 
     def show_result(self) -> None:
-        """Each seat's final score (the scorer's, SCORE-*) and the winner(s) (SCORE-WIN)."""
+        """Every house at the end with its breakdown (SCORE-*, the scorer's lines in the seat's
+        language), then each seat's final score and the winner(s) (SCORE-WIN)."""
         state = self.state
+        rules = state.rules
         winners = state.winners() if state.is_terminal() else []
-        for p, points in enumerate(state.returns()):
-            line = escape(self._t("seat.result", seat=p, bot=self.bots[p], points=points))
+        scores = state.returns()
+        self.console.rule(escape(self._t("seat.final_scoring")), style="dim")
+        for p, house in enumerate(state.houses):
+            name = self.seat_name(p)
+            self.console.print(f"[bold]{escape(self._t('seat.result_house', seat=p, bot=name, points=scores[p]))}[/]")
+            self.console.print(house_with_score(rules, house, score_house(rules, house), self.console.width, self.lang))
+        for p, points in enumerate(scores):
+            line = escape(self._t("seat.result", seat=p, bot=self.seat_name(p), points=points))
             mark = f"  [bold #2e9b46]{escape(self._t('seat.winner'))}[/]" if p in winners else ""
             self.console.print(line + mark, highlight=False)
 
@@ -271,6 +375,37 @@ class HumanGame:
 
     def _say(self, line: str) -> None:
         self.console.print(escape(line), highlight=False, soft_wrap=True)
+
+
+@dataclass(frozen=True)
+class Menu:
+    """The numbered choices of one decision (issue 22: holding a drill listed 20–54 numbered
+    options and pushed the takes off screen). `main` is what the numbers 1… play at first: the
+    plain choices (takes, placements, discards, tokens, "done"), by their position in the legal
+    actions, then None, the one entry that opens `uses`, the choices that use a tool or a helper
+    (an action with a role). With no plain choice, or no use, nothing is grouped. The numbers
+    change, never the actions: each still plays the legal action it names."""
+
+    main: tuple[int | None, ...]
+    uses: tuple[int, ...]
+
+    @property
+    def grouped(self) -> bool:
+        return None in self.main
+
+    @classmethod
+    def of(cls, legal: list[Action]) -> Menu:
+        plain = tuple(i for i, a in enumerate(legal) if a.role is None)
+        uses = tuple(i for i, a in enumerate(legal) if a.role is not None)
+        if not plain or not uses:
+            return cls(tuple(range(len(legal))), ())
+        return cls((*plain, None), uses)
+
+
+def card_used(state: GameState, action: Action, lang: str = DEFAULT_LANG) -> str:
+    """The name of the held card an action uses (its role, said plainly, if no card is known)."""
+    card_id = state._card_for(action)  # same package: the card the engine's own text names (as `describe`)
+    return state.rules.card_name(card_id, lang) if card_id is not None else (action.role or "").replace("_", " ")
 
 
 def save_path_problem(path: str) -> str | None:
@@ -367,7 +502,10 @@ def eof_line(path: str | Path | None, lang: str = DEFAULT_LANG) -> str:
 __all__ = [
     "HELP",
     "HumanGame",
+    "Menu",
     "Outcome",
+    "bound_text",
+    "card_used",
     "brief",
     "eof_line",
     "note_text",

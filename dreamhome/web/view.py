@@ -18,7 +18,7 @@ from typing import Any
 
 from dreamhome.game.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.game.actions import action_from_dict
-from dreamhome.game.hints import Hint
+from dreamhome.game.hints import Hint, bound_text, reason_text
 from dreamhome.game.state import GameState
 from dreamhome.i18n import DEFAULT_LANG, has_text, keys, text
 from dreamhome.render.house_svg import house_svg
@@ -246,12 +246,18 @@ def final_view(game: Game, lang: str = DEFAULT_LANG) -> dict[str, Any]:
 
 def hint_view(state: GameState, hint: Hint, lang: str = DEFAULT_LANG) -> dict[str, Any]:
     """The hint for the position `state` as JSON: each option's bound and proof, and the solver's
-    pick (dreamhome.game.hints), each option's text in `lang` as the legal actions' list shows it."""
+    pick (dreamhome.game.hints) with its value (`pick_value`, proven or not: `pick_proven`; shown
+    "≥N" when not, as the terminal shows it) and its one-line reason in `lang`; each option's text
+    in `lang` as the legal actions' list shows it."""
     return {
         "options": [
             {"index": o.index, "text": describe(state, o.action, lang), "bound": o.bound, "proven": o.proven}
             for o in hint.options
         ],
         "pick": hint.bot_choice,
+        "pick_value": hint.pick_value,
+        "pick_proven": hint.pick_proven,
+        "pick_text": bound_text(hint.pick_value, hint.pick_proven) if hint.bot_choice is not None else None,
+        "reason": reason_text(state, hint.reason, lang) if hint.reason else None,
         "version": len(state.events),
     }
