@@ -265,6 +265,7 @@ def check(house_path, as_json, final, rules_spec):
     from dreamhome.i18n import text
     from dreamhome.legality import final_state_violations, house_violations
     from dreamhome.render.house_text import held_text, house_grid
+    from dreamhome.render.violation_text import violation_text
 
     lang = current_lang()
     rules = load_rules(rules_spec)
@@ -279,8 +280,8 @@ def check(house_path, as_json, final, rules_spec):
         if violations:
             count = text("check.violations", lang, count=len(violations))
             console.print(f"[bold #d0312d]{text('check.illegal', lang)}[/]: {count}")
-            for v in violations:
-                console.print(f"  [bold]{v.rule}[/] {v.cell or ''}: {markup_escape(v.message)}")  # names as written
+            for v in violations:  # the sentence in the language, names as written (never markup)
+                console.print(f"  [bold]{v.rule}[/] {v.cell or ''}: {markup_escape(violation_text(rules, v, lang))}")
         else:
             console.print(f"[bold #2e9b46]{text('check.legal', lang)}[/]")
     if violations:

@@ -25,15 +25,18 @@ a format spec listing the forms, `{card:masculine=défaussé|feminine=défaussé
 value's gender, else the first one (a plain string, or a name with no gender given). So the
 words around a card follow the card wherever a caller puts its name, and a caller never passes
 a gender itself. Which genders a language's forms may name is `GENDERS`; English and Hungarian
-take none (tests/test_i18n.py checks every form).
+take none (tests/test_lang_agreement.py checks every form). The spec `{room:lower}` writes a
+name in lower case, for the languages whose sentences do (English "a kitchen card").
 
 Catalogues are JSON files shipped inside the package (`dreamhome/locales/LANG.json`,
 `{"language": "…", "text": {key: string}}`), read once on first use. Keys are dotted by
 where they are used: `grid.*`, `held.*`, `score.*`, `check.*`, `place.*`, `line.*` (a score
-line's sentence, dreamhome/render/score_text.py); the terminal seat adds `seat.*`, the browser table
-`table.*`, and both share `action.*` (one text per action class, `dreamhome.game.action_text`),
-`card.*`, `phase.*` and `event.*`. A new key goes into
-every catalogue at once: `tests/test_i18n.py` checks that all four hold exactly the same keys
+line's sentence, dreamhome/render/score_text.py), `violation.*` (a broken rule's sentence,
+dreamhome/render/violation_text.py), `word.*` (the rules' vocabulary: categories, floor kinds),
+`floor.*` (a floor by its id), `rules.*` (`rules show`), `variant.*` (the variant menu); the
+terminal seat adds `seat.*`, the browser table `table.*`, and both share `action.*` (one text
+per action class, `dreamhome.game.action_text`), `card.*`, `phase.*` and `event.*`. A new key
+goes into every catalogue at once: `tests/test_i18n.py` checks that all four hold exactly the same keys
 with the same placeholders.
 """
 
@@ -101,6 +104,8 @@ class _AgreeingFormatter(string.Formatter):
     """`str.format` that reads a spec of forms as agreement with the value's gender."""
 
     def format_field(self, value: Any, format_spec: str) -> Any:
+        if format_spec == "lower":  # a name inside a sentence, in the languages that write it so
+            return str(value).lower()
         if format_spec and "=" in format_spec:
             form = form_of(format_spec, getattr(value, "gender", None))
             if form is not None:
