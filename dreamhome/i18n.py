@@ -158,6 +158,19 @@ def has_text(key: str) -> bool:
     return key in _entries(DEFAULT_LANG)
 
 
+def label(key: str, fallback: str, lang: str = DEFAULT_LANG) -> str:
+    """The catalogue's `key` in `lang` where the catalogue has it, else `fallback`: for words
+    that come from the rules (a floor's id, a category a house rule adds), which then show as
+    the rules file spells them rather than as a blank or an error."""
+    return text(key, lang) if has_text(key) else fallback
+
+
+def floor_name(floor: str, lang: str = DEFAULT_LANG) -> str:
+    """A floor of the board by its id (`top`), as people call it in `lang` (`floor.top`); the
+    id itself for a floor the catalogue does not know (a house rule's own board)."""
+    return label(f"floor.{floor}", floor, lang)
+
+
 def language_name(lang: str) -> str:
     """The language's name in itself, as a language menu shows it."""
     return str(_catalogue(check_lang(lang)).get("language", lang))

@@ -22,7 +22,7 @@ it on random illegal houses), so English stays one sentence however it is reache
 
 from __future__ import annotations
 
-from dreamhome.i18n import DEFAULT_LANG, has_text, text
+from dreamhome.i18n import DEFAULT_LANG, label, text
 from dreamhome.legality import Violation
 from dreamhome.ruleset import Ruleset
 
@@ -35,8 +35,7 @@ WORDS = {"category": "word.category.", "kind": "word.floor_kind."}
 
 def word_text(prefix: str, word: str, lang: str = DEFAULT_LANG) -> str:
     """A vocabulary word (`normal`, `upper`) in `lang`; the word itself where the catalogue has none."""
-    key = prefix + word
-    return text(key, lang) if has_text(key) else word
+    return label(prefix + word, word, lang)
 
 
 def violation_args(rules: Ruleset, violation: Violation, lang: str = DEFAULT_LANG) -> dict[str, object]:
