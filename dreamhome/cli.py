@@ -746,7 +746,7 @@ def _print_game(result, as_json: bool) -> None:
     "html_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Also write a self-contained HTML page that steps through the game.",
+    help="Also write a self-contained HTML page that steps through the game (in --lang: cards by their names there).",
 )
 def replay(record_path, as_json, html_path):
     """Re-run a game record under its own rules, verifying every event and the final houses."""
@@ -761,7 +761,7 @@ def replay(record_path, as_json, html_path):
         if html_path:
             from dreamhome.render.replay_page import replay_html
 
-            write_atomic(html_path, replay_html(data, source))
+            write_atomic(html_path, replay_html(data, source, current_lang()))  # the page in --lang
     except DreamhomeError as exc:
         fail(str(exc))
     if not as_json:
