@@ -211,6 +211,8 @@ class Ruleset:
     content_hash: str = ""
     warnings: tuple[Diagnostic, ...] = field(compare=False, default=())
     path: str = ""
+    # A variant block's title in other languages ((lang, title) pairs): dreamhome/variant_menu.py.
+    variant_titles: Mapping[str, tuple[tuple[str, str], ...]] = field(compare=False, default_factory=lambda: MappingProxyType({}))
 
     # ---- derived once, on first use -----------------------------------
     # cached_property writes to the instance's __dict__ directly, so a frozen value can cache them.
@@ -256,7 +258,7 @@ class Ruleset:
 
     # ---- pickling: mapping proxies become dicts on the way out and proxies again on the way in,
     # and derived caches are rebuilt rather than shipped (a Ruleset goes to process pools and Ray).
-    _PROXIED = ("options", "variants_available", "provenance")
+    _PROXIED = ("options", "variants_available", "variant_titles", "provenance")
 
     def __getstate__(self) -> dict[str, Any]:
         names = [f for f in self.__dataclass_fields__]

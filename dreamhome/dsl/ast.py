@@ -113,6 +113,8 @@ class VariantDecl:
     name: str | None
     items: tuple[VariantItem, ...]
     pos: Pos
+    names: tuple[Field, ...] = ()
+    """The block's `name LANG "…"` fields: its title in other languages, for the variant menus."""
 
 
 @dataclass(frozen=True)

@@ -603,12 +603,27 @@ class _Compiler:
         elif isinstance(item, VariantDecl):
             self.check_display_name(item.name, item.pos)
             self.check_variant_repeats(item)
+            self.check_variant_titles(item)
             if seen is not None:
                 key = f"variant {item.id}"
                 if key in seen:
                     self.error(item.pos, f"variant '{item.id}' is declared twice in this file (first at line {seen[key].line})")
                 seen[key] = item.pos
             state.variants[item.id] = (item, file)
+
+    def check_variant_titles(self, variant: VariantDecl) -> None:
+        """`name LANG "…"` in a variant block: a title per language, plain text, and no gender
+        (no sentence agrees with a variant's title)."""
+        seen: set[str] = set()
+        for fld in variant.names:
+            value = cast(NameValue, fld.value)
+            if value.lang in seen:
+                self.error(fld.pos, f"'name {value.lang}' is given twice in variant '{variant.id}'")
+            seen.add(value.lang)
+            if value.gender is not None:
+                self.error(value.gender_pos or fld.pos, "a variant's title takes no gender")
+            else:
+                self.check_name(fld)
 
     def check_variant_repeats(self, variant: VariantDecl) -> None:
         """Within one `variant` block each declaration and option once (checked where the block is
@@ -690,6 +705,7 @@ class _Compiler:
             options=MappingProxyType(options),
             variants_on=variants_on,
             variants_available=MappingProxyType(self.variants_available(state)),
+            variant_titles=MappingProxyType(self.variant_titles(state)),
             provenance=MappingProxyType(provenance),
             source=source,
             content_hash=content_hash,
@@ -1018,6 +1034,16 @@ class _Compiler:
                 if message is not None:
                     pos = specs[k].pos if k < len(specs) else decls[card.id].pos
                     self.error(pos, message, "warning")
+
+    @staticmethod
+    def variant_titles(state: _State) -> dict[str, tuple[tuple[str, str], ...]]:
+        """Each variant block's title in other languages (`name LANG "…"`), LANGUAGES order."""
+        out: dict[str, tuple[tuple[str, str], ...]] = {}
+        for vid, (v, _f) in state.variants.items():
+            given = {cast(NameValue, f.value).lang: cast(NameValue, f.value).text for f in v.names}
+            if given:
+                out[vid] = tuple((lang, given[lang]) for lang in LANGUAGES if lang in given)
+        return out
 
     @staticmethod
     def variants_available(state: _State) -> dict[str, str]:

@@ -390,7 +390,9 @@ class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
     @v_args(meta=True)
     def variant(self, meta: Meta, ch: list[object]) -> VariantDecl:
         ident, name, rest = self._head(ch)
-        return VariantDecl(ident, name, tuple(cast("list[VariantItem]", rest)), self._pos(meta))
+        titles = tuple(f for f in rest if isinstance(f, Field))
+        items = [item for item in rest if not isinstance(item, Field)]
+        return VariantDecl(ident, name, tuple(cast("list[VariantItem]", items)), self._pos(meta), titles)
 
     @v_args(meta=True)
     def include(self, meta: Meta, ch: list[Token]) -> Include:
