@@ -2,8 +2,9 @@
 
 Every card name goes through `Ruleset.card_name(ident, lang)` and every label through
 `dreamhome.i18n.text(key, lang)`, so `dreamhome --lang ru score` draws the Russian rulebook's
-names; `lang` defaults to English for callers that do not choose one. The score lines
-themselves are the scorer's English sentences (their rule texts are out of the catalogue's scope)."""
+names; `lang` defaults to English for callers that do not choose one. The floors are named by
+`i18n.floor_name` (a house rule's own floor by its id) and the score lines by
+`score_text.line_text`, in the same language."""
 
 from __future__ import annotations
 
