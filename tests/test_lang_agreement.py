@@ -145,3 +145,23 @@ def test_french_says_its_rulebook_words() -> None:
     assert fr["table.round"] == "Manche" and fr["phase.turn"] == "tour"
     assert fr["held.helpers"] == "personnages" and fr["table.track"] == "Plateau de jeu"
     assert not [k for k, v in fr.items() if "piste" in v.lower()]
+
+
+def test_every_form_of_every_entry_reads_for_every_gender() -> None:
+    """Each entry with forms, filled with names of each gender its language has (and none):
+    one of its forms, whole, and never a bit of the spec."""
+    import string
+
+    for lang, genders in i18n.GENDERS.items():
+        for key, template in _catalogue(lang).items():
+            if not i18n.form_specs(template):
+                continue
+            fields = {f for _t, f, _s, _c in string.Formatter().parse(template) if f}
+            for gender in (*genders, None):
+                said = i18n.text(key, lang, **{f: i18n.CardName("Xx", gender) for f in fields})
+                assert not set("{}|=") & set(said), (lang, key, gender, said)
+                for _t, _f, spec, _c in string.Formatter().parse(template):
+                    if spec and "=" in spec:
+                        forms = dict(part.split("=", 1) for part in spec.split("|"))
+                        want = forms.get(gender or "", next(iter(forms.values())))
+                        assert want in said, (lang, key, gender, said)
