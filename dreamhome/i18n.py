@@ -26,7 +26,7 @@ value's gender, else the first one (a plain string, or a name with no gender giv
 words around a card follow the card wherever a caller puts its name, and a caller never passes
 a gender itself. Which genders a language's forms may name is `GENDERS`; English and Hungarian
 take none (tests/test_lang_agreement.py checks every form). The spec `{room:lower}` writes a
-name in lower case, for the languages whose sentences do (English "a kitchen card").
+name in lower case, for the languages whose sentences do (English "a … card").
 
 Catalogues are JSON files shipped inside the package (`dreamhome/locales/LANG.json`,
 `{"language": "…", "text": {key: string}}`), read once on first use. Keys are dotted by
