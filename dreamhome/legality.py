@@ -362,7 +362,7 @@ def final_state_violations(rules: Ruleset, house: House) -> list[Violation]:
                 ("most", most),
             )
         )
-    scaffold_cards = rules.cards_with_effect("scaffold")
+    scaffold_cards = rules.cards_with_effect("scaffold") if SCAFFOLD in cells else ()
     for i, c in enumerate(cells):
         if c == SCAFFOLD:
             out.append(
