@@ -283,6 +283,7 @@ def check(house_path, as_json, final, rules_spec):
     from dreamhome.i18n import text
     from dreamhome.legality import final_state_violations, house_violations
     from dreamhome.render.house_text import held_text, house_grid
+    from dreamhome.render.violation_text import violation_text
 
     lang = current_lang()
     rules = load_rules(rules_spec)
@@ -297,8 +298,8 @@ def check(house_path, as_json, final, rules_spec):
         if violations:
             count = text("check.violations", lang, count=len(violations))
             console.print(f"[bold #d0312d]{text('check.illegal', lang)}[/]: {count}")
-            for v in violations:
-                console.print(f"  [bold]{v.rule}[/] {v.cell or ''}: {markup_escape(v.message)}")  # names as written
+            for v in violations:  # the sentence in the language, names as written (never markup)
+                console.print(f"  [bold]{v.rule}[/] {v.cell or ''}: {markup_escape(violation_text(rules, v, lang))}")
         else:
             console.print(f"[bold #2e9b46]{text('check.legal', lang)}[/]")
     if violations:
@@ -787,7 +788,7 @@ def _print_game(result, as_json: bool) -> None:
     "html_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Also write a self-contained HTML page that steps through the game.",
+    help="Also write a self-contained HTML page that steps through the game (in --lang: cards by their names there).",
 )
 def replay(record_path, as_json, html_path):
     """Re-run a game record under its own rules, verifying every event and the final houses."""
@@ -802,7 +803,7 @@ def replay(record_path, as_json, html_path):
         if html_path:
             from dreamhome.render.replay_page import replay_html
 
-            write_atomic(html_path, replay_html(data, source))
+            write_atomic(html_path, replay_html(data, source, current_lang()))  # the page in --lang
     except DreamhomeError as exc:
         fail(str(exc))
     if not as_json:

@@ -15,12 +15,21 @@ from dreamhome.engine.rooms import room_runs
 from dreamhome.house import House
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 
+Arg = tuple[str, object]
+
 
 @dataclass(frozen=True)
 class Violation:
+    """One broken rule. `message` is the English sentence (JSON outputs keep it); `key` and
+    `args` are the same sentence as a catalogue message (`violation.*` in dreamhome/locales,
+    card arguments by id), so `dreamhome.render.violation_text` says it in any language. A
+    violation with no message of the catalogue (`key` "") is shown by its English text."""
+
     rule: str
     cell: str | None
     message: str
+    key: str = ""
+    args: tuple[Arg, ...] = ()
 
     def to_json(self) -> dict:
         return {"rule": self.rule, "cell": self.cell, "message": self.message}
@@ -38,6 +47,21 @@ def _what(rules: Ruleset, code: int) -> str:
     return f"a {rules.room_of_code(code).name.lower()} card"
 
 
+def _what_key(rules: Ruleset, code: int) -> tuple[str, tuple[Arg, ...]]:
+    """`_what` as a catalogue message's suffix and arguments ("" when the catalogue has none:
+    a scaffold cell under rules with no scaffold card)."""
+    if code == SCAFFOLD:
+        cards = rules.cards_with_effect("scaffold")
+        return (".scaffold", (("card", cards[0].id),)) if cards else ("", ())
+    if code == FACE_DOWN:
+        return ".face_down", ()
+    return ".room", (("room", rules.room_of_code(code).id),)
+
+
+def _keyed(rule: str, cell: str | None, message: str, key: str, *args: Arg) -> Violation:
+    return Violation(rule, cell, message, key, tuple(args))
+
+
 def house_violations(rules: Ruleset, house: House) -> list[Violation]:
     t = rules.tables
     cells = house.cells
@@ -51,35 +75,57 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
     for i, c in enumerate(cells):
         if c == EMPTY:
             if tokens[i]:
-                out.append(Violation("FURN-TYPE", names[i], "a token lies on an empty space"))
+                out.append(_keyed("FURN-TYPE", names[i], "a token lies on an empty space", "violation.token_on_empty"))
             continue
         b = below[i]
         if b >= 0 and cells[b] == EMPTY:
-            out.append(Violation("PLACE-A", names[i], f"{_what(rules, c)} stands over the empty space {names[b]}"))
+            suffix, what = _what_key(rules, c)
+            key = "violation.over_empty" + suffix if suffix else ""
+            out.append(
+                _keyed(
+                    "PLACE-A",
+                    names[i],
+                    f"{_what(rules, c)} stands over the empty space {names[b]}",
+                    key,
+                    *what,
+                    ("below", names[b]),
+                )
+            )
         if c >= ROOM0:
             if not allowed[i][c]:  # PLACE-B's table (tables.py), as engine.rooms.category_ok reads it
                 room = rules.room_of_code(c)
+                kind = rules.board.cell_kind[i]
                 out.append(
-                    Violation(
+                    _keyed(
                         "PLACE-B",
                         names[i],
-                        f"a {room.category} card ({room.name.lower()}) cannot go on a {rules.board.cell_kind[i]} floor",
+                        f"a {room.category} card ({room.name.lower()}) cannot go on a {kind} floor",
+                        "violation.category",
+                        ("room", room.id),
+                        ("category", room.category),
+                        ("kind", kind),
                     )
                 )
             tok = tokens[i]
             if tok and t.token_room[tok] != c:
                 furn = rules.furnishings[tok - 1]
                 where = f"the {rules.room(furn.room).name.lower()}" if furn.room else "outside the house"
+                here = rules.room_of_code(c)
                 out.append(
-                    Violation(
+                    _keyed(
                         "FURN-TYPE",
                         names[i],
-                        f"{furn.name} belongs {'in ' if furn.room else ''}{where}, "
-                        f"not on a {rules.room_of_code(c).name.lower()} card",
+                        f"{furn.name} belongs {'in ' if furn.room else ''}{where}, not on a {here.name.lower()} card",
+                        "violation.token_room" if furn.room else "violation.token_outside",
+                        ("furnishing", furn.id),
+                        *((("target", furn.room),) if furn.room else ()),
+                        ("room", here.id),
                     )
                 )
         elif tokens[i]:
-            out.append(Violation("FURN-TYPE", names[i], f"a token lies on {_what(rules, c)}"))
+            suffix, what = _what_key(rules, c)
+            key = "violation.token_on" + suffix if suffix else ""
+            out.append(_keyed("FURN-TYPE", names[i], f"a token lies on {_what(rules, c)}", key, *what))
 
     # PLACE-C sizes and FURN-ONE, room by room (engine/rooms.py reads the rooms).
     floors = t.floor_cells
@@ -90,10 +136,14 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
         if length > max_size[run_code]:  # PLACE-C (engine.rooms.fits, read inline on this hot path)
             room = rules.room_of_code(run_code)
             out.append(
-                Violation(
+                _keyed(
                     "PLACE-C",
                     names[floors[f][start]],
                     f"a {room.name.lower()} of {length} cards is larger than its maximum of {room.max_size}",
+                    "violation.too_long",
+                    ("room", room.id),
+                    ("length", length),
+                    ("max", room.max_size),
                 )
             )
         if not any_token:
@@ -101,15 +151,27 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
         room_cells = floors[f][start:stop]
         held = [tokens[j] for j in room_cells if tokens[j]]
         if len(held) > 1:
-            out.append(Violation("FURN-ONE", names[room_cells[0]], f"a room holds {len(held)} tokens; a room holds at most one"))
+            out.append(
+                _keyed(
+                    "FURN-ONE",
+                    names[room_cells[0]],
+                    f"a room holds {len(held)} tokens; a room holds at most one",
+                    "violation.two_tokens",
+                    ("count", len(held)),
+                )
+            )
         full_only = [tok for tok in held if t.token_closes_full_only[tok]]
         if full_only and length != t.max_size[run_code]:
             furn = rules.furnishings[full_only[0] - 1]
+            run_room = rules.room_of_code(run_code)
             out.append(
-                Violation(
+                _keyed(
                     "VAR-CAR",
                     names[room_cells[0]],
-                    f"the {furn.name.lower()} goes only in a complete {rules.room_of_code(run_code).name.lower()}",
+                    f"the {furn.name.lower()} goes only in a complete {run_room.name.lower()}",
+                    "violation.complete_only",
+                    ("furnishing", furn.id),
+                    ("room", run_room.id),
                 )
             )
 
@@ -122,11 +184,30 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
         furn = rules.furnishing(fid)
         token_uses[furn.code] += 1
         if furn.room is not None:
-            out.append(Violation("FURN-TYPE", None, f"{furn.name} goes in a {rules.room(furn.room).name.lower()}, not outside"))
+            out.append(
+                _keyed(
+                    "FURN-TYPE",
+                    None,
+                    f"{furn.name} goes in a {rules.room(furn.room).name.lower()}, not outside",
+                    "violation.not_outside",
+                    ("furnishing", furn.id),
+                    ("room", furn.room),
+                )
+            )
     for code, n in enumerate(token_uses):
         if n > t.token_count[code]:
             furn = rules.furnishings[code - 1]
-            out.append(Violation("COMP-5", None, f"{n} {furn.name.lower()} tokens; the game has {furn.count}"))
+            out.append(
+                _keyed(
+                    "COMP-5",
+                    None,
+                    f"{n} {furn.name.lower()} tokens; the game has {furn.count}",
+                    "violation.count.tokens",
+                    ("count", n),
+                    ("furnishing", furn.id),
+                    ("limit", furn.count),
+                )
+            )
     card_uses = [0] * t.n_codes
     for c in cells:
         card_uses[c] += 1
@@ -139,7 +220,17 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
     for code in range(ROOM0, t.n_codes):
         if card_uses[code] > room_count[code]:
             room = rules.room_of_code(code)
-            out.append(Violation("COMP-5", None, f"{card_uses[code]} {room.name.lower()} cards; the deck holds {room.count}"))
+            out.append(
+                _keyed(
+                    "COMP-5",
+                    None,
+                    f"{card_uses[code]} {room.name.lower()} cards; the deck holds {room.count}",
+                    "violation.count.rooms",
+                    ("count", card_uses[code]),
+                    ("room", room.id),
+                    ("limit", room.count),
+                )
+            )
     if house.roofs or house.discard_roofs:
         roof_uses = [0] * t.n_roof_colours
         window_uses = [0] * t.n_roof_colours
@@ -151,11 +242,17 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
             n_roofs, w = roof_uses[roof.index], window_uses[roof.index]
             if n_roofs > roof.count or w > roof.windows:
                 out.append(
-                    Violation(
+                    _keyed(
                         "COMP-5",
                         None,
                         f"{n_roofs} {roof.name.lower()} roof cards ({w} with a window); the deck "
                         f"holds {roof.count} ({roof.windows} with a window)",
+                        "violation.count.roofs",
+                        ("count", n_roofs),
+                        ("roof", roof.id),
+                        ("windows", w),
+                        ("limit", roof.count),
+                        ("limit_windows", roof.windows),
                     )
                 )
     held_cards = house.helpers + house.tools
@@ -163,8 +260,14 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
         for cid, n_held in Counter(held_cards).items():
             if n_held > t.held_count[cid]:
                 out.append(
-                    Violation(
-                        "COMP-5", None, f"{n_held} {rules.held(cid).name.lower()} cards; the deck holds {t.held_count[cid]}"
+                    _keyed(
+                        "COMP-5",
+                        None,
+                        f"{n_held} {rules.held(cid).name.lower()} cards; the deck holds {t.held_count[cid]}",
+                        "violation.count.held",
+                        ("count", n_held),
+                        ("card", cid),
+                        ("limit", t.held_count[cid]),
                     )
                 )
 
@@ -172,11 +275,16 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
     scaffolds = card_uses[SCAFFOLD]
     if scaffolds > t.scaffold_limit:
         first = cells.index(SCAFFOLD)
+        cards = rules.cards_with_effect("scaffold")
         out.append(
-            Violation(
+            _keyed(
                 "TOOL-SCAFFOLDING",
                 names[first],
                 f"{scaffolds} × {rules.effect_card_name('scaffold', 'scaffold')}; the game has {t.scaffold_limit}",
+                "violation.scaffolds" if cards else "",
+                ("count", scaffolds),
+                *((("card", cards[0].id),) if cards else ()),
+                ("limit", t.scaffold_limit),
             )
         )
     return out
@@ -202,26 +310,38 @@ def final_state_violations(rules: Ruleset, house: House) -> list[Violation]:
     allowed = final_room_cards(rules)
     if placed < allowed.start:
         empty = [names[i] for i, c in enumerate(cells) if c == EMPTY]
-        where = f"; empty: {', '.join(empty[:4])}{', …' if len(empty) > 4 else ''}" if empty else ""
+        listed = f"{', '.join(empty[:4])}{', …' if len(empty) > 4 else ''}"
+        where = f"; empty: {listed}" if empty else ""
+        every = rounds == len(cells)
+        key = "violation.too_few" + (".every" if every else "") + (".empty" if empty else "")
         out.append(
-            Violation(
+            _keyed(
                 "ROUND-6",
                 None,
                 f"the house holds {placed} room cards at the end; {_rounds(rounds)} "
                 f"give{'s' if rounds == 1 else ''} it at least {rounds}, one a round"
-                + (" on every space" if rounds == len(cells) else "")
+                + (" on every space" if every else "")
                 + where,
+                key if rounds > 1 else "",
+                ("placed", placed),
+                ("rounds", rounds),
+                *((("cells", listed),) if empty else ()),
             )
         )
     elif placed > allowed[-1]:
         more = f" (and {allowed[-1] - rounds} round-start takes without skip_turn)" if allowed[-1] > rounds else ""
         out.append(
-            Violation(
+            _keyed(
                 "ROUND-6",
                 None,
                 f"the house holds {placed} room cards at the end; {_rounds(rounds)}{more} "
                 f"give{'s' if rounds == 1 and not more else ''} it at most "
                 f"{allowed[-1]}, one a round",
+                ("violation.too_many.takes" if more else "violation.too_many") if rounds > 1 else "",
+                ("placed", placed),
+                ("rounds", rounds),
+                *((("takes", allowed[-1] - rounds),) if more else ()),
+                ("most", allowed[-1]),
             )
         )
     furnishings = rules.furnishings
@@ -231,20 +351,27 @@ def final_state_violations(rules: Ruleset, house: House) -> list[Violation]:
     most = final_resource_cards(rules)
     if resources > most:
         out.append(
-            Violation(
+            _keyed(
                 "ROUND-3",
                 None,
                 f"the house shows {resources} resource cards at the end; {_rounds(rounds)} and the end's roof takes give it "
                 f"at most {most}, one a round",
+                "violation.too_many_resources" if rounds > 1 else "",
+                ("resources", resources),
+                ("rounds", rounds),
+                ("most", most),
             )
         )
+    scaffold_cards = rules.cards_with_effect("scaffold") if SCAFFOLD in cells else ()
     for i, c in enumerate(cells):
         if c == SCAFFOLD:
             out.append(
-                Violation(
+                _keyed(
                     "TOOL-SCAFFOLDING",
                     names[i],
                     f"{rules.effect_card_name('scaffold', 'scaffold')} is left at the end; a room card must replace it (ROUND-6)",
+                    "violation.scaffold_left" if scaffold_cards else "",
+                    *((("card", scaffold_cards[0].id),) if scaffold_cards else ()),
                 )
             )
     return out

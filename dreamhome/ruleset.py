@@ -20,6 +20,7 @@ from dreamhome.codes import FACE_DOWN as FACE_DOWN
 from dreamhome.codes import ROOM0
 from dreamhome.codes import SCAFFOLD as SCAFFOLD
 from dreamhome.errors import Diagnostic
+from dreamhome.i18n import CardName
 
 if TYPE_CHECKING:
     from dreamhome.tables import Tables
@@ -74,6 +75,7 @@ class RoomType:
     bonus: tuple[int, str] | None  # (value, room id beside it), SCORE-ROOMS
     index: int
     names: tuple[tuple[str, str], ...] = ()  # (language, name) pairs, English first (docs/language.md, names)
+    genders: tuple[tuple[str, str], ...] = ()  # (language, gender) pairs of the names given one
 
     @property
     def code(self) -> int:
@@ -93,6 +95,7 @@ class RoofType:
     index: int
     colour: str = DEFAULT_ROOF_COLOUR  # how pictures draw it (#rrggbb); no rule reads it
     names: tuple[tuple[str, str], ...] = ()  # (language, name) pairs, English first (docs/language.md, names)
+    genders: tuple[tuple[str, str], ...] = ()  # (language, gender) pairs of the names given one
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,7 @@ class Furnishing:
     is_card: bool  # dealt as a resource card
     index: int
     names: tuple[tuple[str, str], ...] = ()  # (language, name) pairs, English first (docs/language.md, names)
+    genders: tuple[tuple[str, str], ...] = ()  # (language, gender) pairs of the names given one
 
     @property
     def code(self) -> int:
@@ -153,6 +157,7 @@ class HeldCard:
     count: int
     effects: tuple[Effect, ...]
     names: tuple[tuple[str, str], ...] = ()  # (language, name) pairs, English first (docs/language.md, names)
+    genders: tuple[tuple[str, str], ...] = ()  # (language, gender) pairs of the names given one
 
     def effect(self, name: str) -> Effect | None:
         return next((e for e in self.effects if e.name == name), None)
@@ -176,6 +181,7 @@ class Bonus:
     clauses: tuple[Clause, ...]
     text: str
     names: tuple[tuple[str, str], ...] = ()  # (language, name) pairs, English first (docs/language.md, names)
+    genders: tuple[tuple[str, str], ...] = ()  # (language, gender) pairs of the names given one
 
 
 @dataclass(frozen=True)
@@ -205,6 +211,8 @@ class Ruleset:
     content_hash: str = ""
     warnings: tuple[Diagnostic, ...] = field(compare=False, default=())
     path: str = ""
+    # A variant block's title in other languages ((lang, title) pairs): dreamhome/variant_menu.py.
+    variant_titles: Mapping[str, tuple[tuple[str, str], ...]] = field(compare=False, default_factory=lambda: MappingProxyType({}))
 
     # ---- derived once, on first use -----------------------------------
     # cached_property writes to the instance's __dict__ directly, so a frozen value can cache them.
@@ -250,7 +258,7 @@ class Ruleset:
 
     # ---- pickling: mapping proxies become dicts on the way out and proxies again on the way in,
     # and derived caches are rebuilt rather than shipped (a Ruleset goes to process pools and Ray).
-    _PROXIED = ("options", "variants_available", "provenance")
+    _PROXIED = ("options", "variants_available", "variant_titles", "provenance")
 
     def __getstate__(self) -> dict[str, Any]:
         names = [f for f in self.__dataclass_fields__]
@@ -269,12 +277,21 @@ class Ruleset:
     def card_name(self, ident: str, lang: str = "en") -> str:
         """The name of card (or bonus) `ident` in `lang`, as the rulebook of that language prints
         it where base.dh has it; English where the rules give no name in `lang`; the id itself
-        for an id the rules do not know (a message must still say something)."""
+        for an id the rules do not know (a message must still say something). A `CardName`:
+        the catalogue's sentences agree with its gender in `lang` (dreamhome/i18n.py)."""
         item = self._by_id.get(ident)
         if item is None:
             return ident
         names = dict(item.names)
-        return str(names.get(lang) or names.get("en") or item.name)
+        if names.get(lang):
+            return CardName(names[lang], dict(item.genders).get(lang))
+        return CardName(str(names.get("en") or item.name))
+
+    def card_gender(self, ident: str, lang: str) -> str | None:
+        """The grammatical gender of card `ident`'s name in `lang` (`name LANG "…" GENDER`),
+        None where the rules give none; `card_name` carries it too (`CardName.gender`)."""
+        item = self._by_id.get(ident)
+        return dict(item.genders).get(lang) if item is not None else None
 
     def find_cards(self, text: str) -> tuple[str, ...]:
         """The ids whose id or name in any language is `text`, compared case-insensitively after

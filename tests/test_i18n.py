@@ -118,6 +118,7 @@ NAME_TEXTS = [
     'room name "Name" { name name "x" }',  # `name` as an id and as a language code
     'variant v { token car { name fr "Voiture" room garage } }',
     'roof red { name ru "Красная" @inferred colour "#d9534f" }',
+    'room kitchen { name fr "Cuisine" feminine @assumed category normal name ru "Кухня" feminine }',
 ]
 BAD_NAME_TEXTS = [
     "room kitchen { name ru }",
@@ -136,7 +137,7 @@ def _name_fields(items) -> list[tuple[str, str]]:
         decls = item.items if isinstance(item, VariantDecl) else (item,)
         for decl in decls:
             if isinstance(decl, Decl):
-                out += [(f.value[0], f.value[1]) for f in decl.fields if f.name.startswith(NAME_FIELD)]
+                out += [(f.value.lang, f.value.text) for f in decl.fields if f.name.startswith(NAME_FIELD)]
     return out
 
 

@@ -42,8 +42,26 @@ class Condition:
 
 
 NAME_FIELD = "name:"
-"""The key of a `name LANG "text"` field is `name:LANG` (value: LANG, text, LANG's position), so
-that a later declaration overrides one language's name and keeps the others (field-wise override)."""
+"""The key of a `name LANG "text"` field is `name:LANG` (value: a `NameValue`), so that a later
+declaration overrides one language's name and keeps the others (field-wise override)."""
+
+
+GENDERS = ("masculine", "feminine", "neuter", "plural")
+"""The grammatical genders a name may carry (`name fr "Cuisine" feminine`); `plural` is for a
+name that is grammatically plural (Russian "Строительные леса"). Which a language takes is
+`dreamhome.i18n.GENDERS`."""
+
+
+@dataclass(frozen=True)
+class NameValue:
+    """`name LANG "text" [GENDER]`: the language, the name, and the gender its language's
+    sentences agree with (None: not given), with where LANG and GENDER are written."""
+
+    lang: str
+    text: str
+    lang_pos: Pos
+    gender: str | None = None
+    gender_pos: Pos | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +113,8 @@ class VariantDecl:
     name: str | None
     items: tuple[VariantItem, ...]
     pos: Pos
+    names: tuple[Field, ...] = ()
+    """The block's `name LANG "…"` fields: its title in other languages, for the variant menus."""
 
 
 @dataclass(frozen=True)

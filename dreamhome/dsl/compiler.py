@@ -27,6 +27,7 @@ from typing import cast
 
 from dreamhome.board import Board, Floor, build_board
 from dreamhome.dsl.ast import (
+    GENDERS,
     NAME_FIELD,
     Condition,
     Decl,
@@ -35,6 +36,7 @@ from dreamhome.dsl.ast import (
     Include,
     Inlined,
     Item,
+    NameValue,
     OptionDecl,
     Pos,
     RulesFile,
@@ -53,6 +55,7 @@ from dreamhome.dsl.playability import (
 from dreamhome.errors import Diagnostic, RulesError
 from dreamhome.fileio import MAX_BYTES_ENV, max_input_bytes, printable
 from dreamhome.gc_pause import cyclic_gc_paused
+from dreamhome.i18n import GENDERS as LANGUAGE_GENDERS
 from dreamhome.i18n import LANGUAGES
 from dreamhome.ruleset import (
     DEFAULT_ROOF_COLOUR,
@@ -209,18 +212,19 @@ def _label(name: str) -> str:
     return name.split(":")[-1]
 
 
-def _card_names(ident: str, merged: _Merged) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """The English name (`name en`, else the title string, else the id) and every language's
-    name in LANGUAGES order. A language without a name is left out: `Ruleset.card_name`
-    falls back to English for it."""
+def _card_names(ident: str, merged: _Merged) -> tuple[str, tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """The English name (`name en`, else the title string, else the id), every language's
+    name in LANGUAGES order, and the genders given with them (`name fr "Cuisine" feminine`).
+    A language without a name is left out: `Ruleset.card_name` falls back to English for it."""
     given = {
-        cast("tuple[str, str, Pos]", fld.value)[0]: cast("tuple[str, str, Pos]", fld.value)[1]
+        cast(NameValue, fld.value).lang: cast(NameValue, fld.value)
         for key, fld in merged.fields.items()
         if key.startswith(NAME_FIELD)
     }
-    english = given.get("en") or merged.name or ident
-    given["en"] = english
-    return english, tuple((lang, given[lang]) for lang in LANGUAGES if lang in given)
+    english = given["en"].text if "en" in given else (merged.name or ident)
+    names = tuple((lang, english if lang == "en" else given[lang].text) for lang in LANGUAGES if lang in given or lang == "en")
+    genders = tuple((lang, g) for lang in LANGUAGES if lang in given and (g := given[lang].gender) is not None)
+    return english, names, genders
 
 
 def _span(fld: Field) -> tuple[str, int, int]:
@@ -527,13 +531,25 @@ class _Compiler:
 
     def check_name(self, fld: Field) -> None:
         """`name LANG "text"`: LANG one of the supported languages, the text not blank and plain text."""
-        lang, text, lang_pos = cast("tuple[str, str, Pos]", fld.value)
+        value = cast(NameValue, fld.value)
+        lang, text = value.lang, value.text
         if lang not in LANGUAGES:
-            self.error(lang_pos, f"unknown language '{lang}' for a name; expected one of {', '.join(LANGUAGES)}")
-        elif not text.strip():
+            self.error(value.lang_pos, f"unknown language '{lang}' for a name; expected one of {', '.join(LANGUAGES)}")
+            return
+        if not text.strip():
             self.error(fld.pos, f"the {lang} name is empty")
         elif (problem := name_problem(text)) is not None:
             self.error(fld.pos, f"the {lang} name: {problem}")
+        gender, gpos = value.gender, value.gender_pos or fld.pos
+        allowed = LANGUAGE_GENDERS.get(lang, ())
+        if gender is None:
+            return
+        if gender not in GENDERS:
+            self.error(gpos, f"unknown gender '{gender}' for the {lang} name; expected one of {', '.join(GENDERS)}")
+        elif not allowed:
+            self.error(gpos, f"the {lang} name takes no gender: no {lang} sentence of the program agrees with one")
+        elif gender not in allowed:
+            self.error(gpos, f"the {lang} name is {' or '.join(allowed)}, not {gender}")
 
     def check_display_name(self, name: str | None, pos: Pos) -> None:
         """The quoted name after a declaration's id (`room ID "Name"`): plain text too."""
@@ -587,12 +603,27 @@ class _Compiler:
         elif isinstance(item, VariantDecl):
             self.check_display_name(item.name, item.pos)
             self.check_variant_repeats(item)
+            self.check_variant_titles(item)
             if seen is not None:
                 key = f"variant {item.id}"
                 if key in seen:
                     self.error(item.pos, f"variant '{item.id}' is declared twice in this file (first at line {seen[key].line})")
                 seen[key] = item.pos
             state.variants[item.id] = (item, file)
+
+    def check_variant_titles(self, variant: VariantDecl) -> None:
+        """`name LANG "…"` in a variant block: a title per language, plain text, and no gender
+        (no sentence agrees with a variant's title)."""
+        seen: set[str] = set()
+        for fld in variant.names:
+            value = cast(NameValue, fld.value)
+            if value.lang in seen:
+                self.error(fld.pos, f"'name {value.lang}' is given twice in variant '{variant.id}'")
+            seen.add(value.lang)
+            if value.gender is not None:
+                self.error(value.gender_pos or fld.pos, "a variant's title takes no gender")
+            else:
+                self.check_name(fld)
 
     def check_variant_repeats(self, variant: VariantDecl) -> None:
         """Within one `variant` block each declaration and option once (checked where the block is
@@ -674,6 +705,7 @@ class _Compiler:
             options=MappingProxyType(options),
             variants_on=variants_on,
             variants_available=MappingProxyType(self.variants_available(state)),
+            variant_titles=MappingProxyType(self.variant_titles(state)),
             provenance=MappingProxyType(provenance),
             source=source,
             content_hash=content_hash,
@@ -809,7 +841,7 @@ class _Compiler:
                 bonus = (value, target)
         children = _int(f["children"]) if "children" in f else 0
         self.check_count(f["count"])
-        english, names = _card_names(ident, merged)
+        english, names, genders = _card_names(ident, merged)
         room = RoomType(
             ident,
             english,
@@ -821,6 +853,7 @@ class _Compiler:
             bonus,
             len(cards.rooms),
             names,
+            genders,
         )
         cards.rooms.append(room)
 
@@ -835,8 +868,8 @@ class _Compiler:
         colour = cast(str, f["colour"].value) if "colour" in f else DEFAULT_ROOF_COLOUR
         if not _COLOUR.fullmatch(colour):
             self.error(f["colour"].pos, f'colour {colour!r} is not a colour; write it as "#rrggbb"')
-        english, names = _card_names(ident, merged)
-        cards.roofs.append(RoofType(ident, english, count, windows, len(cards.roofs), colour, names))
+        english, names, genders = _card_names(ident, merged)
+        cards.roofs.append(RoofType(ident, english, count, windows, len(cards.roofs), colour, names, genders))
 
     def build_token(self, ident: str, merged: _Merged, scope: _Scope, cards: _Cards) -> None:
         """A furnishing (a resource card, RES-FURN) or a card-less token (VAR-CAR):
@@ -864,9 +897,9 @@ class _Compiler:
         if "count" in f:
             self.check_count(f["count"])
         is_card = merged.kind == "furnishing"
-        english, names = _card_names(ident, merged)
+        english, names, genders = _card_names(ident, merged)
         index = len(cards.furnishings)
-        cards.furnishings.append(Furnishing(ident, english, room, points[0], count, award, is_card, index, names))
+        cards.furnishings.append(Furnishing(ident, english, room, points[0], count, award, is_card, index, names, genders))
 
     def build_held(self, ident: str, merged: _Merged, scope: _Scope, cards: _Cards) -> None:
         """A helper or tool card and its compiled effects (RES-HELPER, RES-TOOL)."""
@@ -879,8 +912,8 @@ class _Compiler:
                 why = CARD_KIND_REFUSALS.get((merged.kind, spec.name), "see docs/language.md (RES-EFFECTS)")
                 self.error(spec.pos, f"{spec.name} on {KIND_WORDS[merged.kind]}: {why}")
         effects = tuple(e for e in effects if e.name in CARD_KIND_EFFECTS[merged.kind])
-        english, names = _card_names(ident, merged)
-        card = HeldCard(ident, english, merged.kind, _int(f["count"]), effects, names)
+        english, names, genders = _card_names(ident, merged)
+        card = HeldCard(ident, english, merged.kind, _int(f["count"]), effects, names, genders)
         (cards.helpers if merged.kind == "helper" else cards.tools).append(card)
 
     def build_bonus(self, ident: str, merged: _Merged, scope: _Scope, cards: _Cards) -> None:
@@ -894,8 +927,8 @@ class _Compiler:
         for cond in conditions:
             if self.check_room_ref(cond.room, cond.pos, scope):
                 clauses.extend(self.clauses(cond, scope))
-        english, names = _card_names(ident, merged)
-        cards.bonuses.append(Bonus(ident, english, points[0], tuple(clauses), self.describe_when(conditions), names))
+        english, names, genders = _card_names(ident, merged)
+        cards.bonuses.append(Bonus(ident, english, points[0], tuple(clauses), self.describe_when(conditions), names, genders))
 
     def clauses(self, cond: Condition, scope: _Scope) -> list[Clause]:
         """`has ROOM`: one clause over every floor; `every KIND floor has ROOM`: one per floor of that kind."""
@@ -1001,6 +1034,16 @@ class _Compiler:
                 if message is not None:
                     pos = specs[k].pos if k < len(specs) else decls[card.id].pos
                     self.error(pos, message, "warning")
+
+    @staticmethod
+    def variant_titles(state: _State) -> dict[str, tuple[tuple[str, str], ...]]:
+        """Each variant block's title in other languages (`name LANG "…"`), LANGUAGES order."""
+        out: dict[str, tuple[tuple[str, str], ...]] = {}
+        for vid, (v, _f) in state.variants.items():
+            given = {cast(NameValue, f.value).lang: cast(NameValue, f.value).text for f in v.names}
+            if given:
+                out[vid] = tuple((lang, given[lang]) for lang in LANGUAGES if lang in given)
+        return out
 
     @staticmethod
     def variants_available(state: _State) -> dict[str, str]:

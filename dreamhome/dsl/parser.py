@@ -30,6 +30,7 @@ from dreamhome.dsl.ast import (
     Include,
     Inlined,
     Item,
+    NameValue,
     OptionDecl,
     Pos,
     RulesFile,
@@ -253,7 +254,13 @@ class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
 
     @v_args(meta=True)
     def name_field(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
-        return self._field(NAME_FIELD + str(ch[0]), meta, ch, lambda c: (str(c[0]), str(c[1]), self._tpos(c[0])))
+        return self._field(NAME_FIELD + str(ch[0]), meta, ch, self._name_value)
+
+    def _name_value(self, c: list[Token]) -> NameValue:
+        gender = c[2] if len(c) > 2 else None
+        return NameValue(
+            str(c[0]), str(c[1]), self._tpos(c[0]), str(gender) if gender else None, self._tpos(gender) if gender else None
+        )
 
     @v_args(meta=True)
     def roof_field(self, meta: Meta, ch: list[Token | _Prov]) -> Field:
@@ -383,7 +390,9 @@ class _ToAst(Transformer[Token, "tuple[Item, ...]"]):
     @v_args(meta=True)
     def variant(self, meta: Meta, ch: list[object]) -> VariantDecl:
         ident, name, rest = self._head(ch)
-        return VariantDecl(ident, name, tuple(cast("list[VariantItem]", rest)), self._pos(meta))
+        titles = tuple(f for f in rest if isinstance(f, Field))
+        items = [item for item in rest if not isinstance(item, Field)]
+        return VariantDecl(ident, name, tuple(cast("list[VariantItem]", items)), self._pos(meta), titles)
 
     @v_args(meta=True)
     def include(self, meta: Meta, ch: list[Token]) -> Include:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from dreamhome.house import House
-from dreamhome.i18n import DEFAULT_LANG, has_text
+from dreamhome.i18n import DEFAULT_LANG, floor_name, has_text
 from dreamhome.i18n import text as ui
 from dreamhome.render.score_text import line_text
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
@@ -53,7 +53,7 @@ def house_svg_parts(
     if title:
         out.append(_text(x0 + 10, y0 + 30, title, 18, "bold", "start"))
     for fi, floor in enumerate(board.floors):
-        out.append(_text(x0 + LEFT - 12, row_y[fi] + CELL_H / 2 + 5, floor.name, 13, "normal", "end", "#666"))
+        out.append(_text(x0 + LEFT - 12, row_y[fi] + CELL_H / 2 + 5, floor_name(floor.name, lang), 13, "normal", "end", "#666"))
     # Roof pile: left part of the lowest row.
     if board.roof_pile is not None:
         pile_cols = [c for c in board.roof_pile[1] if c in col_x]

@@ -2,8 +2,9 @@
 
 Every card name goes through `Ruleset.card_name(ident, lang)` and every label through
 `dreamhome.i18n.text(key, lang)`, so `dreamhome --lang ru score` draws the Russian rulebook's
-names; `lang` defaults to English for callers that do not choose one. The score lines
-themselves are the scorer's English sentences (their rule texts are out of the catalogue's scope)."""
+names; `lang` defaults to English for callers that do not choose one. The floors are named by
+`i18n.floor_name` (a house rule's own floor by its id) and the score lines by
+`score_text.line_text`, in the same language."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dreamhome.house import House
-from dreamhome.i18n import DEFAULT_LANG, has_text
+from dreamhome.i18n import DEFAULT_LANG, floor_name, has_text
 from dreamhome.i18n import text as ui
 from dreamhome.legality import Violation
 from dreamhome.render.score_text import line_text
@@ -52,7 +53,7 @@ def house_grid(rules: Ruleset, house: House, violations: list[Violation] | None 
     for col in columns:
         grid.add_column(str(col), justify="center", min_width=10, max_width=13, overflow="fold")
     for fi, floor in enumerate(board.floors):
-        row: list[Text | str] = [floor.name]
+        row: list[Text | str] = [floor_name(floor.name, lang)]
         for col in columns:
             if col in floor.columns:
                 row.append(_cell_text(rules, house, board.index[f"{floor.name}/{col}"], bad, lang))

@@ -21,34 +21,28 @@ import hashlib
 import json
 from html import escape
 
+from dreamhome.game.action_text import resource_text, room_text
+from dreamhome.game.event_text import event_text
 from dreamhome.game.record import replay_record
 from dreamhome.game.roles import SCAFFOLD as SCAFFOLD_ROLE
 from dreamhome.game.roles import tools_with_role
-from dreamhome.game.state import GameState, Resource
+from dreamhome.game.state import GameState
+from dreamhome.i18n import DEFAULT_LANG, check_lang, text
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_total
 
 
-def _scaffold_name(rules: Ruleset) -> str:
-    """TOOL-SCAFFOLDING: the name the rules file gives the scaffold tool."""
+def _scaffold_name(rules: Ruleset, lang: str) -> str:
+    """TOOL-SCAFFOLDING: the name the rules file gives the scaffold tool, in `lang`."""
     cards = tools_with_role(rules, SCAFFOLD_ROLE)
-    return cards[0].name if cards else "scaffold"
+    return rules.card_name(cards[0].id, lang) if cards else "scaffold"
 
 
-def _resource_name(rules: Ruleset, res: Resource | None) -> str:
-    """A resource card as the rules file names it (the card's own name, never its id)."""
-    if res is None:
-        return ""
-    if res.kind == "roof":
-        return f"{rules.roof(res.id).name} roof" + (" with window" if res.window else "")
-    if res.kind == "furnishing":
-        return rules.furnishing(res.id).name
-    return rules.held(res.id).name
-
-
-def _snapshot(state: GameState) -> dict:
+def _snapshot(state: GameState, lang: str) -> dict:
+    """What one step shows, every card by its name in `lang` (never an id or a JSON fragment)."""
     rules = state.rules
-    scaffold = _scaffold_name(rules)
+    scaffold = _scaffold_name(rules, lang)
+    empty_room = text("grid.empty_room", lang)
     houses = []
     for house in state.houses:
         cells = []
@@ -58,24 +52,27 @@ def _snapshot(state: GameState) -> dict:
             elif code == SCAFFOLD:
                 cells.append({"cell": rules.board.cells[i], "kind": "scaffold", "name": scaffold})
             elif code == FACE_DOWN:
-                cells.append({"cell": rules.board.cells[i], "kind": "down", "name": "empty room"})
+                cells.append({"cell": rules.board.cells[i], "kind": "down", "name": empty_room})
             else:
                 room = rules.room_of_code(code)
-                token = rules.furnishings[house.tokens[i] - 1].name if house.tokens[i] else ""
-                cells.append({"cell": rules.board.cells[i], "kind": room.category, "name": room.name, "token": token})
+                token = rules.card_name(rules.furnishings[house.tokens[i] - 1].id, lang) if house.tokens[i] else ""
+                cells.append(
+                    {"cell": rules.board.cells[i], "kind": room.category, "name": rules.card_name(room.id, lang), "token": token}
+                )
         houses.append(
             {
                 "cells": cells,
                 "score": score_total(rules, house),
-                "roofs": [rules.roofs[c].name + ("*" if w else "") for c, w in house.roofs],
-                "helpers": [rules.held(h).name for h in house.helpers],
-                "tools": [rules.held(t).name for t in house.tools],
-                "outside": [rules.furnishing(f).name for f in house.outside],
+                "roofs": [rules.card_name(rules.roofs[c].id, lang).lower() + ("*" if w else "") for c, w in house.roofs],
+                "helpers": [rules.card_name(h, lang) for h in house.helpers],
+                "tools": [rules.card_name(t, lang) for t in house.tools],
+                "outside": [rules.card_name(f, lang) for f in house.outside],
             }
         )
     track = []
     for slot, res in zip(state.track_rooms, state.track_res):
-        track.append({"room": rules.room_of_code(slot).name if slot is not None else "", "resource": _resource_name(rules, res)})
+        slot_name = room_text(rules, slot, lang) if slot is not None else ""
+        track.append({"room": slot_name, "resource": resource_text(rules, res, lang) if res is not None else ""})
     return {
         "round": state.round if state.round <= rules.game.rounds else rules.game.rounds,
         "phase": state.phase.value,
@@ -89,39 +86,70 @@ def _snapshot(state: GameState) -> dict:
     }
 
 
+LABELS = (
+    "replay.previous",
+    "replay.next",
+    "replay.play",
+    "replay.pause",
+    "replay.round_of",
+    "replay.round",
+    "replay.player",
+    "replay.game_over",
+    "replay.first",
+    "replay.discards",
+    "replay.step",
+    "replay.column",
+    "replay.marker",
+    "replay.score",
+    "held.roofs",
+    "held.helpers",
+    "held.tools",
+    "held.outside",
+    "held.none",
+)
+"""The catalogue entries the page's script writes (`G.t`), in the page's language."""
+
+
 SCRIPT = """const G = JSON.parse(document.getElementById('game').textContent);
+const T = G.t;
 let step = 0, timer = null;
 const el = id => document.getElementById(id);
 function esc(s) { return String(s).replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'})[c]); }
+function fmt(key, args) { return T[key].replace(/\\{(\\w+)\\}/g, (m, k) => String(args[k])); }
 function show(n) {
   step = Math.max(0, Math.min(G.steps.length - 1, n));
   const s = G.steps[step];
-  const who = s.player < 0 ? 'game over' : 'player ' + s.player + ' (' + G.bots[s.player] + ')';
-  el('status').innerHTML = '<span id="round-now" data-round="' + s.round + '">round ' + s.round + ' of ' + G.rounds +
-    '</span> · <span id="player-now" data-player="' + s.player + '">' + esc(who) + '</span> · first player: ' +
-    s.first + ' · room discard ' + s.room_discard + ', roof discard ' + s.roof_discard;
-  el('stepinfo').textContent = 'step ' + step + ' / ' + (G.steps.length - 1);
-  el('track').innerHTML = s.track.map((c, k) => '<div class="col"><b>column ' + k + '</b><br>' + esc(c.room || '—') +
-    '<br><i>' + esc(c.resource || (k === 0 ? 'first-player marker' : '—')) + '</i></div>').join('');
+  const who = s.player < 0 ? T['replay.game_over'] : fmt('replay.player', {seat: s.player, bot: G.bots[s.player]});
+  el('status').innerHTML = '<span id="round-now" data-round="' + s.round + '">' + esc(fmt('replay.round_of', {round: s.round, rounds: G.rounds})) +
+    '</span> · <span id="player-now" data-player="' + s.player + '">' + esc(who) + '</span> · ' + esc(fmt('replay.first', {seat: s.first})) +
+    ' · ' + esc(fmt('replay.discards', {rooms: s.room_discard, roofs: s.roof_discard}));
+  el('stepinfo').textContent = fmt('replay.step', {step: step, last: G.steps.length - 1});
+  el('track').innerHTML = s.track.map((c, k) => '<div class="col"><b>' + esc(fmt('replay.column', {column: k})) + '</b><br>' + esc(c.room || '—') +
+    '<br><i>' + esc(c.resource || (k === 0 ? T['replay.marker'] : '—')) + '</i></div>').join('');
+  const list = (key, xs) => esc(T[key]) + ': ' + esc(xs.join(', ') || T['held.none']);
   el('houses').innerHTML = s.houses.map((h, p) => '<div class="house' + (p === s.player ? ' current' : '') +
-    '" data-seat="' + p + '"><b>player ' + p + ' (' + esc(G.bots[p]) + ')</b> score <span class="score">' + h.score +
+    '" data-seat="' + p + '"><b>' + esc(fmt('replay.player', {seat: p, bot: G.bots[p]})) + '</b> ' + esc(T['replay.score']) +
+    ' <span class="score">' + h.score +
     '</span><div class="grid">' + h.cells.map(c => '<div class="cell ' + esc(c.kind) + '" style="grid-column:' + (G.col[c.cell] + 1) +
     ';grid-row:' + (G.row[c.cell] + 1) + '" title="' + esc(c.cell) + '">' + esc(c.name || '') +
     (c.token ? '<span class="token">' + esc(c.token) + '</span>' : '') + '</div>').join('') + '</div>' +
-    '<div>roofs: ' + esc(h.roofs.join(', ') || 'none') + '<br>helpers: ' + esc(h.helpers.join(', ') || 'none') +
-    '<br>tools: ' + esc(h.tools.join(', ') || 'none') + (h.outside.length ? '<br>outside: ' + esc(h.outside.join(', ')) : '') +
+    '<div>' + list('held.roofs', h.roofs) + '<br>' + list('held.helpers', h.helpers) +
+    '<br>' + list('held.tools', h.tools) + (h.outside.length ? '<br>' + list('held.outside', h.outside) : '') +
     '</div></div>').join('');
   el('log').innerHTML = G.events.map((e, i) => '<div class="' + (i < s.events && i >= (step ? G.steps[step - 1].events : 0) ? 'now' : '') +
     '">' + i + '. ' + esc(e) + '</div>').join('');
   const now = el('log').querySelector('.now'); if (now) now.scrollIntoView({block: 'nearest'});
   el('round').value = String(s.round);
 }
+el('prev').textContent = T['replay.previous'];
+el('next').textContent = T['replay.next'];
+el('play').textContent = T['replay.play'];
 el('prev').onclick = () => show(step - 1);
 el('next').onclick = () => show(step + 1);
-el('play').onclick = () => { if (timer) { clearInterval(timer); timer = null; el('play').textContent = 'play'; }
+el('play').onclick = () => { if (timer) { clearInterval(timer); timer = null; el('play').textContent = T['replay.play']; }
   else { timer = setInterval(() => { if (step >= G.steps.length - 1) el('play').click(); else show(step + 1); }, 700);
-  el('play').textContent = 'pause'; } };
-for (let r = 1; r <= G.rounds; r++) { const o = document.createElement('option'); o.value = String(r); o.textContent = 'round ' + r; el('round').appendChild(o); }
+  el('play').textContent = T['replay.pause']; } };
+for (let r = 1; r <= G.rounds; r++) { const o = document.createElement('option'); o.value = String(r); o.textContent = fmt('replay.round', {round: r}); el('round').appendChild(o); }
 el('round').onchange = () => show(G.steps.findIndex(s => s.round === Number(el('round').value)));
 const params = new URLSearchParams(location.hash.slice(1));
 show(Number(params.get('step') || 0));
@@ -129,7 +157,7 @@ for (const c of (params.get('clicks') || '').split(',').filter(Boolean)) el(c).c
 """
 
 PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{lang}"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{csp}">
 <title>{title}</title>
 <style>
@@ -150,8 +178,8 @@ body {{ font-family: sans-serif; margin: 16px; color: #222; }}
 #log .now {{ background: #ffe98a; }}
 </style></head><body>
 <h2>{title}</h2>
-<div id="bar"><button id="prev">previous</button><button id="next">next</button>
-<button id="play">play</button><select id="round"></select> <span id="stepinfo"></span></div>
+<div id="bar"><button id="prev">{previous}</button><button id="next">{next}</button>
+<button id="play">{play}</button><select id="round"></select> <span id="stepinfo"></span></div>
 <div id="status"></div><div class="track" id="track"></div><div class="houses" id="houses"></div>
 <div id="log"></div>
 <script id="game" type="application/json">{data}</script>
@@ -159,24 +187,32 @@ body {{ font-family: sans-serif; margin: 16px; color: #222; }}
 """
 
 
-def replay_html(data: dict, source: str = "record") -> str:
+def replay_html(data: dict, source: str = "record", lang: str = DEFAULT_LANG) -> str:
+    """The record `data` as one page in `lang` (`dreamhome.i18n.LANGUAGES`): the cards by their
+    names in that language, the log's lines said by `event_text` (never an action as JSON)."""
+    lang = check_lang(lang)
     snapshots: list[dict] = []
+    events: list[str] = []
     holder: dict = {}
 
     def on_step(state: GameState) -> None:
-        snapshots.append(_snapshot(state))
+        # The new lines of the log are said from the state they were played in (the card a
+        # tool or helper action uses is the one its player held then).
+        said_from = holder.get("before", state)
+        names = _player_names(holder.get("bots", ()), state.n, lang)
+        for event in state.events[len(events) :]:
+            player = event.get("player")
+            who = names[player] if isinstance(player, int) and 0 <= player < len(names) else ""
+            events.append(event_text(said_from, event, who, lang))
+        snapshots.append(_snapshot(state, lang))
         holder["state"] = state
+        holder["before"] = state.clone()
 
+    bots = data.get("bots") if isinstance(data, dict) else None
+    holder["bots"] = tuple(str(b) for b in bots) if isinstance(bots, list) else ()
     result = replay_record(data, source, on_step=on_step)
     state = holder["state"]
     rules = state.rules
-    events = []
-    for e in state.events:
-        if "text" in e:
-            events.append(f"round {e['round']}: player {e['player']}: {e['text']}" + (" (forced)" if e.get("forced") else ""))
-        else:
-            detail = {k: v for k, v in e.items() if k not in ("round", "event")}
-            events.append(f"round {e['round']}: {e['event']} {json.dumps(detail, ensure_ascii=False)}")
     columns = sorted({c for fl in rules.board.floors for c in fl.columns})
     game = {
         "bots": list(result.bots) or ["?"] * state.n,
@@ -185,9 +221,24 @@ def replay_html(data: dict, source: str = "record") -> str:
         "events": events,
         "col": {name: columns.index(rules.board.cell_column[i]) for i, name in enumerate(rules.board.cells)},
         "row": {name: rules.board.cell_floor[i] for i, name in enumerate(rules.board.cells)},
+        "t": {key: text(key, lang) for key in LABELS},
     }
-    title = f"Dream Home — seed {state.seed}, {state.n} players, scores {result.scores()}"
-    return PAGE.format(title=escape(title), csp=escape(CSP), columns=len(columns), data=script_json(game), script=SCRIPT)
+    title = text("replay.title", lang, seed=state.seed, players=state.n, scores=result.scores())
+    buttons = {name: escape(text(f"replay.{name}", lang)) for name in ("previous", "next", "play")}
+    return PAGE.format(
+        title=escape(title),
+        csp=escape(CSP),
+        columns=len(columns),
+        data=script_json(game),
+        script=SCRIPT,
+        lang=lang,
+        **buttons,
+    )
+
+
+def _player_names(bots: tuple[str, ...], n: int, lang: str) -> list[str]:
+    """Each seat as the log names it: "player 0 (greedy)" in `lang`."""
+    return [text("replay.player", lang, seat=p, bot=bots[p] if p < len(bots) else "?") for p in range(n)]
 
 
 # Characters that could end the script element, start an HTML comment or a character

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from rich.table import Table
 from rich.text import Text
 
+from dreamhome.i18n import label, text
 from dreamhome.ruleset import HeldCard, Ruleset
 
 
@@ -113,77 +114,89 @@ def _mark(rules: Ruleset, ident: str, fld: str, value: str) -> Text:
     return Text(value + f" ({prov})", style="cyan")
 
 
+def _table(title: str, columns: Iterable[str], lang: str) -> Table:
+    """A table titled and headed in `lang` (`rules.*` entries: the words of `rules show`)."""
+    table = Table(title=Text(title), header_style="bold")
+    for col in columns:
+        table.add_column(text(f"rules.col.{col}", lang))
+    return table
+
+
 def rules_tables(rules: Ruleset, assumed_only: bool = False, lang: str = "en") -> list[Table | Text]:
-    """The ruleset for people; card names in `lang` (`Ruleset.card_name`), English where it has none."""
+    """The ruleset for people, in `lang`: headers and phrases from the catalogue (`rules.*`),
+    card names by `Ruleset.card_name` (English where the rules give none), ids as written."""
     if assumed_only:
-        table = Table(title=Text(f"Assumed values in {rules.path}"), header_style="bold")
-        for col in ("id", "field", "where"):
-            table.add_column(col)
+        table = _table(text("rules.assumed_title", lang, path=rules.path), ("id", "field", "where"), lang)
         for ident, fld, ref in rules.assumed_values():
             table.add_row(ident, fld, Text(f"{ref.file}:{ref.line}"))
         return [table]
     out: list[Table | Text] = []
     g = rules.game
     head = Text(
-        f"{g.name}: {g.min_players}–{g.max_players} players, {g.rounds} rounds, "
-        f"deal {g.deal_rooms} rooms + {g.deal_resources} resources",
+        text(
+            "rules.head",
+            lang,
+            game=g.name,
+            low=g.min_players,
+            high=g.max_players,
+            rounds=g.rounds,
+            rooms=g.deal_rooms,
+            resources=g.deal_resources,
+        ),
         style="bold",
     )
-    head.append(f"\noptions: {', '.join(f'{k}={v}' for k, v in rules.options.items())}", style="dim")
-    head.append(
-        f"\nvariants on: {', '.join(rules.variants_on) or 'none'}; available: {', '.join(rules.variants_available)}", style="dim"
-    )
-    head.append("\nvalues marked ? are assumed (not found in any rulebook); (x) names another source", style="dim")
+    head.append("\n" + text("rules.options", lang, options=", ".join(f"{k}={v}" for k, v in rules.options.items())), style="dim")
+    on = ", ".join(rules.variants_on) or text("rules.none", lang)
+    head.append("\n" + text("rules.variants", lang, on=on, available=", ".join(rules.variants_available)), style="dim")
+    head.append("\n" + text("rules.legend", lang), style="dim")
     out.append(head)
-    rooms = Table(title="Room cards", header_style="bold")
-    for col in ("id", "name", "category", "points by size", "bonus", "count", "children"):
-        rooms.add_column(col)
+    rooms = _table(text("rules.rooms_title", lang), ("id", "name", "category", "points", "bonus", "count", "children"), lang)
     for r in rules.rooms:
-        bonus = f"{r.bonus[0]} beside {r.bonus[1]}" if r.bonus else ""
+        bonus = text("rules.bonus_beside", lang, points=r.bonus[0], room=r.bonus[1]) if r.bonus else ""
         rooms.add_row(
             r.id,
             Text(rules.card_name(r.id, lang)),  # as written: a name is never read as rich markup
-            r.category,
+            label(f"word.category.{r.category}", r.category, lang),
             _mark(rules, r.id, "points", " / ".join(map(str, r.points))),
             _mark(rules, r.id, "bonus", bonus) if bonus else "",
             _mark(rules, r.id, "count", str(r.count)),
             _mark(rules, r.id, "children", str(r.children)),
         )
-    rooms.caption = f"{sum(r.count for r in rules.rooms)} room cards"
+    rooms.caption = text("rules.rooms_caption", lang, count=sum(r.count for r in rules.rooms))
     out.append(rooms)
-    res = Table(title="Resource cards", header_style="bold")
-    for col in ("kind", "id", "detail", "count"):
-        res.add_column(col)
+    res = _table(text("rules.resources_title", lang), ("kind", "id", "detail", "count"), lang)
     for roof in rules.roofs:
         res.add_row(
-            "roof",
+            text("rules.kind.roof", lang),
             roof.id,
-            _mark(rules, roof.id, "windows", f"{roof.windows} with a window"),
+            _mark(rules, roof.id, "windows", text("rules.windows", lang, count=roof.windows)),
             _mark(rules, roof.id, "count", str(roof.count)),
         )
     for f in rules.furnishings:
-        where = f"in {f.room}" if f.room else "outside"
-        kind = "furnishing" if f.is_card else "token"
+        where = text("rules.in_room", lang, room=f.room) if f.room else text("rules.outside", lang)
+        kind = text("rules.kind.furnishing" if f.is_card else "rules.kind.token", lang)
         res.add_row(
             kind,
             f.id,
             Text.assemble(
-                _mark(rules, f.id, "room" if f.room else "outside", where), ", ", _mark(rules, f.id, "points", f"{f.points} pts")
+                _mark(rules, f.id, "room" if f.room else "outside", where),
+                ", ",
+                _mark(rules, f.id, "points", text("rules.points", lang, points=f.points)),
             ),
             _mark(rules, f.id, "count", str(f.count)),
         )
     for c in rules.helpers + rules.tools:
-        res.add_row(c.kind, c.id, "; ".join(e.describe() for e in c.effects), _mark(rules, c.id, "count", str(c.count)))
+        kind = label(f"rules.kind.{c.kind}", c.kind, lang)
+        res.add_row(kind, c.id, "; ".join(e.describe() for e in c.effects), _mark(rules, c.id, "count", str(c.count)))
     out.append(res)
-    scoring = Table(title="Scoring", header_style="bold")
-    scoring.add_column("term")
-    scoring.add_column("points")
-    scoring.add_column("when")
+    scoring = _table(text("rules.scoring_title", lang), ("term", "points_short", "when"), lang)
     for b in rules.bonuses:
         scoring.add_row(Text(rules.card_name(b.id, lang)), str(b.points), Text(b.text))
     rs = rules.roof_scoring
     scoring.add_row(
-        "Roof", f"{rs.uniform} / {rs.mixed} + {rs.window} per window", f"{rs.size} cards chosen: all one colour / mixed"
+        text("rules.roof", lang),
+        text("rules.roof_points", lang, uniform=rs.uniform, mixed=rs.mixed, window=rs.window),
+        text("rules.roof_when", lang, size=rs.size),
     )
     out.append(scoring)
     return out
