@@ -185,7 +185,9 @@ def _after(state: GameState, action: Action, me: int, work: float, depth: int) -
                 return value, proven
     seen = child.observation(me, lookahead=False)
     try:
-        value, proven = completion_bound(state.rules, _light(state.rules, seen.houses[me]), pool_of(seen), deterministic_time=work)
+        value, proven = completion_bound(
+            state.rules, _light(state.rules, seen.houses[me]), pool_of(seen), deterministic_time=work
+        )
     except DreamhomeError:
         return -math.inf, False
     return float(value), proven
