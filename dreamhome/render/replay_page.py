@@ -149,7 +149,7 @@ body {{ font-family: sans-serif; margin: 16px; color: #222; }}
 #log {{ max-height: 260px; overflow: auto; font-size: 12px; border: 1px solid #ddd; padding: 6px; margin-top: 12px; }}
 #log .now {{ background: #ffe98a; }}
 </style></head><body>
-<h2>{title}</h2>
+<h2>{title}</h2>{extra}
 <div id="bar"><button id="prev">previous</button><button id="next">next</button>
 <button id="play">play</button><select id="round"></select> <span id="stepinfo"></span></div>
 <div id="status"></div><div class="track" id="track"></div><div class="houses" id="houses"></div>
@@ -159,7 +159,10 @@ body {{ font-family: sans-serif; margin: 16px; color: #222; }}
 """
 
 
-def replay_html(data: dict, source: str = "record") -> str:
+def replay_html(data: dict, source: str = "record", annotations: dict[int, str] | None = None, extra_html: str = "") -> str:
+    """The page of a record. `annotations` (event index → text) is appended to those events of
+    the log, and `extra_html` (trusted markup: no script, the CSP allows none) goes under the
+    title; the game review's page (review_page.py) adds its marks and chart through them."""
     snapshots: list[dict] = []
     holder: dict = {}
 
@@ -174,6 +177,8 @@ def replay_html(data: dict, source: str = "record") -> str:
     for e in state.events:
         if "text" in e:
             events.append(f"round {e['round']}: player {e['player']}: {e['text']}" + (" (forced)" if e.get("forced") else ""))
+            if annotations and len(events) - 1 in annotations:
+                events[-1] += f" — {annotations[len(events) - 1]}"
         else:
             detail = {k: v for k, v in e.items() if k not in ("round", "event")}
             events.append(f"round {e['round']}: {e['event']} {json.dumps(detail, ensure_ascii=False)}")
@@ -187,7 +192,9 @@ def replay_html(data: dict, source: str = "record") -> str:
         "row": {name: rules.board.cell_floor[i] for i, name in enumerate(rules.board.cells)},
     }
     title = f"Dream Home — seed {state.seed}, {state.n} players, scores {result.scores()}"
-    return PAGE.format(title=escape(title), csp=escape(CSP), columns=len(columns), data=script_json(game), script=SCRIPT)
+    return PAGE.format(
+        title=escape(title), csp=escape(CSP), columns=len(columns), data=script_json(game), script=SCRIPT, extra=extra_html
+    )
 
 
 # Characters that could end the script element, start an HTML comment or a character

@@ -115,28 +115,28 @@ def _best(state: GameState, legal: list[Action], me: int, work: float, depth: in
         )
         best, best_i, proven = float(value), legal.index(places[placements.index(where)]), ok
     if takes:
-        options = []
-        for action in takes:
-            room = obs.track_rooms[action.column]
-            spots = legal_placements(rules, obs.houses[me], room) if room is not None else []
-            if room is not None and spots:
-                options.append((action, Take(room, spots)))
+        options: list[tuple[Action, Take]] = []
+        for take in takes:
+            card = obs.track_rooms[take.column]
+            spots = legal_placements(rules, obs.houses[me], card) if card is not None else []
+            if card is not None and spots:
+                options.append((take, Take(card, spots)))
         if options:
             try:
-                value, i, _where = best_take_now(
+                gain, k, _where = best_take_now(
                     rules, house, pool_of(obs), [t for _a, t in options], deterministic_time=work * len(options)
                 )
             except DreamhomeError:
-                value, i = -math.inf, 0
-            if value > best:
-                best, best_i = value, legal.index(options[i][0])
+                gain, k = -math.inf, 0
+            if gain > best:
+                best, best_i = gain, legal.index(options[k][0])
     for i, action in enumerate(legal):
         if isinstance(action, (PlaceRoom, TakeColumn, TakeRoomAtRoundStart)):
             continue
-        value, ok = _after(state, action, me, work / 2, depth)
+        after, ok = _after(state, action, me, work / 2, depth)
         proven = proven and ok
-        if value > best:
-            best, best_i = value, i
+        if after > best:
+            best, best_i = after, i
     return best, best_i, proven
 
 
@@ -148,18 +148,18 @@ def _value(state: GameState, legal: list[Action], chosen: Action, me: int, work:
     obs = state.observation(me, lookahead=False)
     house = _light(rules, obs.houses[me])
     if isinstance(chosen, PlaceRoom):
-        room = rules.room(chosen.room).code
+        code = rules.room(chosen.room).code
         value, ok, _ = best_placement_bound(
-            rules, house, _without(pool_of(obs), room), room, [_placement(state, chosen)], deterministic_time=work
+            rules, house, _without(pool_of(obs), code), code, [_placement(state, chosen)], deterministic_time=work
         )
         return float(value), ok
     if isinstance(chosen, (TakeColumn, TakeRoomAtRoundStart)):
-        room = obs.track_rooms[chosen.column]
-        spots = legal_placements(rules, obs.houses[me], room) if room is not None else []
-        if room is not None and spots:
+        card = obs.track_rooms[chosen.column]
+        spots = legal_placements(rules, obs.houses[me], card) if card is not None else []
+        if card is not None and spots:
             try:
-                value, _i, _where = best_take_now(rules, house, pool_of(obs), [Take(room, spots)], deterministic_time=work)
-                return value, True
+                gain, _i, _where = best_take_now(rules, house, pool_of(obs), [Take(card, spots)], deterministic_time=work)
+                return gain, True
             except DreamhomeError:
                 pass
     return _after(state, chosen, me, work / 2, depth)

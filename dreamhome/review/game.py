@@ -22,6 +22,7 @@ class GameReview:
     work: float
     walk: Walk
     players: tuple[PlayerReview, ...]
+    record: dict[str, Any]  # the record reviewed (the annotated page replays it)
 
     @property
     def decisions(self) -> tuple[Any, ...]:
@@ -52,7 +53,7 @@ def review_record(
     """Review a finished game record (verified as `dreamhome replay` verifies it): every
     decision evaluated, each player summed up. Any flaw of the record is one `DreamhomeError`."""
     walk = walk_record(data, source, work, on_decision)
-    return GameReview(source, work, walk, tuple(player_reviews(walk)))
+    return GameReview(source, work, walk, tuple(player_reviews(walk)), data)
 
 
 def review_game(result: GameResult, work: float = REVIEW_WORK) -> GameReview:

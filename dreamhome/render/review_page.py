@@ -1,0 +1,105 @@
+"""A game review as one self-contained page: the replay page (replay_page.py, through its public
+`replay_html`) with each decision of the log annotated with its mark, its loss and the best
+option, and above it a chart of each player's reachable final score after each decision, round
+by round, as inline SVG (no script: the replay page's CSP allows only its own), the costly
+decisions (mistakes and blunders) marked with a dot whose tooltip says what they cost."""
+
+from __future__ import annotations
+
+from html import escape
+
+from dreamhome.game.record import GameResult
+from dreamhome.i18n import DEFAULT_LANG
+from dreamhome.i18n import text as ui
+from dreamhome.render.replay_page import replay_html
+from dreamhome.review.game import GameReview, review_game
+
+COLOURS = ("#2b7bb9", "#d9534f", "#5cb85c", "#f0ad4e", "#8e44ad", "#555555")
+WIDTH, HEIGHT, PAD = 720, 260, 36
+COSTLY = ("mistake", "blunder")
+
+
+def _annotation(review: GameReview, index: int, lang: str) -> str:
+    d = review.decisions[index]
+    if d.mark is None:
+        return ""
+    mark = ui(f"review.mark.{d.mark}", lang)
+    if d.mark == "best":
+        return f"{mark} ({d.chosen_value:g})"
+    return f"{mark}: −{d.loss:g} (best: {d.best}, {d.best_value:g} against {d.chosen_value:g})"
+
+
+def chart_svg(review: GameReview, lang: str = DEFAULT_LANG) -> str:
+    """Each player's reachable final score after each of its decisions (x: the round, the
+    decisions of a round spread across it; the end game after the last round)."""
+    rounds = review.walk.result.state.rules.game.rounds
+    values = [d.chosen_value for d in review.decisions] + [0.0]
+    top = max(values) or 1.0
+    low = min(0.0, min(values))
+
+    def x(position: float) -> float:
+        return PAD + (WIDTH - 2 * PAD) * (position - 1) / max(rounds, 1)
+
+    def y(value: float) -> float:
+        return HEIGHT - PAD - (HEIGHT - 2 * PAD) * (value - low) / (top - low)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'role="img" id="review-chart"><title>{escape(ui("review.chart", lang))}</title>',
+        f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" stroke="#999"/>',
+        f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{HEIGHT - PAD}" stroke="#999"/>',
+        f'<text x="{PAD}" y="{PAD - 8}" font-size="11">{top:g}</text>',
+    ]
+    for r in range(1, rounds + 2):
+        parts.append(
+            f'<text x="{x(r):.1f}" y="{HEIGHT - PAD + 14}" font-size="10" text-anchor="middle">'
+            f"{r if r <= rounds else 'end'}</text>"
+        )
+    for p in review.players:
+        colour = COLOURS[p.seat % len(COLOURS)]
+        mine = [d for d in review.decisions if d.seat == p.seat]
+        per_round: dict[int, int] = {}
+        for d in mine:
+            per_round[d.round] = per_round.get(d.round, 0) + 1
+        seen: dict[int, int] = {}
+        points = []
+        for d in mine:
+            r = d.round if d.phase != "end" else rounds + 1
+            k = seen[d.round] = seen.get(d.round, 0) + 1
+            px, py = x(r - 1 + k / (per_round[d.round] + 1) + 0.5), y(d.chosen_value)
+            points.append(f"{px:.1f},{py:.1f}")
+            if d.mark in COSTLY:
+                tip = escape(f"player {d.seat}, round {d.round}: {d.chosen} — {ui(f'review.mark.{d.mark}', lang)}, −{d.loss:g}")
+                parts.append(
+                    f'<circle cx="{px:.1f}" cy="{py:.1f}" r="{5 if d.mark == "blunder" else 3.5}" fill="{colour}" '
+                    f'class="costly {d.mark}" data-decision="{d.index}"><title>{tip}</title></circle>'
+                )
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{" ".join(points)}"/>')
+        parts.append(
+            f'<text x="{WIDTH - PAD + 4}" y="{PAD + 14 * p.seat}" font-size="11" fill="{colour}">'
+            f"{escape(f'{p.seat} {p.bot}')}</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def review_html(review: GameReview, lang: str = DEFAULT_LANG) -> str:
+    """The annotated replay page of a reviewed game."""
+    annotations = {d.event: _annotation(review, d.index, lang) for d in review.decisions if d.mark is not None}
+    table = "".join(f"<li>{escape(line)}</li>" for line in _summary(review, lang))
+    extra = f'<h3>{escape(ui("review.chart", lang))}</h3>{chart_svg(review, lang)}<ul id="review-summary">{table}</ul>'
+    return replay_html(review.record, review.source, annotations=annotations, extra_html=extra)
+
+
+def _summary(review: GameReview, lang: str) -> list[str]:
+    from dreamhome.render.review_text import summary_lines
+
+    return summary_lines(review, lang)
+
+
+def review_page_for_game(result: GameResult, lang: str = DEFAULT_LANG) -> str:
+    """The browser table's "Review this game": the annotated page of a game just finished."""
+    return review_html(review_game(result), lang)
+
+
+__all__ = ["chart_svg", "review_html", "review_page_for_game"]
