@@ -16,7 +16,8 @@ public API, never a second copy of a rule or of the bound:
 - any other decision during the rounds (a discard, a tool, the scaffold, a token): the house
   after it (read from the option applied to a copy of the game, whose deals change no house)
   completed at best (`completion_bound`); when the same player still acts in the same turn
-  after it (a tool before the take), the best of that continuation, read the same way;
+  after it (a tool before the take, the first player's take after its discard), the best of
+  that continuation, read by its takes or placements alone;
 - the end game (END-ORDER): `solver.optimize.best_final_score` of the house with both piles and
   the uses still left, before the decision (the best) and after the chosen one.
 
@@ -133,6 +134,8 @@ def _best(state: GameState, legal: list[Action], me: int, work: float, depth: in
     for i, action in enumerate(legal):
         if isinstance(action, (PlaceRoom, TakeColumn, TakeRoomAtRoundStart)):
             continue
+        if depth > 0 and best > -math.inf:
+            break  # a continuation is read by its takes or placements alone (a tool's further uses are not searched)
         after, ok = _after(state, action, me, work / 2, depth)
         proven = proven and ok
         if after > best:
