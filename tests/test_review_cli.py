@@ -119,3 +119,15 @@ def test_the_readme_shows_a_real_summary(base: Ruleset) -> None:
     review = review_game(play_game(base, 4, ["solver", "greedy", "greedy", "random"], 7))
     for line in summary_lines(review, "en"):
         assert line in readme, line
+
+
+def test_review_md_python_example_runs() -> None:
+    import re
+
+    from tests.helpers.paths import ROOT
+
+    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / "REVIEW.md").read_text(encoding="utf-8"), re.M | re.S)
+    assert len(blocks) == 1
+    namespace: dict[str, object] = {"__name__": "docs_review"}
+    exec(compile(blocks[0], "docs/REVIEW.md", "exec"), namespace)  # noqa: S102 - the docs' own code
+    assert "<svg" in str(namespace["page"]) and namespace["worst"]
