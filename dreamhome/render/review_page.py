@@ -15,7 +15,7 @@ from dreamhome.render.replay_page import replay_html
 from dreamhome.review.game import GameReview, review_game
 
 COLOURS = ("#2b7bb9", "#d9534f", "#5cb85c", "#f0ad4e", "#8e44ad", "#555555")
-WIDTH, HEIGHT, PAD = 720, 260, 36
+WIDTH, HEIGHT, PAD, LEGEND = 720, 260, 36, 110  # the plot, its margins, the legend at its right
 COSTLY = ("mistake", "blunder")
 
 
@@ -44,7 +44,8 @@ def chart_svg(review: GameReview, lang: str = DEFAULT_LANG) -> str:
         return HEIGHT - PAD - (HEIGHT - 2 * PAD) * (value - low) / (top - low)
 
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH + LEGEND}" height="{HEIGHT}" '
+        f'viewBox="0 0 {WIDTH + LEGEND} {HEIGHT}" '
         f'role="img" id="review-chart"><title>{escape(ui("review.chart", lang))}</title>',
         f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" stroke="#999"/>',
         f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{HEIGHT - PAD}" stroke="#999"/>',
