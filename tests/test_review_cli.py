@@ -131,3 +131,18 @@ def test_review_md_python_example_runs() -> None:
     namespace: dict[str, object] = {"__name__": "docs_review"}
     exec(compile(blocks[0], "docs/REVIEW.md", "exec"), namespace)  # noqa: S102 - the docs' own code
     assert "<svg" in str(namespace["page"]) and namespace["worst"]
+
+
+def test_a_finished_game_with_a_person_at_the_table_is_reviewed(base: Ruleset) -> None:
+    """The hooks the terminal seat and the browser table call at a game's end (a person's seat
+    is named "human" in the record): summary lines in the person's language, the annotated page."""
+    from dreamhome.game.record import GameResult
+    from dreamhome.render.review_page import review_page_for_game
+    from dreamhome.render.review_text import summary_for_game
+
+    played = play_game(base, 2, ["greedy", "solver"], 8)
+    result = GameResult(played.state, ("human", "solver"))
+    lines = summary_for_game(result, "hu")
+    assert len(lines) == 2 and lines[0].startswith("0. játékos (human)")
+    page = review_page_for_game(result, "ru")
+    assert 'id="review-chart"' in page and "Достижимый итоговый счёт" in page

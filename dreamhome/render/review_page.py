@@ -25,8 +25,16 @@ def _annotation(review: GameReview, index: int, lang: str) -> str:
         return ""
     mark = ui(f"review.mark.{d.mark}", lang)
     if d.mark == "best":
-        return f"{mark} ({d.chosen_value:g})"
-    return f"{mark}: −{d.loss:g} (best: {d.best}, {d.best_value:g} against {d.chosen_value:g})"
+        return ui("review.annotation_best", lang, mark=mark, value=f"{d.chosen_value:g}")
+    return ui(
+        "review.annotation",
+        lang,
+        mark=mark,
+        loss=f"{d.loss:g}",
+        best=d.best,
+        best_value=f"{d.best_value:g}",
+        chosen_value=f"{d.chosen_value:g}",
+    )
 
 
 def chart_svg(review: GameReview, lang: str = DEFAULT_LANG) -> str:
@@ -54,7 +62,7 @@ def chart_svg(review: GameReview, lang: str = DEFAULT_LANG) -> str:
     for r in range(1, rounds + 2):
         parts.append(
             f'<text x="{x(r):.1f}" y="{HEIGHT - PAD + 14}" font-size="10" text-anchor="middle">'
-            f"{r if r <= rounds else 'end'}</text>"
+            f"{r if r <= rounds else escape(ui('review.end', lang))}</text>"
         )
     for p in review.players:
         colour = COLOURS[p.seat % len(COLOURS)]
@@ -70,7 +78,17 @@ def chart_svg(review: GameReview, lang: str = DEFAULT_LANG) -> str:
             px, py = x(r - 1 + k / (per_round[d.round] + 1) + 0.5), y(d.chosen_value)
             points.append(f"{px:.1f},{py:.1f}")
             if d.mark in COSTLY:
-                tip = escape(f"player {d.seat}, round {d.round}: {d.chosen} — {ui(f'review.mark.{d.mark}', lang)}, −{d.loss:g}")
+                tip = escape(
+                    ui(
+                        "review.tip",
+                        lang,
+                        seat=d.seat,
+                        round=d.round,
+                        chosen=d.chosen,
+                        mark=ui(f"review.mark.{d.mark}", lang),
+                        loss=f"{d.loss:g}",
+                    )
+                )
                 parts.append(
                     f'<circle cx="{px:.1f}" cy="{py:.1f}" r="{5 if d.mark == "blunder" else 3.5}" fill="{colour}" '
                     f'class="costly {d.mark}" data-decision="{d.index}"><title>{tip}</title></circle>'

@@ -12,10 +12,11 @@ from rich.text import Text
 
 from dreamhome.game.action_text import describe
 from dreamhome.game.actions import action_from_dict
+from dreamhome.game.record import GameResult
 from dreamhome.i18n import DEFAULT_LANG
 from dreamhome.i18n import text as ui
 from dreamhome.render.house_text import house_grid
-from dreamhome.review.game import GameReview
+from dreamhome.review.game import GameReview, review_game
 from dreamhome.review.marks import TOLERANCE
 from dreamhome.review.walk import Decision
 
@@ -46,6 +47,12 @@ def summary_lines(review: GameReview, lang: str = DEFAULT_LANG) -> list[str]:
         )
         for p in review.players
     ]
+
+
+def summary_for_game(result: GameResult, lang: str = DEFAULT_LANG) -> list[str]:
+    """The review's summary of a game just finished (a `GameResult`, a person's seat named
+    "human" among the bots): what the terminal seat prints at the end of its game."""
+    return summary_lines(review_game(result), lang)
 
 
 def decision_line(review: GameReview, d: Decision, lang: str = DEFAULT_LANG) -> str:
@@ -122,4 +129,4 @@ def batch_table(summary: dict[str, Any], lang: str = DEFAULT_LANG) -> list[Table
     return tables
 
 
-__all__ = ["batch_table", "decision_line", "players_table", "print_review", "summary_lines"]
+__all__ = ["batch_table", "decision_line", "players_table", "print_review", "summary_for_game", "summary_lines"]
