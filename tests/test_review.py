@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dreamhome.game.actions import PlaceRoom
@@ -158,3 +158,26 @@ def test_review_of_an_unfinished_or_edited_record_is_one_error(base: Ruleset, tm
     record["scores"][0] += 1
     with pytest.raises(DreamhomeError, match="recorded scores"):
         review_record(record, "edited")
+
+
+@settings(max_examples=6)
+@given(seed=st.integers(0, 10_000), depth=st.integers(0, 60))
+def test_the_best_option_chosen_loses_nothing(base: Ruleset, seed: int, depth: int) -> None:
+    """For a position of a seeded game (two random bots, `depth` decisions in), the option the
+    evaluation calls best, when it is the one chosen, is marked best: the evaluation agrees with
+    itself; and no option's loss is negative."""
+    state = GameState(base, 2, seed)
+    bots = [make_bot("random", seed, 0), make_bot("random", seed, 1)]
+    for _ in range(depth):
+        if state.is_terminal():
+            break
+        p = state.current_player()
+        state.apply_action(bots[p].choose(state.observation(lookahead=False), state.legal_actions()))
+    if state.is_terminal():
+        return
+    legal = state.legal_actions()
+    first = evaluate(state, legal[0])
+    assert first.loss >= 0 and first.best_value >= first.chosen_value
+    again = evaluate(state, legal[first.best_index])
+    assert again.loss <= TOLERANCE
+    assert mark(again.loss, again.options) in ("best", None)

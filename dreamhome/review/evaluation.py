@@ -83,7 +83,7 @@ def evaluate(state: GameState, chosen: Action, work: float = REVIEW_WORK) -> Eva
         return _end(state, legal, chosen, me)
     best, best_i, proven = _best(state, legal, me, work, depth=0)
     mine, mine_proven = _value(state, legal, chosen, me, work, depth=0)
-    if mine > best:  # a bounded search found more for the chosen option alone
+    if mine >= best:  # the chosen option is as good (or a bounded search found more for it alone)
         best, best_i = mine, legal.index(chosen)
     return Evaluation(len(legal), best_i, best, mine, proven and mine_proven)
 
@@ -218,8 +218,8 @@ def _end(state: GameState, legal: list[Action], chosen: Action, me: int) -> Eval
                 break
     best = float(plan.total) if plan is not None else mine
     proven = bool(plan.optimal) if plan is not None else False
-    if mine >= best:
-        best, best_i = mine, legal.index(chosen) if mine > best else best_i
+    if mine >= best:  # the chosen option is as good as the plan's step
+        best, best_i = mine, legal.index(chosen)
     return Evaluation(len(legal), best_i, best, mine, proven and mine_ok)
 
 
