@@ -12,6 +12,7 @@ from dreamhome.game.record import GameResult
 from dreamhome.i18n import DEFAULT_LANG
 from dreamhome.i18n import text as ui
 from dreamhome.render.replay_page import replay_html
+from dreamhome.render.review_text import decision_line, summary_lines
 from dreamhome.review.game import GameReview, review_game
 
 COLOURS = ("#2b7bb9", "#d9534f", "#5cb85c", "#f0ad4e", "#8e44ad", "#555555")
@@ -103,17 +104,39 @@ def chart_svg(review: GameReview, lang: str = DEFAULT_LANG) -> str:
 
 
 def review_html(review: GameReview, lang: str = DEFAULT_LANG) -> str:
-    """The annotated replay page of a reviewed game."""
+    """The annotated replay page of a reviewed game: the chart, each player's summary, its
+    costliest decisions with the house drawn before each, then the replay with every decision
+    of the log annotated."""
     annotations = {d.event: _annotation(review, d.index, lang) for d in review.decisions if d.mark is not None}
-    table = "".join(f"<li>{escape(line)}</li>" for line in _summary(review, lang))
-    extra = f'<h3>{escape(ui("review.chart", lang))}</h3>{chart_svg(review, lang)}<ul id="review-summary">{table}</ul>'
+    summary = "".join(f"<li>{escape(line)}</li>" for line in summary_lines(review, lang))
+    extra = (
+        "<style>.costly-house svg { width: 520px; height: auto; } .costly-house { display: inline-block; "
+        "vertical-align: top; margin: 0 12px 12px 0; font-size: 13px; max-width: 520px; }</style>"
+        f'<h3>{escape(ui("review.chart", lang))}</h3>{chart_svg(review, lang)}<ul id="review-summary">{summary}</ul>'
+        f"{_costliest(review, lang)}"
+    )
     return replay_html(review.record, review.source, annotations=annotations, extra_html=extra)
 
 
-def _summary(review: GameReview, lang: str) -> list[str]:
-    from dreamhome.render.review_text import summary_lines
+def _costliest(review: GameReview, lang: str) -> str:
+    """Each player's costliest decisions, the house before each drawn (render/house_svg.py)."""
+    from dreamhome.render.house_svg import house_svg
 
-    return summary_lines(review, lang)
+    rules = review.walk.result.state.rules
+    parts = ['<div id="review-costliest">']
+    for p in review.players:
+        if not p.costliest:
+            continue
+        parts.append(f"<h4>{escape(ui('review.costliest', lang, seat=p.seat, bot=p.bot))}</h4>")
+        for index in p.costliest:
+            d = review.decisions[index]
+            house = review.walk.positions[index].houses[d.seat]
+            parts.append(
+                f'<div class="costly-house" data-decision="{d.index}"><div>{escape(decision_line(review, d, lang))}</div>'
+                f"{house_svg(rules, house, lang=lang)}</div>"
+            )
+    parts.append("</div>")
+    return "".join(parts)
 
 
 def review_page_for_game(result: GameResult, lang: str = DEFAULT_LANG) -> str:
