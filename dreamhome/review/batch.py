@@ -8,6 +8,7 @@ machine and any number of workers); the results come back in the order of the pa
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -71,7 +72,8 @@ def review_many(
         mapped: Iterable[dict[str, Any]] = map(_review_or_error, jobs)
         pool = None
     else:
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent, initargs=(os.getpid(),))
+        forked = multiprocessing.get_start_method(allow_none=False) == "fork"  # as whatif.executors starts its pool
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent, initargs=(os.getpid() if forked else None,))
         mapped = pool.map(_review_or_error, jobs)
     try:
         for result in mapped:
