@@ -141,8 +141,9 @@ def test_a_finished_game_with_a_person_at_the_table_is_reviewed(base: Ruleset) -
     from dreamhome.render.review_text import summary_for_game
 
     played = play_game(base, 2, ["greedy", "solver"], 8)
-    result = GameResult(played.state, ("human", "solver"))
+    result = GameResult(played.state, ("human", "<b>x</b>"))  # a hostile name stays text
     lines = summary_for_game(result, "hu")
     assert len(lines) == 2 and lines[0].startswith("0. játékos (human)")
     page = review_page_for_game(result, "ru")
     assert 'id="review-chart"' in page and "Достижимый итоговый счёт" in page
+    assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
