@@ -181,3 +181,17 @@ def test_the_best_option_chosen_loses_nothing(base: Ruleset, seed: int, depth: i
     again = evaluate(state, legal[first.best_index])
     assert again.loss <= TOLERANCE
     assert mark(again.loss, again.options) in ("best", None)
+
+
+def test_a_record1_is_reviewed_as_its_record2() -> None:
+    """record/1 named its actions after the base game's cards; the review reads the replay's own
+    events, so the old record and its record/2 twin get the same review."""
+    from dreamhome.game.record import load_record
+    from tests.helpers.paths import ROOT
+
+    old = review_record(load_record(ROOT / "tests" / "golden" / "two_players_kids.json"), "v1").to_json()
+    new = review_record(load_record(ROOT / "tests" / "golden" / "two_players_kids.v2.json"), "v2").to_json()
+    assert old["players"] == new["players"]
+    assert [(d["chosen"], d["loss"], d["mark"]) for d in old["decisions"]] == [
+        (d["chosen"], d["loss"], d["mark"]) for d in new["decisions"]
+    ]

@@ -77,7 +77,8 @@ def walk_record(
     CP-SAT deterministic time a solve; `on_decision(done, total)` reports progress."""
     positions: list[GameState] = []
     result = replay_record(data, source, on_step=lambda state: positions.append(state.clone()))
-    events = [(i, e) for i, e in enumerate(data["events"]) if isinstance(e, dict) and "action" in e and not e.get("forced")]
+    # The replay's own events (verified equal to the record's): a record/1's action names read as record/2's.
+    events = [(i, e) for i, e in enumerate(result.state.events) if "action" in e and not e.get("forced")]
     if len(events) != len(positions) - 1:
         raise DreamhomeError(f"{source}: {len(events)} decisions but {len(positions) - 1} replayed steps")
     decisions: list[Decision] = []
