@@ -84,7 +84,7 @@ def chart_svg(review: GameReview, lang: str = DEFAULT_LANG) -> str:
                         "review.tip",
                         lang,
                         seat=d.seat,
-                        round=d.round,
+                        when=ui("review.when.end", lang) if d.phase == "end" else ui("review.when.round", lang, round=d.round),
                         chosen=d.chosen,
                         mark=ui(f"review.mark.{d.mark}", lang),
                         loss=f"{d.loss:g}",

@@ -61,7 +61,7 @@ def decision_line(review: GameReview, d: Decision, lang: str = DEFAULT_LANG) -> 
     return ui(
         "review.decision",
         lang,
-        round=d.round,
+        when=ui("review.when.end", lang) if d.phase == "end" else ui("review.when.round", lang, round=d.round),
         chosen=describe(before, action_from_dict(d.chosen_action), lang),
         mark=ui(f"review.mark.{d.mark}", lang) if d.mark else "",
         loss=_num(d.loss),
