@@ -195,3 +195,17 @@ def test_a_record1_is_reviewed_as_its_record2() -> None:
     assert [(d["chosen"], d["loss"], d["mark"]) for d in old["decisions"]] == [
         (d["chosen"], d["loss"], d["mark"]) for d in new["decisions"]
     ]
+
+
+def test_a_decision_no_solve_could_judge_is_charged_nothing() -> None:
+    """Where no completion was found within the work, the decision is not judged: no loss, not
+    proven (never an infinite loss marked as a blunder)."""
+    import math
+
+    from dreamhome.review.evaluation import Evaluation, _finite
+
+    judged = _finite(Evaluation(3, 1, 30.0, -math.inf, True), 2)
+    assert (judged.best_index, judged.loss, judged.proven) == (2, 0.0, False)
+    assert _finite(Evaluation(3, 1, -math.inf, -math.inf, True), 0).loss == 0.0
+    kept = Evaluation(3, 1, 30.0, 28.0, True)
+    assert _finite(kept, 0) is kept

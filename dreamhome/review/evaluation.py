@@ -78,14 +78,23 @@ def evaluate(state: GameState, chosen: Action, work: float = REVIEW_WORK) -> Eva
     me = state.current_player()
     if len(legal) == 1:  # a one-option decision costs nothing and is never marked
         value, proven = _after(state, chosen, me, work, depth=0)
-        return Evaluation(1, 0, value, value, proven)
+        return _finite(Evaluation(1, 0, value, value, proven), legal.index(chosen))
     if state.phase == Phase.END:
-        return _end(state, legal, chosen, me)
+        return _finite(_end(state, legal, chosen, me), legal.index(chosen))
     best, best_i, proven = _best(state, legal, me, work, depth=0)
     mine, mine_proven = _value(state, legal, chosen, me, work, depth=0)
     if mine >= best:  # the chosen option is as good (or a bounded search found more for it alone)
         best, best_i = mine, legal.index(chosen)
-    return Evaluation(len(legal), best_i, best, mine, proven and mine_proven)
+    return _finite(Evaluation(len(legal), best_i, best, mine, proven and mine_proven), legal.index(chosen))
+
+
+def _finite(ev: Evaluation, chosen: int) -> Evaluation:
+    """Where no solve found a completion within its work for the chosen option, the decision
+    cannot be judged: no loss is charged (the values read as the best one found, not proven)."""
+    if math.isfinite(ev.chosen_value) and math.isfinite(ev.best_value):
+        return ev
+    known = ev.best_value if math.isfinite(ev.best_value) else ev.chosen_value if math.isfinite(ev.chosen_value) else 0.0
+    return Evaluation(ev.options, chosen, known, known, False)
 
 
 def _light(rules: Ruleset, house: House) -> House:
@@ -111,10 +120,13 @@ def _best(state: GameState, legal: list[Action], me: int, work: float, depth: in
     if places:
         room = rules.room(places[0].room).code
         placements = [_placement(state, a) for a in places]
-        value, ok, where = best_placement_bound(
-            rules, house, _without(pool_of(obs), room), room, placements, deterministic_time=work
-        )
-        best, best_i, proven = float(value), legal.index(places[placements.index(where)]), ok
+        try:
+            value, ok, where = best_placement_bound(
+                rules, house, _without(pool_of(obs), room), room, placements, deterministic_time=work
+            )
+            best, best_i, proven = float(value), legal.index(places[placements.index(where)]), ok
+        except DreamhomeError:  # no completion found within the work: the other options decide
+            proven = False
     if takes:
         options: list[tuple[Action, Take]] = []
         for take in takes:
@@ -152,10 +164,13 @@ def _value(state: GameState, legal: list[Action], chosen: Action, me: int, work:
     house = _light(rules, obs.houses[me])
     if isinstance(chosen, PlaceRoom):
         code = rules.room(chosen.room).code
-        value, ok, _ = best_placement_bound(
-            rules, house, _without(pool_of(obs), code), code, [_placement(state, chosen)], deterministic_time=work
-        )
-        return float(value), ok
+        try:
+            value, ok, _ = best_placement_bound(
+                rules, house, _without(pool_of(obs), code), code, [_placement(state, chosen)], deterministic_time=work
+            )
+            return float(value), ok
+        except DreamhomeError:
+            pass  # no completion found within the work: the house after it, read as any option
     if isinstance(chosen, (TakeColumn, TakeRoomAtRoundStart)):
         card = obs.track_rooms[chosen.column]
         spots = legal_placements(rules, obs.houses[me], card) if card is not None else []
