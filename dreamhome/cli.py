@@ -811,6 +811,98 @@ def replay(record_path, as_json, html_path):
     _print_game(result, as_json)
 
 
+@main.command()
+@click.argument("record_paths", metavar="RECORD...", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (dreamhome/schemas/review.schema.json).")
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the replay page with each decision annotated and the reachable-score chart (one record).",
+)
+@click.option(
+    "--work",
+    type=click.FloatRange(0.001, 60.0),
+    default=None,
+    help="CP-SAT deterministic time of one solve (default 0.1; never the wall clock: the same review on any machine).",
+)
+@click.option("--workers", type=click.IntRange(1, 256), default=None, help="Processes for several records (default: all cores).")
+def analyze(record_paths, as_json, html_path, work, workers):
+    """Review finished games: every decision of every seat against the best by the solver's
+    reachable final score, the points it lost, its mark (best, inaccuracy, mistake, blunder),
+    and per player accuracy, points lost and luck (docs/REVIEW.md).
+
+    One RECORD: the players' table and each player's costliest decisions with the house drawn.
+    Several records or a folder of records (*.json): the sums by bot and by seat — mean loss a
+    decision with its 95% interval, accuracy, blunders a game — reviewed on all cores.
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from dreamhome.fileio import display_name
+    from dreamhome.game.record import load_record
+    from dreamhome.i18n import text as ui
+    from dreamhome.review.batch import aggregate, review_many
+    from dreamhome.review.batch import record_paths as expand
+    from dreamhome.review.evaluation import REVIEW_WORK
+    from dreamhome.review.game import review_record
+
+    lang = current_lang()
+    work = REVIEW_WORK if work is None else work
+    try:
+        paths = expand(record_paths)
+    except DreamhomeError as exc:
+        fail(str(exc))
+    if html_path and len(paths) != 1:
+        fail("--html annotates one record; give one RECORD")
+    outputs_or_fail([html_path], paths)
+    console = _console()
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True) if as_json else console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(ui("review.progress", lang), total=None)
+
+        def progress(done, total):
+            bar.update(task, completed=done, total=total)
+
+        try:
+            if len(paths) == 1:
+                source = display_name(paths[0])
+                review = review_record(load_record(paths[0]), source, work, on_decision=progress)
+            else:
+                summary = aggregate(review_many(paths, work, workers, on_done=progress), work)
+        except DreamhomeError as exc:
+            fail(str(exc))
+    if len(paths) != 1:
+        if as_json:
+            emit_json(summary)
+            return
+        console.print(ui("review.batch.title", lang, games=summary["games"]))
+        from dreamhome.render.review_text import batch_table
+
+        for table in batch_table(summary, lang):
+            console.print(table)
+        return
+    if html_path:
+        from dreamhome.render.review_page import review_html
+
+        write_or_fail(html_path, review_html(review, lang))
+    if as_json:
+        emit_json(review.to_json())
+        return
+    from dreamhome.render.review_text import print_review, summary_lines
+
+    print_review(console, review, lang)
+    for line in summary_lines(review, lang):
+        console.print(line, highlight=False)
+
+
 def _plain_title(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """A title is text like a card's name (dsl.compiler.name_problem): no control, bidi or
     surrogate characters, which would make the SVG not well-formed XML or reach a terminal."""

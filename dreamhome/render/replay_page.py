@@ -177,7 +177,7 @@ body {{ font-family: sans-serif; margin: 16px; color: #222; }}
 #log {{ max-height: 260px; overflow: auto; font-size: 12px; border: 1px solid #ddd; padding: 6px; margin-top: 12px; }}
 #log .now {{ background: #ffe98a; }}
 </style></head><body>
-<h2>{title}</h2>
+<h2>{title}</h2>{extra}
 <div id="bar"><button id="prev">{previous}</button><button id="next">{next}</button>
 <button id="play">{play}</button><select id="round"></select> <span id="stepinfo"></span></div>
 <div id="status"></div><div class="track" id="track"></div><div class="houses" id="houses"></div>
@@ -187,9 +187,18 @@ body {{ font-family: sans-serif; margin: 16px; color: #222; }}
 """
 
 
-def replay_html(data: dict, source: str = "record", lang: str = DEFAULT_LANG) -> str:
+def replay_html(
+    data: dict,
+    source: str = "record",
+    lang: str = DEFAULT_LANG,
+    annotations: dict[int, str] | None = None,
+    extra_html: str = "",
+) -> str:
     """The record `data` as one page in `lang` (`dreamhome.i18n.LANGUAGES`): the cards by their
-    names in that language, the log's lines said by `event_text` (never an action as JSON)."""
+    names in that language, the log's lines said by `event_text` (never an action as JSON).
+    `annotations` (event index → text) is appended to those events of the log, and `extra_html`
+    (trusted markup: no script, the CSP allows none) goes under the title; the game review's
+    page (review_page.py) adds its marks and chart through them."""
     lang = check_lang(lang)
     snapshots: list[dict] = []
     events: list[str] = []
@@ -213,6 +222,9 @@ def replay_html(data: dict, source: str = "record", lang: str = DEFAULT_LANG) ->
     result = replay_record(data, source, on_step=on_step)
     state = holder["state"]
     rules = state.rules
+    for index, note in (annotations or {}).items():
+        if 0 <= index < len(events):
+            events[index] += f" — {note}"
     columns = sorted({c for fl in rules.board.floors for c in fl.columns})
     game = {
         "bots": list(result.bots) or ["?"] * state.n,
@@ -232,6 +244,7 @@ def replay_html(data: dict, source: str = "record", lang: str = DEFAULT_LANG) ->
         data=script_json(game),
         script=SCRIPT,
         lang=lang,
+        extra=extra_html,
         **buttons,
     )
 

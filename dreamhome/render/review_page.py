@@ -1,0 +1,147 @@
+"""A game review as one self-contained page: the replay page (replay_page.py, through its public
+`replay_html`) with each decision of the log annotated with its mark, its loss and the best
+option, and above it a chart of each player's reachable final score after each decision, round
+by round, as inline SVG (no script: the replay page's CSP allows only its own), the costly
+decisions (mistakes and blunders) marked with a dot whose tooltip says what they cost."""
+
+from __future__ import annotations
+
+from html import escape
+
+from dreamhome.game.record import GameResult
+from dreamhome.i18n import DEFAULT_LANG
+from dreamhome.i18n import text as ui
+from dreamhome.render.replay_page import replay_html
+from dreamhome.render.review_text import decision_line, summary_lines
+from dreamhome.review.game import GameReview, review_game
+
+COLOURS = ("#2b7bb9", "#d9534f", "#5cb85c", "#f0ad4e", "#8e44ad", "#555555")
+WIDTH, HEIGHT, PAD, LEGEND = 720, 260, 36, 110  # the plot, its margins, the legend at its right
+COSTLY = ("mistake", "blunder")
+
+
+def _annotation(review: GameReview, index: int, lang: str) -> str:
+    d = review.decisions[index]
+    if d.mark is None:
+        return ""
+    mark = ui(f"review.mark.{d.mark}", lang)
+    if d.mark == "best":
+        return ui("review.annotation_best", lang, mark=mark, value=f"{d.chosen_value:g}")
+    return ui(
+        "review.annotation",
+        lang,
+        mark=mark,
+        loss=f"{d.loss:g}",
+        best=d.best,
+        best_value=f"{d.best_value:g}",
+        chosen_value=f"{d.chosen_value:g}",
+    )
+
+
+def chart_svg(review: GameReview, lang: str = DEFAULT_LANG) -> str:
+    """Each player's reachable final score after each of its decisions (x: the round, the
+    decisions of a round spread across it; the end game after the last round)."""
+    rounds = review.walk.result.state.rules.game.rounds
+    values = [d.chosen_value for d in review.decisions] + [0.0]
+    top = max(values) or 1.0
+    low = min(0.0, min(values))
+
+    def x(position: float) -> float:
+        return PAD + (WIDTH - 2 * PAD) * (position - 1) / max(rounds, 1)
+
+    def y(value: float) -> float:
+        return HEIGHT - PAD - (HEIGHT - 2 * PAD) * (value - low) / (top - low)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH + LEGEND}" height="{HEIGHT}" '
+        f'viewBox="0 0 {WIDTH + LEGEND} {HEIGHT}" '
+        f'role="img" id="review-chart"><title>{escape(ui("review.chart", lang))}</title>',
+        f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" stroke="#999"/>',
+        f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{HEIGHT - PAD}" stroke="#999"/>',
+        f'<text x="{PAD}" y="{PAD - 8}" font-size="11">{top:g}</text>',
+    ]
+    for r in range(1, rounds + 2):
+        parts.append(
+            f'<text x="{x(r):.1f}" y="{HEIGHT - PAD + 14}" font-size="10" text-anchor="middle">'
+            f"{r if r <= rounds else escape(ui('review.end', lang))}</text>"
+        )
+    for p in review.players:
+        colour = COLOURS[p.seat % len(COLOURS)]
+        mine = [d for d in review.decisions if d.seat == p.seat]
+        per_round: dict[int, int] = {}
+        for d in mine:
+            per_round[d.round] = per_round.get(d.round, 0) + 1
+        seen: dict[int, int] = {}
+        points = []
+        for d in mine:
+            r = d.round if d.phase != "end" else rounds + 1
+            k = seen[d.round] = seen.get(d.round, 0) + 1
+            px, py = x(r - 1 + k / (per_round[d.round] + 1) + 0.5), y(d.chosen_value)
+            points.append(f"{px:.1f},{py:.1f}")
+            if d.mark in COSTLY:
+                tip = escape(
+                    ui(
+                        "review.tip",
+                        lang,
+                        seat=d.seat,
+                        when=ui("review.when.end", lang) if d.phase == "end" else ui("review.when.round", lang, round=d.round),
+                        chosen=d.chosen,
+                        mark=ui(f"review.mark.{d.mark}", lang),
+                        loss=f"{d.loss:g}",
+                    )
+                )
+                parts.append(
+                    f'<circle cx="{px:.1f}" cy="{py:.1f}" r="{5 if d.mark == "blunder" else 3.5}" fill="{colour}" '
+                    f'class="costly {d.mark}" data-decision="{d.index}"><title>{tip}</title></circle>'
+                )
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{" ".join(points)}"/>')
+        parts.append(
+            f'<text x="{WIDTH - PAD + 4}" y="{PAD + 14 * p.seat}" font-size="11" fill="{colour}">'
+            f"{escape(f'{p.seat} {p.bot}')}</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def review_html(review: GameReview, lang: str = DEFAULT_LANG) -> str:
+    """The annotated replay page of a reviewed game: the chart, each player's summary, its
+    costliest decisions with the house drawn before each, then the replay with every decision
+    of the log annotated."""
+    annotations = {d.event: _annotation(review, d.index, lang) for d in review.decisions if d.mark is not None}
+    summary = "".join(f"<li>{escape(line)}</li>" for line in summary_lines(review, lang))
+    extra = (
+        "<style>.costly-house svg { width: 520px; height: auto; } .costly-house { display: inline-block; "
+        "vertical-align: top; margin: 0 12px 12px 0; font-size: 13px; max-width: 520px; }</style>"
+        f'<h3>{escape(ui("review.chart", lang))}</h3>{chart_svg(review, lang)}<ul id="review-summary">{summary}</ul>'
+        f"{_costliest(review, lang)}"
+    )
+    return replay_html(review.record, review.source, lang=lang, annotations=annotations, extra_html=extra)
+
+
+def _costliest(review: GameReview, lang: str) -> str:
+    """Each player's costliest decisions, the house before each drawn (render/house_svg.py)."""
+    from dreamhome.render.house_svg import house_svg
+
+    rules = review.walk.result.state.rules
+    parts = ['<div id="review-costliest">']
+    for p in review.players:
+        if not p.costliest:
+            continue
+        parts.append(f"<h4>{escape(ui('review.costliest', lang, seat=p.seat, bot=p.bot))}</h4>")
+        for index in p.costliest:
+            d = review.decisions[index]
+            house = review.walk.positions[index].houses[d.seat]
+            parts.append(
+                f'<div class="costly-house" data-decision="{d.index}"><div>{escape(decision_line(review, d, lang))}</div>'
+                f"{house_svg(rules, house, lang=lang)}</div>"
+            )
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def review_page_for_game(result: GameResult, lang: str = DEFAULT_LANG) -> str:
+    """The browser table's "Review this game": the annotated page of a game just finished."""
+    return review_html(review_game(result), lang)
+
+
+__all__ = ["chart_svg", "review_html", "review_page_for_game"]

@@ -1,0 +1,132 @@
+"""A game review for the terminal: one summary line a player (the terminal seat prints these
+at a game's end), the players' table, and the costliest decisions with the house drawn before
+each; a batch's sums by bot and by seat. Words come from the `review.*` catalogue keys."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from dreamhome.game.action_text import describe
+from dreamhome.game.actions import action_from_dict
+from dreamhome.game.record import GameResult
+from dreamhome.i18n import DEFAULT_LANG
+from dreamhome.i18n import text as ui
+from dreamhome.render.house_text import house_grid
+from dreamhome.review.game import GameReview, review_game
+from dreamhome.review.marks import TOLERANCE
+from dreamhome.review.walk import Decision
+
+
+def _num(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+
+
+def _signed(value: float) -> str:
+    return ("+" if value > 0 else "") + _num(value)
+
+
+def summary_lines(review: GameReview, lang: str = DEFAULT_LANG) -> list[str]:
+    """One line a player: accuracy, points lost, blunders, final against expected, luck."""
+    return [
+        ui(
+            "review.summary",
+            lang,
+            seat=p.seat,
+            bot=p.bot,
+            accuracy=round(100 * p.accuracy),
+            lost=_num(p.total_loss),
+            mean_loss=f"{p.mean_loss:.2f}",
+            blunders=p.blunders,
+            final=p.final,
+            expected=_num(p.expected),
+            luck=_signed(p.luck),
+        )
+        for p in review.players
+    ]
+
+
+def summary_for_game(result: GameResult, lang: str = DEFAULT_LANG) -> list[str]:
+    """The review's summary of a game just finished (a `GameResult`, a person's seat named
+    "human" among the bots): what the terminal seat prints at the end of its game."""
+    return summary_lines(review_game(result), lang)
+
+
+def decision_line(review: GameReview, d: Decision, lang: str = DEFAULT_LANG) -> str:
+    """A decision in `lang`: its round, the choice, the mark, the loss and the best option."""
+    before = review.walk.positions[d.index]
+    return ui(
+        "review.decision",
+        lang,
+        when=ui("review.when.end", lang) if d.phase == "end" else ui("review.when.round", lang, round=d.round),
+        chosen=describe(before, action_from_dict(d.chosen_action), lang),
+        mark=ui(f"review.mark.{d.mark}", lang) if d.mark else "",
+        loss=_num(d.loss),
+        best=describe(before, action_from_dict(d.best_action), lang),
+        best_value=_num(d.best_value),
+        chosen_value=_num(d.chosen_value),
+    )
+
+
+def players_table(review: GameReview, lang: str = DEFAULT_LANG) -> Table:
+    table = Table(title=ui("review.title", lang, seed=review.walk.result.state.seed), title_justify="left")
+    for key in ("seat", "bot", "accuracy", "mean_loss", "lost", "marks", "expected", "final", "luck"):
+        table.add_column(ui(f"review.col.{key}", lang), justify="left" if key == "bot" else "right")
+    for p in review.players:
+        table.add_row(
+            str(p.seat),
+            p.bot,
+            f"{round(100 * p.accuracy)}%",
+            f"{p.mean_loss:.2f}",
+            _num(p.total_loss),
+            f"{p.inaccuracies}/{p.mistakes}/{p.blunders}",
+            _num(p.expected),
+            str(p.final),
+            _signed(p.luck),
+        )
+    return table
+
+
+def print_review(console: Console, review: GameReview, lang: str = DEFAULT_LANG) -> None:
+    """The players' table, then each player's costliest decisions with the house before it."""
+    console.print(players_table(review, lang))
+    rules = review.walk.result.state.rules
+    for p in review.players:
+        if not p.costliest:
+            console.print(ui("review.none_costly", lang, seat=p.seat, bot=p.bot, tolerance=_num(TOLERANCE)))
+            continue
+        console.print(Text(ui("review.costliest", lang, seat=p.seat, bot=p.bot), style="bold"))
+        for index in p.costliest:
+            d = review.decisions[index]
+            house = review.walk.positions[index].houses[d.seat]
+            console.print(Group(Text("  " + decision_line(review, d, lang)), house_grid(rules, house, lang=lang)))
+
+
+def batch_table(summary: dict[str, Any], lang: str = DEFAULT_LANG) -> list[Table]:
+    """The batch's sums (`batch.aggregate`): one table by bot, one by seat."""
+    tables = []
+    for group, name in (("by_bot", "bot"), ("by_seat", "seat")):
+        table = Table(title=ui(f"review.batch.{group}", lang), title_justify="left")
+        for key in (name, "games", "decisions", "mean_loss", "interval", "accuracy", "blunders_game", "luck", "score"):
+            table.add_column(ui(f"review.col.{key}", lang), justify="left" if key == name else "right")
+        for who, s in summary[group].items():
+            low, high = s["mean_loss_ci95"]
+            table.add_row(
+                who,
+                str(s["games"]),
+                str(s["decisions"]),
+                f"{s['mean_loss']:.3f}",
+                f"{low:.3f}–{high:.3f}",
+                f"{round(100 * s['accuracy'])}%",
+                f"{s['blunders_per_game']:.2f}",
+                _signed(round(s["mean_luck"], 2)),
+                f"{s['mean_score']:.1f}",
+            )
+        tables.append(table)
+    return tables
+
+
+__all__ = ["batch_table", "decision_line", "players_table", "print_review", "summary_for_game", "summary_lines"]

@@ -1,0 +1,149 @@
+"""`dreamhome analyze` as a user runs it (issue 23): the table, JSON that validates against
+dreamhome/schemas/review.schema.json, the annotated page, a folder of records summed by bot
+and seat, bad input as one line with exit 2 — and `replay` still verifies the record."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dreamhome.game.record import play_game, write_record
+from dreamhome.ruleset import Ruleset
+from tests.helpers.cli import run
+
+jsonschema = pytest.importorskip("jsonschema")
+
+
+def _validator():
+    from importlib.resources import files
+
+    schema = json.loads(files("dreamhome.schemas").joinpath("review.schema.json").read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+@pytest.fixture(scope="module")
+def records(base: Ruleset, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("games")
+    write_record(play_game(base, 2, ["greedy", "solver"], 4), folder / "a.json")
+    write_record(play_game(base, 2, ["solver", "greedy"], 5), folder / "b.json")
+    return folder
+
+
+def test_analyze_prints_the_table_and_the_summary(records: Path) -> None:
+    proc = run("analyze", records / "a.json")
+    assert proc.returncode == 0, proc.stderr
+    assert "accuracy" in proc.stdout and "luck" in proc.stdout
+    assert "player 0 (greedy)" in proc.stdout and "player 1 (solver)" in proc.stdout
+
+
+def test_analyze_json_validates_and_replay_still_verifies(records: Path, tmp_path: Path) -> None:
+    path = records / "a.json"
+    before = path.read_bytes()
+    proc = run("analyze", path, "--json", "--html", tmp_path / "review.html")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    _validator().validate(data)
+    assert [p["seat"] for p in data["players"]] == [0, 1]
+    assert {"seat", "bot", "accuracy", "mean_loss", "blunders", "luck"} <= set(data["players"][0])
+    assert {"seat", "round", "chosen", "best", "loss", "mark"} <= set(data["decisions"][0])
+    assert path.read_bytes() == before
+    replay = run("replay", path)
+    assert replay.returncode == 0 and "every event verified" in replay.stdout
+    page = (tmp_path / "review.html").read_text(encoding="utf-8")
+    assert 'id="review-chart"' in page and "<polyline" in page
+    assert "Content-Security-Policy" in page
+    marked = [d for d in data["decisions"] if d["mark"] not in (None, "best")]
+    for d in marked:
+        assert f"— {d['mark']}: −{d['loss']:g}" in page
+
+
+def test_a_folder_is_summed_by_bot_and_seat(records: Path) -> None:
+    proc = run("analyze", records, "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    _validator().validate(data)
+    assert data["games"] == 2
+    assert set(data["by_bot"]) == {"greedy", "solver"} and set(data["by_seat"]) == {"0", "1"}
+    assert data["by_bot"]["solver"]["games"] == 2
+    from rich.console import Console
+
+    from dreamhome.render.review_text import batch_table
+
+    console = Console(width=160, record=True)
+    for table in batch_table(data, "fr"):
+        console.print(table)
+    shown = console.export_text()
+    assert "par bot" in shown and "par place" in shown and "solver" in shown
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["{tmp}/missing.json"], "missing.json"),
+        (["{tmp}/not_a_record.json"], "not a game record"),
+        (["{a}", "{a}", "--html", "{tmp}/x.html"], "--html annotates one record"),
+        (["{empty}"], "no record"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(records: Path, tmp_path: Path, args: list[str], message: str) -> None:
+    (tmp_path / "not_a_record.json").write_text('{"format": "other"}', encoding="utf-8")
+    (tmp_path / "empty").mkdir()
+    args = [a.format(a=records / "a.json", empty=tmp_path / "empty", tmp=tmp_path) for a in args]
+    proc = run("analyze", *args)
+    assert proc.returncode == 2
+    assert message in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_an_edited_record_is_refused(records: Path, tmp_path: Path) -> None:
+    data = json.loads((records / "a.json").read_text(encoding="utf-8"))
+    data["events"][3]["text"] = "something else"
+    (tmp_path / "edited.json").write_text(json.dumps(data), encoding="utf-8")
+    proc = run("analyze", tmp_path / "edited.json", "--html", tmp_path / "out.html")
+    assert proc.returncode == 2 and "does not match" in proc.stderr
+    assert not (tmp_path / "out.html").exists()
+
+
+def test_the_readme_shows_a_real_summary(base: Ruleset) -> None:
+    """README's "Review a game" summary is what the review of the README's own game says."""
+    from dreamhome.render.review_text import summary_lines
+    from dreamhome.review import review_game
+    from tests.helpers.paths import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "--bots solver,greedy,greedy,random --seed 7 --record game.json" in readme
+    review = review_game(play_game(base, 4, ["solver", "greedy", "greedy", "random"], 7))
+    for line in summary_lines(review, "en"):
+        assert line in readme, line
+
+
+def test_review_md_python_example_runs() -> None:
+    import re
+
+    from tests.helpers.paths import ROOT
+
+    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / "REVIEW.md").read_text(encoding="utf-8"), re.M | re.S)
+    assert len(blocks) == 1
+    namespace: dict[str, object] = {"__name__": "docs_review"}
+    exec(compile(blocks[0], "docs/REVIEW.md", "exec"), namespace)  # noqa: S102 - the docs' own code
+    assert "<svg" in str(namespace["page"]) and namespace["worst"]
+
+
+def test_a_finished_game_with_a_person_at_the_table_is_reviewed(base: Ruleset) -> None:
+    """The hooks the terminal seat and the browser table call at a game's end (a person's seat
+    is named "human" in the record): summary lines in the person's language, the annotated page."""
+    from dreamhome.game.record import GameResult
+    from dreamhome.render.review_page import review_page_for_game
+    from dreamhome.render.review_text import summary_for_game
+
+    played = play_game(base, 2, ["greedy", "solver"], 8)
+    result = GameResult(played.state, ("human", "<b>x</b>"))  # a hostile name stays text
+    lines = summary_for_game(result, "hu")
+    assert len(lines) == 2 and lines[0].startswith("0. játékos (human)")
+    page = review_page_for_game(result, "ru")
+    assert 'id="review-chart"' in page and "Достижимый итоговый счёт" in page
+    assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
