@@ -9,6 +9,7 @@ computed; the HTML and the summary round them for reading.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
 
 from dreamhome.errors import DreamhomeError
@@ -92,8 +93,8 @@ def _differences(plan: ReportPlan, results: Results) -> dict:
             {
                 "bot": a.bots[0],
                 "players": n,
-                "first_advantage": stats.paired(ga, gb, lambda g, n=n: stats.first_edge(g, n)),
-                "first_score": stats.paired(ga, gb, lambda g, n=n: g["scores"][g["first"]]),
+                "first_advantage": stats.paired(ga, gb, partial(stats.first_edge, players=n)),
+                "first_score": stats.paired(ga, gb, lambda g: g["scores"][g["first"]]),
                 "mean_score": stats.paired(ga, gb, lambda g: sum(g["scores"]) / len(g["scores"])),
                 "tiebreak_decided": stats.paired(ga, gb, lambda g: float(g["tied_top"] and len(g["winners"]) == 1)),
             }
@@ -104,10 +105,7 @@ def _differences(plan: ReportPlan, results: Results) -> dict:
                 "players": n,
                 "decisions_per_player": stats.paired(ga, gb, lambda g: sum(g["decisions"]) / len(g["decisions"])),
                 "branching_factor": stats.paired(ga, gb, lambda g: sum(g["options"]) / max(1, sum(g["decisions"]))),
-                **{
-                    f"part_{c}": stats.paired(ga, gb, lambda g, i=i: sum(h[i] for h in g["components"]) / len(g["components"]))
-                    for i, c in enumerate(COMPONENTS)
-                },
+                **{f"part_{c}": stats.paired(ga, gb, partial(_part_mean, part=i)) for i, c in enumerate(COMPONENTS)},
             }
         )
     for a, b in zip(_conditions(plan, 0, "ladder"), _conditions(plan, 1, "ladder")):
@@ -123,13 +121,18 @@ def _differences(plan: ReportPlan, results: Results) -> dict:
     base_a, base_b = results[plan.card_baseline(0)], results[plan.card_baseline(1)]
     cards_b = {c.card: c for c in _conditions(plan, 1, "card")}
     for a in _conditions(plan, 0, "card"):
-        b = cards_b.get(a.card)
-        if b is None:
+        twin = cards_b.get(a.card)
+        if twin is None:
             continue
         worth_a = dict(_worths(results[a], base_a))
-        diffs = [w - worth_a[k] for k, w in _worths(results[b], base_b) if k in worth_a]
+        diffs = [w - worth_a[k] for k, w in _worths(results[twin], base_b) if k in worth_a]
         out["cards"].append({"card": a.card, "worth": stats.mean_ci(diffs)})
     return out
+
+
+def _part_mean(game: dict, part: int) -> float:
+    """A game's mean over its houses of one score part (COMPONENTS order)."""
+    return sum(h[part] for h in game["components"]) / len(game["components"])
 
 
 def _worths(restricted: Sequence[dict], base: Sequence[dict]) -> list[tuple[int, float]]:
@@ -145,7 +148,8 @@ def summary(doc: dict) -> str:
         first = s["positions"][0]["win_rate"]
         lines.append(
             f"  {s['players']} players, {s['bot']}: first seat wins {format_interval(first)} "
-            f"(even {s['even_share']:.1%}); largest deviation {s['balance']:.1%}; tie-break decided {format_interval(s['tiebreak_decided'])}"
+            f"(even {s['even_share']:.1%}); largest deviation {s['balance']:.1%}; "
+            f"tie-break decided {format_interval(s['tiebreak_decided'])}"
         )
     for rung in doc["ladder"]:
         share = rung["variance"]["bots"]["share"]
@@ -157,7 +161,8 @@ def summary(doc: dict) -> str:
     if doc["cards"]:
         top, bottom = doc["cards"][0], doc["cards"][-1]
         lines.append(
-            f"  cards ({doc['card_players']} players, restricted play): most worth {top['name']} {_worth(top)}; least {bottom['name']} {_worth(bottom)}"
+            f"  cards ({doc['card_players']} players, restricted play): most worth {top['name']} {_worth(top)}; "
+            f"least {bottom['name']} {_worth(bottom)}"
         )
         flagged = {f: [c["name"] for c in doc["cards"] if f in c["flags"]] for f in ("essential", "worthless")}
         for f, names in flagged.items():
@@ -169,8 +174,8 @@ def summary(doc: dict) -> str:
     if "vs" in doc:
         for d in doc["vs"]["differences"]["seats"]:
             lines.append(
-                f"  vs, {d['players']} players, {d['bot']}: first seat's edge changes by {format_interval(d['first_advantage'], 3)}, "
-                f"mean score by {format_interval(d['mean_score'])}"
+                f"  vs, {d['players']} players, {d['bot']}: first seat's edge changes by "
+                f"{format_interval(d['first_advantage'], 3)}, mean score by {format_interval(d['mean_score'])}"
             )
     if doc["crashed"]:
         lines.append(f"  {doc['crashed']} game(s) crashed; their seeds are in the games/ directories")

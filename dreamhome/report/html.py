@@ -22,7 +22,8 @@ body { font-family: system-ui, sans-serif; max-width: 70em; margin: 1em auto; pa
 table { border-collapse: collapse; margin: .5em 0 1em; font-size: 90%; }
 th, td { border: 1px solid #ccc; padding: .2em .5em; text-align: right; }
 th { background: #f2f2f2; } td.l, th.l { text-align: left; }
-img { max-width: 100%; } .flag { font-weight: bold; color: #a33; } pre { background: #f6f6f6; padding: .5em; white-space: pre-wrap; }
+img { max-width: 100%; }
+pre { background: #f6f6f6; padding: .5em; white-space: pre-wrap; }
 """
 
 
@@ -192,9 +193,11 @@ def report_html(doc: dict, figures: dict[str, bytes]) -> str:
     title = f"Balance report: {doc['ruleset']}" + (f" vs {doc['vs']['ruleset']}" if "vs" in doc else "")
     plan = doc["plan"]
     parts = [
-        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{escape(title)}</title><style>{STYLE}</style></head><body>",
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
-        f"<p>Seed {plan['seed']}: game <i>i</i> of every condition is played from seed {plan['seed']} + <i>i</i>, under every ruleset. "
+        f"<p>Seed {plan['seed']}: game <i>i</i> of every condition is played from seed {plan['seed']} + <i>i</i>, "
+        "under every ruleset. "
         f"{plan['games']} games a light bot's condition, {plan['heavy_games']} a heavy bot's; intervals are 95%. "
         "docs/REPORT.md explains each figure and its method.</p>",
         f"<pre>{escape(summary(doc))}</pre>",

@@ -41,7 +41,7 @@ def position_seat(game: dict, position: int, players: int) -> int:
 def seats(games: Sequence[dict], players: int) -> dict:
     """Seat by turn order (first, second, …): win rate and mean score, balance, tie-breaks."""
     ok = ok_games(games)
-    by_position = []
+    by_position: list[dict] = []
     for pos in range(players):
         wins = sum(win_share(g, position_seat(g, pos, players)) for g in ok)
         by_position.append(
