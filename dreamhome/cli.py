@@ -1020,6 +1020,7 @@ def _players_list(ctx: click.Context, param: click.Parameter, value: str | None)
     show_default=True,
     help="Directory for report.html, report.json, summary.txt and the games (games/, one directory a condition).",
 )
+@click.option("--no-cards", is_flag=True, help="Leave restricted play out: seats, the ladder and the shape only (quicker).")
 @click.option("--resume", is_flag=True, help="Continue the report already in --out (its finished games are kept).")
 @click.option("--json", "as_json", is_flag=True, help="Print report.json instead of the summary.")
 @rules_options
@@ -1036,6 +1037,7 @@ def report(
     address,
     chunk,
     out_dir,
+    no_cards,
     resume,
     as_json,
     rules_spec,
@@ -1080,6 +1082,7 @@ def report(
             card_players=card_players,
             seed=seed,
             chunk=chunk,
+            cards=not no_cards,
         )
     except RulesError as exc:
         fail(exc.diagnostics[0].one_line() if exc.diagnostics else str(exc))

@@ -94,7 +94,7 @@ def _differences(plan: ReportPlan, results: Results) -> dict:
                 "bot": a.bots[0],
                 "players": n,
                 "first_advantage": stats.paired(ga, gb, partial(stats.first_edge, players=n)),
-                "first_score": stats.paired(ga, gb, lambda g: g["scores"][g["first"]]),
+                "first_margin": stats.paired(ga, gb, stats.first_margin),
                 "mean_score": stats.paired(ga, gb, lambda g: sum(g["scores"]) / len(g["scores"])),
                 "tiebreak_decided": stats.paired(ga, gb, lambda g: float(g["tied_top"] and len(g["winners"]) == 1)),
             }
@@ -175,7 +175,7 @@ def summary(doc: dict) -> str:
         for d in doc["vs"]["differences"]["seats"]:
             lines.append(
                 f"  vs, {d['players']} players, {d['bot']}: first seat's edge changes by "
-                f"{format_interval(d['first_advantage'], 3)}, mean score by {format_interval(d['mean_score'])}"
+                f"{format_interval(d['first_advantage'], 3)} (in points {format_interval(d['first_margin'])}), mean score by {format_interval(d['mean_score'])}"
             )
     if doc["crashed"]:
         lines.append(f"  {doc['crashed']} game(s) crashed; their seeds are in the games/ directories")

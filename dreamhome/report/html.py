@@ -65,12 +65,21 @@ def _seats(section: dict) -> str:
             )
     table = _table(["games", "seat", "win rate", "mean score"], rows, 1)
     balance = _table(
-        ["games", "n", "first seat's edge", "balance (largest deviation)", "tie-break decided", "ties left"],
+        [
+            "games",
+            "n",
+            "first seat's edge (win share)",
+            "first seat's edge (points)",
+            "balance",
+            "tie-break decided",
+            "ties left",
+        ],
         [
             [
                 f"{s['players']} players, {s['bot']}",
                 str(s["games"]),
                 interval(s["first_advantage"], percent=True),
+                interval(s["first_margin"]),
                 f"{s['balance']:.1%}" if s["balance"] is not None else "—",
                 interval(s["tiebreak_decided"], percent=True),
                 interval(s["ties_left"], percent=True),
@@ -154,12 +163,12 @@ def _assumed(section: dict) -> str:
 def _differences(doc: dict) -> str:
     d = doc["vs"]["differences"]
     seats = _table(
-        ["games", "first seat's edge", "first seat's score", "mean score", "tie-break decided"],
+        ["games", "first seat's edge (win share)", "first seat's edge (points)", "mean score", "tie-break decided"],
         [
             [
                 f"{x['players']} players, {x['bot']}",
                 interval(x["first_advantage"], digits=3),
-                interval(x["first_score"]),
+                interval(x["first_margin"]),
                 interval(x["mean_score"]),
                 interval(x["tiebreak_decided"], digits=3),
             ]

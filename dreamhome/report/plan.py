@@ -125,8 +125,10 @@ def build_plan(
     card_players: int | None = None,
     seed: int = 0,
     chunk: int = 25,
+    cards: bool = True,
 ) -> ReportPlan:
-    """A plan from what the user typed, every part checked (DreamhomeError, one line)."""
+    """A plan from what the user typed, every part checked (DreamhomeError, one line).
+    `cards=False` leaves restricted play out (a quick look at the seats and the ladder)."""
     heavy = max(1, games // HEAVY_SHARE) if heavy_games is None else heavy_games
     check_size(games, chunk)
     check_size(heavy, chunk)
@@ -154,5 +156,5 @@ def build_plan(
     cp = card_players if card_players is not None else chosen[0]
     if cp not in chosen:
         raise DreamhomeError(f"--card-players: {cp} is not one of --players ({', '.join(map(str, chosen))})")
-    cards = tuple(tuple(card_types(r)) for r in compiled)
-    return ReportPlan(tuple(specs), chosen, names, games, heavy, cp, seed, chunk, cards, code)
+    types = tuple(tuple(card_types(r)) if cards else () for r in compiled)
+    return ReportPlan(tuple(specs), chosen, names, games, heavy, cp, seed, chunk, types, code)

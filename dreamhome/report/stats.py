@@ -63,6 +63,7 @@ def seats(games: Sequence[dict], players: int) -> dict:
         "even_share": even,
         "balance": deviation,
         "first_advantage": mean_ci([first_edge(g, players) for g in ok]),
+        "first_margin": mean_ci([first_margin(g) for g in ok]),
         "tiebreak_decided": proportion_ci(decided, len(ok)),
         "ties_left": proportion_ci(sum(1 for g in ok if len(g["winners"]) > 1), len(ok)),
     }
@@ -71,6 +72,14 @@ def seats(games: Sequence[dict], players: int) -> dict:
 def first_edge(game: dict, players: int) -> float:
     """The first player's win share less an even share: > 0 when the first seat wins too often."""
     return win_share(game, game["first"]) - 1 / players
+
+
+def first_margin(game: dict) -> float:
+    """The first player's score less the mean score of the others: the first seat's edge in
+    points (a steadier measure than the win share, so a paired change shows sooner)."""
+    scores = game["scores"]
+    others = [s for p, s in enumerate(scores) if p != game["first"]]
+    return scores[game["first"]] - (sum(others) / len(others) if others else 0.0)
 
 
 def ladder(games: Sequence[dict], seed: int) -> dict:
