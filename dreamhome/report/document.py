@@ -175,7 +175,8 @@ def summary(doc: dict) -> str:
         for d in doc["vs"]["differences"]["seats"]:
             lines.append(
                 f"  vs, {d['players']} players, {d['bot']}: first seat's edge changes by "
-                f"{format_interval(d['first_advantage'], 3)} (in points {format_interval(d['first_margin'])}), mean score by {format_interval(d['mean_score'])}"
+                f"{format_interval(d['first_advantage'], 3)} (in points {format_interval(d['first_margin'])}), "
+                f"mean score by {format_interval(d['mean_score'])}"
             )
     if doc["crashed"]:
         lines.append(f"  {doc['crashed']} game(s) crashed; their seeds are in the games/ directories")
