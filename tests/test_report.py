@@ -1,6 +1,6 @@
 """The balance report's checks (issue 24): a ruleset whose answer is known, a card with count 0,
-the kids variant's paired change of the first seat's edge, and the same report on every
-executor and worker count."""
+the kids variant's paired change of the first seat's edge (the same report on every executor:
+tests/test_report_executors.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from dreamhome.dsl.compiler import compile_rules
-from dreamhome.errors import DreamhomeError
 from dreamhome.game.record import play_game
 from dreamhome.report.document import build_document
 from dreamhome.report.plan import build_plan
@@ -72,32 +71,12 @@ def test_the_kids_variant_moves_the_first_seat_as_its_paired_interval_says():
     base, kids = compile_rules(None), compile_rules(None, ["kids"])
     for diff, seats in zip(doc["vs"]["differences"]["seats"], doc["seats"]):
         n = diff["players"]
-        apart = [
-            _first_margin(play_game(kids, n, ["greedy"] * n, 5 + i)) - _first_margin(play_game(base, n, ["greedy"] * n, 5 + i))
-            for i in range(games)
-        ]
+        played = [play_game(base, n, ["greedy"] * n, 5 + i) for i in range(games)]
+        apart = [_first_margin(play_game(kids, n, ["greedy"] * n, 5 + i)) - _first_margin(played[i]) for i in range(games)]
         change = diff["first_margin"]
         assert change["n"] == games and change["mean"] == pytest.approx(statistics.fmean(apart))
         assert change["low"] <= statistics.fmean(apart) <= change["high"]
         if change["low"] > 0 or change["high"] < 0:  # the interval names a direction: the games agree with it
             assert (statistics.fmean(apart) > 0) == (change["low"] > 0)
-        wins = [play_game(base, n, ["greedy"] * n, 5 + i) for i in range(games)]
-        first = sum(1 / len(r.winners()) for r in wins if r.state.initial_first in r.winners())
+        first = sum(1 / len(r.winners()) for r in played if r.state.initial_first in r.winners())
         assert seats["positions"][0]["win_rate"]["rate"] == pytest.approx(first / games)
-
-
-def test_the_report_of_a_seed_is_identical_on_every_executor_and_worker_count(tmp_path):
-    plan = build_plan(rules_path=None, players=[2, 3], ladder=["random", "greedy"], games=2, chunk=1, seed=3)
-    local = _document(plan, run_plan(plan, tmp_path / "a", executor_name="local", workers=1))
-    assert _document(plan, run_plan(plan, None, executor_name="local", workers=2)) == local
-    assert _document(plan, run_plan(plan, None, executor_name="processes", workers=2)) == local
-    assert local["cards"] and local["ladder"] and len(local["seats"]) == 2
-    # resumable: chunks lost after a run are played again, to the same report
-    lost = sorted((tmp_path / "a" / "games").rglob("r0-*.json"))[::3]
-    for path in lost:
-        path.unlink()
-    with pytest.raises(DreamhomeError, match="--resume"):
-        run_plan(plan, tmp_path / "a", executor_name="local", workers=1)
-    assert _document(plan, run_plan(plan, tmp_path / "a", executor_name="local", workers=1, resume=True)) == local
-    pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
-    assert _document(plan, run_plan(plan, None, executor_name="ray", workers=2)) == local
