@@ -144,3 +144,21 @@ def test_a_directory_holding_a_report_is_not_overwritten_without_resume(tmp_path
 def test_help_explains_the_command():
     proc = run("report", "--help")
     assert proc.returncode == 0 and "restricted play" in proc.stdout and "--vs" in proc.stdout
+
+
+def test_a_report_game_is_the_game_drivers_game_and_counts_every_move(base):
+    """The report's summary of a game is the game `play_game` plays from that seed (same scores,
+    same first player), and its decisions plus the forced steps are every move of the record."""
+    from dreamhome.game.record import play_game
+    from dreamhome.report.play import play_report_game
+
+    for seed in (1, 2):
+        summary = play_report_game(base, 3, ["greedy"] * 3, seed)
+        game = play_game(base, 3, ["greedy"] * 3, seed)
+        moves = [e for e in game.record()["events"] if "action" in e]
+        assert summary["scores"] == game.scores() and summary["winners"] == game.winners()
+        assert summary["first"] == game.record()["first_player"]
+        for seat in range(3):
+            mine = [e for e in moves if e["player"] == seat]
+            assert summary["decisions"][seat] + summary["forced_steps"][seat] == len(mine)
+            assert summary["forced_steps"][seat] == sum(1 for e in mine if e.get("forced"))

@@ -49,6 +49,10 @@ def play_report_game(rules: Ruleset, players: int, bots: list[str], seed: int) -
             for card in takes(obs, action):
                 taken[card] = taken.get(card, 0) + 1
         state.apply_action(action)
+    steps = [0] * players  # the game's forced steps (one legal action: the driver played it)
+    for event in state.events:
+        if event.get("forced") and "player" in event:
+            steps[event["player"]] += 1
     offered: dict[str, int] = {}
     for _round, _column, cards in seen:
         for card in cards:
@@ -65,6 +69,7 @@ def play_report_game(rules: Ruleset, players: int, bots: list[str], seed: int) -
         "decisions": decisions,
         "options": options,
         "multi": multi,
+        "forced_steps": steps,
         "forced": [s.forced if isinstance(s, RestrictedBot) else 0 for s in seats],
         "taken": dict(sorted(taken.items())),
         "offered": dict(sorted(offered.items())),

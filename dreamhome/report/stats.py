@@ -171,12 +171,15 @@ def flags(entry: dict, players: int) -> list[str]:
 
 
 def shape(games: Sequence[dict]) -> dict:
-    """Decisions a player, branching, the score's parts and their spread."""
+    """Decisions a player, branching, the score's parts and their spread. The share of moves
+    with a choice counts the game's forced steps (one legal action, played by the driver
+    without asking the bot) among the moves."""
     ok = ok_games(games)
     decisions = [d for g in ok for d in g["decisions"]]
     total_decisions = sum(decisions)
     options = sum(o for g in ok for o in g["options"])
     multi = sum(m for g in ok for m in g["multi"])
+    steps = sum(f for g in ok for f in g.get("forced_steps", ()))
     scores = [s for g in ok for s in g["scores"]]
     parts = {c: distribution([h[i] for g in ok for h in g["components"]]) for i, c in enumerate(COMPONENTS)}
     return {
@@ -184,7 +187,7 @@ def shape(games: Sequence[dict]) -> dict:
         "decisions_per_player": mean_ci([float(d) for d in decisions]),
         "branching_factor": options / total_decisions if total_decisions else None,
         "branching_per_game": mean_ci([sum(g["options"]) / max(1, sum(g["decisions"])) for g in ok]),
-        "choice_share": proportion_ci(multi, total_decisions),
+        "choice_share": proportion_ci(multi, total_decisions + steps),
         "score": distribution(scores),
         "parts": parts,
         "best_reached": max(scores) if scores else None,
