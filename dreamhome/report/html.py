@@ -142,7 +142,7 @@ def _shape(section: dict) -> str:
                 str(s["best_reached"]),
             ]
         )
-    head = ["games", "decisions a player", "branching", "decisions with a choice", "score"]
+    head = ["games", "decisions a player", "branching", "moves with a choice", "score"]
     head += [c.replace("_", " ") for c in COMPONENTS] + ["best reached"]
     best = section["best_house"]
     proven = (
