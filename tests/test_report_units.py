@@ -162,3 +162,16 @@ def test_a_report_game_is_the_game_drivers_game_and_counts_every_move(base):
             mine = [e for e in moves if e["player"] == seat]
             assert summary["decisions"][seat] + summary["forced_steps"][seat] == len(mine)
             assert summary["forced_steps"][seat] == sum(1 for e in mine if e.get("forced"))
+
+
+def test_restricted_play_has_its_unrestricted_games_whatever_the_ladder():
+    """The card conditions pair with greedy self-play at --card-players, played even when the
+    ladder has no greedy bot; every card type a condition, seat 0 restricted."""
+    from dreamhome.report.plan import build_plan
+
+    plan = build_plan(rules_path=None, players=[3], ladder=["solver"], games=2)
+    conditions = plan.conditions()
+    assert plan.card_baseline(0) in conditions
+    cards = [c for c in conditions if c.role == "card"]
+    assert len(cards) == len(plan.cards[0]) and all(c.bots[0].endswith("/no=" + c.card) and c.players == 3 for c in cards)
+    assert len({c.key for c in conditions}) == len(conditions)

@@ -42,9 +42,9 @@ def _section(plan: ReportPlan, results: Results, r: int, rules: Ruleset) -> dict
         {"weaker": c.bots[0], "stronger": c.bots[1], "players": c.players, **stats.ladder(results[c], plan.seed)}
         for c in _conditions(plan, r, "ladder")
     ]
-    base = results[plan.card_baseline(r)]
-    rates = stats.take_rates(base)
     cards = []
+    base = results.get(plan.card_baseline(r), [])
+    rates = stats.take_rates(base)
     for c in _conditions(plan, r, "card"):
         assert c.card is not None
         kind, _, ident = c.card.partition(":")
@@ -118,7 +118,7 @@ def _differences(plan: ReportPlan, results: Results) -> dict:
                 "margin": stats.paired(ga, gb, lambda g: g["scores"][1] - g["scores"][0]),
             }
         )
-    base_a, base_b = results[plan.card_baseline(0)], results[plan.card_baseline(1)]
+    base_a, base_b = results.get(plan.card_baseline(0), []), results.get(plan.card_baseline(1), [])
     cards_b = {c.card: c for c in _conditions(plan, 1, "card")}
     for a in _conditions(plan, 0, "card"):
         twin = cards_b.get(a.card)

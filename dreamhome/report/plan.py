@@ -84,6 +84,8 @@ class ReportPlan:
                     p = min(several)
                     bots = (weak, strong, *([strong] * (p - 2)))
                     out.append(Condition(r, p, bots, self.games_for(bots), "ladder"))
+            if self.cards[r] and self.card_baseline(r) not in out:
+                out.append(self.card_baseline(r))  # restricted play pairs with it, even off the ladder
             p = self.card_players
             for card in self.cards[r]:
                 bots = (restricted_name(CARD_BOT, card), *([CARD_BOT] * (p - 1)))
@@ -131,7 +133,10 @@ def build_plan(
     `cards=False` leaves restricted play out (a quick look at the seats and the ladder)."""
     heavy = max(1, games // HEAVY_SHARE) if heavy_games is None else heavy_games
     check_size(games, chunk)
-    check_size(heavy, chunk)
+    try:
+        check_size(heavy, chunk)
+    except DreamhomeError as exc:
+        raise DreamhomeError(str(exc).replace("--games", "--heavy-games", 1)) from None
     base = compile_rules(rules_path, list(dict.fromkeys(variants)))
     label = rules_path or "base"
     specs = [RulesetSpec(label, base.source, tuple(base.variants_on), base.content_hash)]

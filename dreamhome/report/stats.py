@@ -161,7 +161,9 @@ def take_rates(games: Sequence[dict]) -> dict[str, dict]:
 def flags(entry: dict, players: int) -> list[str]:
     """`worthless`: the points interval holds 0; `essential`: forbidding it costs at least half
     of an even share of wins (the win-rate worth's low end)."""
-    out = []
+    out: list[str] = []
+    if entry["games"] < 2:
+        return out  # one game gives no interval to judge by
     if entry["low"] is not None and entry["low"] <= 0 <= entry["high"]:
         out.append("worthless")
     low = entry["win_worth"]["low"]
