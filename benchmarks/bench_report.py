@@ -24,7 +24,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_core import machine  # noqa: E402
 
-from dreamhome.dsl.compiler import compile_rules  # noqa: E402
 from dreamhome.report.document import build_document, summary  # noqa: E402
 from dreamhome.report.html import write_report  # noqa: E402
 from dreamhome.report.plan import DEFAULT_GAMES, HEAVY_SHARE, build_plan  # noqa: E402
@@ -56,7 +55,7 @@ def main() -> None:
         t0 = time.perf_counter()
         results = run_plan(plan, out, executor_name="processes", workers=args.workers)
         t1 = time.perf_counter()
-        doc = build_document(plan, results, [compile_rules(None)])
+        doc = build_document(plan, results, plan.compiled())
         write_report(out, doc)
         t2 = time.perf_counter()
     seconds = t2 - t0

@@ -1061,7 +1061,6 @@ def report(
 
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    from dreamhome.dsl.compiler import compile_rules
     from dreamhome.fileio import check_output_dir
     from dreamhome.report.document import build_document, summary
     from dreamhome.report.html import write_report
@@ -1118,7 +1117,7 @@ def report(
                 progress=progress,
                 warn=lambda problem: say(f"warning: {problem}"),
             )
-            rulesets = [compile_rules(text=s.source, name=s.label, variants=list(s.variants)) for s in plan.rulesets]
+            rulesets = plan.compiled()
             doc = build_document(plan, results, rulesets)
             write_report(Path(out_dir), doc)
         except DreamhomeError as exc:

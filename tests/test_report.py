@@ -23,7 +23,7 @@ MANSION = Path(__file__).parent / "data" / "report_mansion.dh"
 
 
 def _document(plan, results):
-    rulesets = [compile_rules(text=s.source, name=s.label, variants=list(s.variants)) for s in plan.rulesets]
+    rulesets = plan.compiled()
     return build_document(plan, results, rulesets)
 
 
@@ -45,12 +45,17 @@ def test_a_room_worth_20_points_ranks_first_and_a_card_with_count_0_is_absent(tm
     decks |= {f"helper:{h.id}" for h in rules.helpers if h.count} | {f"tool:{t.id}" for t in rules.tools if t.count}
     assert {c["card"] for c in cards} == decks
     assert "room:workshop" not in decks and rules.room("workshop").count == 0  # COMP-*: count 0, not in the game
-    assert doc["assumed"] and all(a["file"] in ("base.dh", "report_mansion.dh") for a in doc["assumed"])
+    assert doc["assumed"] and {a["file"] for a in doc["assumed"]} <= {"base.dh", "report_mansion.dh"}
+    sources = {"base.dh": files("dreamhome.rules").joinpath("base.dh").read_text(), "report_mansion.dh": MANSION.read_text()}
+    for a in doc["assumed"]:  # file and line name the value's own line
+        line = sources[a["file"]].splitlines()[a["line"] - 1]
+        assert "@assumed" in line and a["field"].split(":")[0] in line, a
     best = doc["best_house"]
     assert best["optimal"] and best["total"] >= max(s["best_reached"] for s in doc["shape"])
     html = (out / "report.html").read_text()
     assert "Mansion" in html and "<script" not in html and not re.search(r"""(src|href)=["']?(https?:|//)""", html)
-    assert html.count("data:image/png;base64,") == 4  # seats, ladder, cards, shape: inline
+    assert html.count("data:image/png;base64,") == 3  # seats, cards, shape, inline; one bot: no ladder
+    assert "No ladder" in html
     assert "Mansion" in proc.stdout and "Mansion" in (out / "summary.txt").read_text()
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
 from dreamhome.report.document import build_document
 from dreamhome.report.plan import build_plan
@@ -13,7 +12,7 @@ from dreamhome.report.run import run_plan
 
 
 def _document(plan, results):
-    rulesets = [compile_rules(text=s.source, name=s.label, variants=list(s.variants)) for s in plan.rulesets]
+    rulesets = plan.compiled()
     return build_document(plan, results, rulesets)
 
 

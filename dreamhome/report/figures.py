@@ -139,14 +139,15 @@ def vs_figure(doc: dict) -> bytes:
 
 
 def all_figures(doc: dict) -> dict[str, bytes]:
-    """Every plot of the report by name (the base ruleset's; `vs` when given)."""
-    out = {
-        "seats": seats_figure(doc),
-        "ladder": ladder_figure(doc),
-        "cards": cards_figure(doc),
-        "shape": shape_figure(doc),
-    }
+    """Every plot of the report by name (the base ruleset's; `vs` when given); a section with
+    nothing to plot (no ladder, --no-cards) has none."""
+    out = {"seats": seats_figure(doc), "shape": shape_figure(doc)}
+    if doc["ladder"]:
+        out["ladder"] = ladder_figure(doc)
+    if doc["cards"]:
+        out["cards"] = cards_figure(doc)
     if "vs" in doc:
         out["vs"] = vs_figure(doc)
-        out["vs_cards"] = cards_figure(doc["vs"])
+        if doc["vs"]["cards"]:
+            out["vs_cards"] = cards_figure(doc["vs"])
     return out

@@ -27,6 +27,10 @@ pre { background: #f6f6f6; padding: .5em; white-space: pre-wrap; }
 """
 
 
+NO_LADDER = "<p>No ladder: --bots named one bot (or the rules allow one player only).</p>"
+NO_CARDS = "<p>Restricted play was left out (--no-cards).</p>"
+
+
 def interval(ci: dict | None, percent: bool = False, digits: int = 2) -> str:
     """A figure and its 95% interval, as text."""
     if not ci:
@@ -214,11 +218,9 @@ def report_html(doc: dict, figures: dict[str, bytes]) -> str:
         _img(figures["seats"], "win rate by seat"),
         _seats(doc),
         "<h2>2. Skill and luck</h2>",
-        _img(figures["ladder"], "skill ladder"),
-        _ladder(doc),
+        _img(figures["ladder"], "skill ladder") + _ladder(doc) if doc["ladder"] else NO_LADDER,
         "<h2>3. Cards by restricted play</h2>",
-        _img(figures["cards"], "cards by restricted play"),
-        _cards(doc),
+        _img(figures["cards"], "cards by restricted play") + _cards(doc) if doc["cards"] else NO_CARDS,
         "<h2>4. The game's shape</h2>",
         _img(figures["shape"], "score parts"),
         _shape(doc),
@@ -235,10 +237,9 @@ def report_html(doc: dict, figures: dict[str, bytes]) -> str:
             f"<h3>{escape(vs['ruleset'])}: seats</h3>",
             _seats(vs),
             f"<h3>{escape(vs['ruleset'])}: skill and luck</h3>",
-            _ladder(vs),
+            _ladder(vs) if vs["ladder"] else NO_LADDER,
             f"<h3>{escape(vs['ruleset'])}: cards</h3>",
-            _img(figures["vs_cards"], "cards by restricted play, second ruleset"),
-            _cards(vs),
+            _img(figures["vs_cards"], "cards by restricted play, second ruleset") + _cards(vs) if vs["cards"] else NO_CARDS,
             f"<h3>{escape(vs['ruleset'])}: shape</h3>",
             _shape(vs),
             f"<h3>{escape(vs['ruleset'])}: assumptions</h3>",

@@ -13,10 +13,12 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
 from dreamhome.report.restricted import card_types, make_seat, restricted_name
+from dreamhome.ruleset import Ruleset
 from dreamhome.whatif.experiment import Experiment, RulesetSpec, bot_code_hash, check_size, resolve_ruleset
 
 LIGHT_BOTS = ("random", "greedy")
@@ -63,6 +65,19 @@ class ReportPlan:
     cards: tuple[tuple[str, ...], ...]
     """Per ruleset, its card types (`KIND:ID`, count > 0)."""
     bot_code: dict[str, str] = field(default_factory=dict, compare=False)
+    files: tuple[str | None, ...] = field(default=(), compare=False)
+    """Per ruleset, the rules file it is compiled from (None: the packaged base rules)."""
+
+    def compiled(self) -> list[Ruleset]:
+        """The rulesets compiled from their files, so each `@assumed` value keeps its own file
+        and line (a ruleset compiled from its inlined source would number the inlined text)."""
+        out = []
+        for spec, path in zip(self.rulesets, self.files or (None,) * len(self.rulesets)):
+            rules = compile_rules(path, list(spec.variants))
+            if rules.content_hash != spec.hash:  # the file changed since the plan was made
+                raise DreamhomeError(f"{spec.label}: the rules changed while the report ran; run it again")
+            out.append(rules)
+        return out
 
     def games_for(self, bots: Sequence[str]) -> int:
         return self.games if all(b in LIGHT_BOTS for b in bots) else self.heavy_games
@@ -141,10 +156,12 @@ def build_plan(
     label = rules_path or "base"
     specs = [RulesetSpec(label, base.source, tuple(base.variants_on), base.content_hash)]
     compiled = [base]
+    files = [rules_path]
     if vs is not None:
         spec = resolve_ruleset(vs, rules_path, tuple(dict.fromkeys(variants)))
         specs.append(spec)
-        compiled.append(compile_rules(text=spec.source, name=spec.label, variants=list(spec.variants)))
+        files.append(vs if vs != "base" and (Path(vs).suffix == ".dh" or Path(vs).exists()) else rules_path)
+        compiled.append(compile_rules(files[-1], list(spec.variants)))
     lo = max(r.game.min_players for r in compiled)
     hi = min(r.game.max_players for r in compiled)
     chosen = tuple(dict.fromkeys(players)) if players else tuple(range(lo, hi + 1))
@@ -162,4 +179,4 @@ def build_plan(
     if cp not in chosen:
         raise DreamhomeError(f"--card-players: {cp} is not one of --players ({', '.join(map(str, chosen))})")
     types = tuple(tuple(card_types(r)) if cards else () for r in compiled)
-    return ReportPlan(tuple(specs), chosen, names, games, heavy, cp, seed, chunk, types, code)
+    return ReportPlan(tuple(specs), chosen, names, games, heavy, cp, seed, chunk, types, code, tuple(files))
