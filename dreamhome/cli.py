@@ -1085,6 +1085,193 @@ def _print_whatif(doc: dict, games: int, rulesets: int, out_dir: str | None) -> 
         console.print(f"results.json, report.md and plots in {out_dir}")
 
 
+def _players_list(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, ...] | None:
+    """--players 2,3,4: player counts, comma-separated."""
+    if value is None:
+        return None
+    try:
+        counts = tuple(int(part) for part in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"expected player counts separated by commas, such as 2,3,4; got {value!r}") from None
+    if not counts:
+        raise click.BadParameter("name at least one player count")
+    return counts
+
+
+@main.command()
+@click.option(
+    "--vs", "vs", default=None, metavar="FILE|VARIANT", help="A second ruleset: every figure side by side, paired by seed."
+)
+@click.option(
+    "--players",
+    callback=_players_list,
+    default=None,
+    metavar="N,N,…",
+    help="Player counts (default: every count the rules allow).",
+)
+@click.option(
+    "--games",
+    type=int,
+    default=700,
+    show_default=True,
+    help="Games a condition for the light bots (random, greedy): per player count, per ladder rung, per card type.",
+)
+@click.option(
+    "--heavy-games",
+    type=int,
+    default=None,
+    help="Games a condition with any other bot (the solver, a search, your own) [default: a fifth of --games].",
+)
+@click.option(
+    "--bots",
+    default=None,
+    metavar="NAMES",
+    help="The skill ladder, weakest first, comma-separated (default: random,greedy,solver); "
+    "each but random also plays the seats.",
+)
+@click.option(
+    "--card-players",
+    type=int,
+    default=None,
+    help="Player count of the restricted-play games (default: the first of --players).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Game i of every condition is played from seed S + i.")
+@click.option("--workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: one per core).")
+@click.option(
+    "--executor",
+    "executor_name",
+    type=click.Choice(["local", "processes", "ray"]),
+    default="processes",
+    show_default=True,
+    help="Where games run: this process, a process pool, or a Ray cluster.",
+)
+@click.option("--address", default=None, help="Ray cluster address (auto, or ray://host:port).")
+@click.option("--chunk", type=int, default=25, show_default=True, help="Games per chunk of work (at most 10,000).")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default="report",
+    show_default=True,
+    help="Directory for report.html, report.json, summary.txt and the games (games/, one directory a condition).",
+)
+@click.option("--no-cards", is_flag=True, help="Leave restricted play out: seats, the ladder and the shape only (quicker).")
+@click.option("--resume", is_flag=True, help="Continue the report already in --out (its finished games are kept).")
+@click.option("--json", "as_json", is_flag=True, help="Print report.json instead of the summary.")
+@rules_options
+def report(
+    vs,
+    players,
+    games,
+    heavy_games,
+    bots,
+    card_players,
+    seed,
+    workers,
+    executor_name,
+    address,
+    chunk,
+    out_dir,
+    no_cards,
+    resume,
+    as_json,
+    rules_spec,
+):
+    """A balance report of the rules in use: seats, skill and luck, cards, the game's shape.
+
+    Plays self-play games per player count, a skill ladder and, for every card type,
+    restricted play (a seat that never takes a column holding the card against the same
+    bot unrestricted), all paired by seed; every figure has a 95% interval. With --vs,
+    every figure side by side with its paired difference. Resumable (--resume), and the
+    same for a seed on any executor and any number of workers. docs/REPORT.md explains
+    each figure. Exit status 1 when games crashed.
+
+    \b
+    Examples:
+      dreamhome report --out report
+      dreamhome report --vs kids --players 2,3 --out kids-report
+      dreamhome --rules my.dh report --games 200 --bots greedy,solver
+    """
+    from pathlib import Path
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from dreamhome.fileio import check_output_dir
+    from dreamhome.report.document import build_document, summary
+    from dreamhome.report.html import write_report
+    from dreamhome.report.plan import build_plan
+    from dreamhome.report.run import run_plan
+
+    load_rules(rules_spec)  # a rules file that does not compile: its first error, one line
+    try:
+        check_output_dir(out_dir)
+        plan = build_plan(
+            rules_path=rules_spec[0],
+            variants=rules_spec[1],
+            vs=vs,
+            players=players,
+            games=games,
+            heavy_games=heavy_games,
+            ladder=[b.strip() for b in bots.split(",")] if bots else None,
+            card_players=card_players,
+            seed=seed,
+            chunk=chunk,
+            cards=not no_cards,
+        )
+    except RulesError as exc:
+        fail(exc.diagnostics[0].one_line() if exc.diagnostics else str(exc))
+    except DreamhomeError as exc:
+        fail(str(exc))
+    total = sum(c.games for c in plan.conditions())
+    with Progress(
+        TextColumn("report"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} games"),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=_console(),
+        disable=as_json,
+        transient=False,
+    ) as bar:
+        task = bar.add_task("games", total=total, rate="")
+
+        def progress(done, total):
+            elapsed = bar.tasks[task].elapsed or 0
+            rate = f"{done / elapsed:.1f} games/s" if elapsed > 0 and done else ""
+            bar.update(task, completed=done, total=total, rate=rate)
+
+        try:
+            results = run_plan(
+                plan,
+                out_dir,
+                executor_name=executor_name,
+                workers=workers or os.cpu_count() or 1,
+                resume=resume,
+                address=address,
+                progress=progress,
+                warn=lambda problem: say(f"warning: {problem}"),
+            )
+            rulesets = plan.compiled()
+            doc = build_document(plan, results, rulesets)
+            write_report(Path(out_dir), doc)
+        except DreamhomeError as exc:
+            fail(str(exc))
+        except (KeyboardInterrupt, Interrupted) as exc:
+            why = exc if isinstance(exc, Interrupted) else "interrupted"
+            say(f"{why}; finished games are saved; `--resume --out {out_dir}` continues")
+            code = exc.exit_code if isinstance(exc, Interrupted) else EXIT_INTERRUPTED
+            raise click.exceptions.Exit(code) from None
+    if as_json:
+        emit_json(doc)
+    else:
+        click.echo(summary(doc), nl=False)
+        click.echo(f"report.html, report.json and summary.txt in {out_dir}")
+    if doc["crashed"]:
+        say(f"{doc['crashed']} game(s) crashed; their seeds are in {out_dir}/games")
+        raise click.exceptions.Exit(EXIT_NO)
+
+
 @main.group()
 def rules():
     """Check and show rules files."""

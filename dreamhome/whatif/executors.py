@@ -20,7 +20,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -66,30 +66,36 @@ def _new_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent, initargs=(os.getpid() if forked else None,))
 
 
-def run_local(payloads: Iterable[dict], workers: int) -> Iterator[dict]:
+Play = Callable[[dict], dict]
+"""What a worker does with a chunk's payload: `play_chunk` for a what-if; another experiment
+(the balance report, dreamhome.report) passes its own module-level function, which must take
+the same payload keys (ruleset, start, end, seed, …) and return a chunk of the same shape."""
+
+
+def run_local(payloads: Iterable[dict], workers: int, play: Play = play_chunk) -> Iterator[dict]:
     for payload in payloads:
-        yield play_chunk(payload)
+        yield play(payload)
 
 
-def run_processes(payloads: Iterable[dict], workers: int) -> Iterator[dict]:
+def run_processes(payloads: Iterable[dict], workers: int, play: Play = play_chunk) -> Iterator[dict]:
     """Chunks on a process pool; a pool broken by a dying worker is replaced, and the chunks it
     held are played alone so the crash is reported with the seed that caused it."""
     source = iter(payloads)
     while True:
         lost: list[dict] = []
-        yield from _pool_pass(source, workers, lost)
+        yield from _pool_pass(source, workers, lost, play)
         if not lost:
             return
         for payload in lost:
-            yield _play_alone(payload)
+            yield _play_alone(payload, play)
 
 
-def _pool_pass(source: Iterator[dict], workers: int, lost: list[dict]) -> Iterator[dict]:
+def _pool_pass(source: Iterator[dict], workers: int, lost: list[dict], play: Play = play_chunk) -> Iterator[dict]:
     """Run chunks from `source` until it is empty or the pool breaks; a broken pool's chunks go to `lost`."""
     pool = _new_pool(workers)
     in_flight: dict[Future, dict] = {}
     try:
-        _top_up(pool, in_flight, source, workers * IN_FLIGHT_PER_WORKER)
+        _top_up(pool, in_flight, source, workers * IN_FLIGHT_PER_WORKER, play)
         while in_flight:
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
             for future in done:
@@ -104,7 +110,7 @@ def _pool_pass(source: Iterator[dict], workers: int, lost: list[dict]) -> Iterat
                 lost.extend(in_flight.values())
                 in_flight.clear()
                 break
-            _top_up(pool, in_flight, source, workers * IN_FLIGHT_PER_WORKER)
+            _top_up(pool, in_flight, source, workers * IN_FLIGHT_PER_WORKER, play)
     except BaseException:
         # Ctrl-C (or the caller stopping): drop queued chunks and stop the workers now; the
         # chunks already yielded are stored, so --resume continues from there.
@@ -113,9 +119,11 @@ def _pool_pass(source: Iterator[dict], workers: int, lost: list[dict]) -> Iterat
     pool.shutdown(wait=True)
 
 
-def _top_up(pool: ProcessPoolExecutor, in_flight: dict[Future, dict], source: Iterator[dict], limit: int) -> None:
+def _top_up(
+    pool: ProcessPoolExecutor, in_flight: dict[Future, dict], source: Iterator[dict], limit: int, play: Play = play_chunk
+) -> None:
     for payload in itertools.islice(source, max(0, limit - len(in_flight))):
-        in_flight[pool.submit(play_chunk, payload)] = payload
+        in_flight[pool.submit(play, payload)] = payload
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -125,12 +133,12 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         process.terminate()
 
 
-def _play_alone(payload: dict) -> dict:
+def _play_alone(payload: dict, play: Play = play_chunk) -> dict:
     """Play a chunk in a fresh process; if that dies too, play its games one by one, each in
     its own process, so the crash is reported with the seed that caused it."""
     try:
         with _new_pool(1) as solo:
-            return solo.submit(play_chunk, payload).result()
+            return solo.submit(play, payload).result()
     except BrokenProcessPool:
         pass
     games = []
@@ -138,7 +146,7 @@ def _play_alone(payload: dict) -> dict:
         single = dict(payload, start=i, end=i + 1)
         try:
             with _new_pool(1) as solo:
-                games += solo.submit(play_chunk, single).result()["games"]
+                games += solo.submit(play, single).result()["games"]
         except BrokenProcessPool:
             games.append({"game": i, "seed": payload["seed"] + i, "error": "the worker process died"})
     return {"ruleset": payload["ruleset"], "start": payload["start"], "end": payload["end"], "games": games}
@@ -163,7 +171,7 @@ def _signal_handlers_kept() -> Iterator[None]:
             signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
 
 
-def run_ray(payloads: Iterable[dict], workers: int, address: str | None = None) -> Iterator[dict]:
+def run_ray(payloads: Iterable[dict], workers: int, address: str | None = None, play: Play = play_chunk) -> Iterator[dict]:
     try:
         import ray
     except ImportError:
@@ -175,7 +183,7 @@ def run_ray(payloads: Iterable[dict], workers: int, address: str | None = None) 
             ray.init(include_dashboard=False, log_to_driver=False, ignore_reinit_error=True, **kwargs)
         started = True
     try:
-        remote = ray.remote(play_chunk)
+        remote = ray.remote(play)
         source = iter(payloads)
         refs = {}
         for payload in itertools.islice(source, workers * IN_FLIGHT_PER_WORKER):
@@ -195,11 +203,12 @@ def run_ray(payloads: Iterable[dict], workers: int, address: str | None = None) 
             ray.shutdown()
 
 
-def executor(name: str, address: str | None = None):
+def executor(name: str, address: str | None = None, play: Play = play_chunk):
+    """`run(payloads, workers)` of the executor `name`, each chunk played by `play`."""
     if name == "local":
-        return run_local
+        return run_local if play is play_chunk else lambda payloads, workers: run_local(payloads, workers, play)
     if name == "processes":
-        return run_processes
+        return run_processes if play is play_chunk else lambda payloads, workers: run_processes(payloads, workers, play)
     if name == "ray":
-        return lambda payloads, workers: run_ray(payloads, workers, address)
+        return lambda payloads, workers: run_ray(payloads, workers, address, play)
     raise DreamhomeError(f"unknown executor '{name}'; expected one of {', '.join(EXECUTORS)}")

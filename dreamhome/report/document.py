@@ -1,0 +1,189 @@
+"""report.json: the figures of every condition, per ruleset, and with `--vs` the paired
+differences; and the short text summary the command prints.
+
+The document is a pure function of the plan and the games (sorted by game index), so a seed
+gives the same document on any executor and any number of workers. Numbers are kept as
+computed; the HTML and the summary round them for reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import partial
+from pathlib import Path
+
+from dreamhome.errors import DreamhomeError
+from dreamhome.report import stats
+from dreamhome.report.plan import Condition, ReportPlan
+from dreamhome.ruleset import Ruleset
+from dreamhome.scoring import COMPONENTS
+from dreamhome.whatif.report import format_interval
+
+FORMAT = "dreamhome.report/1"
+Results = Mapping[Condition, Sequence[dict]]
+
+
+def build_document(plan: ReportPlan, results: Results, rulesets: Sequence[Ruleset]) -> dict:
+    sections = [_section(plan, results, r, rules) for r, rules in enumerate(rulesets)]
+    doc: dict = {"format": FORMAT, "plan": plan.to_dict(), **sections[0]}
+    doc["crashed"] = sum(len(g) - len(stats.ok_games(g)) for g in results.values())
+    if len(sections) > 1:
+        doc["vs"] = {**sections[1], "differences": _differences(plan, results)}
+    return doc
+
+
+def _conditions(plan: ReportPlan, r: int, role: str) -> list[Condition]:
+    return [c for c in plan.conditions() if c.ruleset == r and c.role == role]
+
+
+def _section(plan: ReportPlan, results: Results, r: int, rules: Ruleset) -> dict:
+    seats = [{"bot": c.bots[0], **stats.seats(results[c], c.players)} for c in _conditions(plan, r, "seats")]
+    ladder = [
+        {"weaker": c.bots[0], "stronger": c.bots[1], "players": c.players, **stats.ladder(results[c], plan.seed)}
+        for c in _conditions(plan, r, "ladder")
+    ]
+    cards = []
+    base = results.get(plan.card_baseline(r), [])
+    rates = stats.take_rates(base)
+    for c in _conditions(plan, r, "card"):
+        assert c.card is not None
+        kind, _, ident = c.card.partition(":")
+        entry = {"card": c.card, "kind": kind, "name": rules.card_name(ident), **stats.card(results[c], base, c.players)}
+        entry["take_rate"] = rates.get(c.card, stats.proportion_ci(0, 0))
+        entry["flags"] = stats.flags(entry, c.players)
+        cards.append(entry)
+    cards.sort(key=lambda e: (-(e["worth"] if e["worth"] is not None else float("-inf")), e["card"]))
+    for rank, entry in enumerate(cards, 1):
+        entry["rank"] = rank
+    shape = [{"bot": c.bots[0], "players": c.players, **stats.shape(results[c])} for c in _conditions(plan, r, "seats")]
+    return {
+        "ruleset": plan.rulesets[r].label,
+        "variants": list(plan.rulesets[r].variants),
+        "seats": seats,
+        "ladder": ladder,
+        "cards": cards,
+        "card_players": plan.card_players,
+        "shape": shape,
+        "best_house": best_house(rules),
+        "assumed": [
+            {"id": ident, "field": fld, "file": Path(ref.file).name, "line": ref.line}
+            for ident, fld, ref in rules.assumed_values()
+        ],
+    }
+
+
+def best_house(rules: Ruleset) -> dict:
+    """The proven best house (`max`, the exact search) beside which the best reached is read."""
+    from dreamhome.exact.best_house import best_house as search
+
+    try:
+        found = search(rules)
+    except DreamhomeError as exc:
+        return {"total": None, "optimal": False, "why": str(exc)}
+    return {"total": found.total, "optimal": found.optimal}
+
+
+def _differences(plan: ReportPlan, results: Results) -> dict:
+    """Every figure of the second ruleset less the first's, per game on the same seeds."""
+    out: dict[str, list] = {"seats": [], "ladder": [], "cards": [], "shape": []}
+    for a, b in zip(_conditions(plan, 0, "seats"), _conditions(plan, 1, "seats")):
+        ga, gb = results[a], results[b]
+        n = a.players
+        out["seats"].append(
+            {
+                "bot": a.bots[0],
+                "players": n,
+                "first_advantage": stats.paired(ga, gb, partial(stats.first_edge, players=n)),
+                "first_margin": stats.paired(ga, gb, stats.first_margin),
+                "mean_score": stats.paired(ga, gb, lambda g: sum(g["scores"]) / len(g["scores"])),
+                "tiebreak_decided": stats.paired(ga, gb, lambda g: float(g["tied_top"] and len(g["winners"]) == 1)),
+            }
+        )
+        out["shape"].append(
+            {
+                "bot": a.bots[0],
+                "players": n,
+                "decisions_per_player": stats.paired(ga, gb, lambda g: sum(g["decisions"]) / len(g["decisions"])),
+                "branching_factor": stats.paired(ga, gb, lambda g: sum(g["options"]) / max(1, sum(g["decisions"]))),
+                **{f"part_{c}": stats.paired(ga, gb, partial(_part_mean, part=i)) for i, c in enumerate(COMPONENTS)},
+            }
+        )
+    for a, b in zip(_conditions(plan, 0, "ladder"), _conditions(plan, 1, "ladder")):
+        ga, gb = results[a], results[b]
+        out["ladder"].append(
+            {
+                "weaker": a.bots[0],
+                "stronger": a.bots[1],
+                "stronger_win_rate": stats.paired(ga, gb, lambda g: stats.win_share(g, 1)),
+                "margin": stats.paired(ga, gb, lambda g: g["scores"][1] - g["scores"][0]),
+            }
+        )
+    base_a, base_b = results.get(plan.card_baseline(0), []), results.get(plan.card_baseline(1), [])
+    cards_b = {c.card: c for c in _conditions(plan, 1, "card")}
+    for a in _conditions(plan, 0, "card"):
+        twin = cards_b.get(a.card)
+        if twin is None:
+            continue
+        worth_a = dict(_worths(results[a], base_a))
+        diffs = [w - worth_a[k] for k, w in _worths(results[twin], base_b) if k in worth_a]
+        out["cards"].append({"card": a.card, "worth": stats.mean_ci(diffs)})
+    return out
+
+
+def _part_mean(game: dict, part: int) -> float:
+    """A game's mean over its houses of one score part (COMPONENTS order)."""
+    return sum(h[part] for h in game["components"]) / len(game["components"])
+
+
+def _worths(restricted: Sequence[dict], base: Sequence[dict]) -> list[tuple[int, float]]:
+    """(game, the points seat 0 lost to the restriction) for each game both finished."""
+    ref = {g["game"]: g for g in stats.ok_games(base)}
+    return [(g["game"], ref[g["game"]]["scores"][0] - g["scores"][0]) for g in stats.ok_games(restricted) if g["game"] in ref]
+
+
+def summary(doc: dict) -> str:
+    """A few lines a designer reads first; report.html has the rest."""
+    lines = [f"Balance report: {doc['ruleset']}" + (f" vs {doc['vs']['ruleset']}" if "vs" in doc else "")]
+    for s in doc["seats"]:
+        first = s["positions"][0]["win_rate"]
+        lines.append(
+            f"  {s['players']} players, {s['bot']}: first seat wins {format_interval(first)} "
+            f"(even {s['even_share']:.1%}); largest deviation {s['balance']:.1%}; "
+            f"tie-break decided {format_interval(s['tiebreak_decided'])}"
+        )
+    for rung in doc["ladder"]:
+        share = rung["variance"]["bots"]["share"]
+        lines.append(
+            f"  {rung['stronger']} over {rung['weaker']}: wins {format_interval(rung['stronger_win_rate'])}, "
+            f"margin {format_interval(rung['margin'], 1)}; variance explained by the bots "
+            + (f"{share:.0%}" if share is not None else "—")
+        )
+    if doc["cards"]:
+        top, bottom = doc["cards"][0], doc["cards"][-1]
+        lines.append(
+            f"  cards ({doc['card_players']} players, restricted play): most worth {top['name']} {_worth(top)}; "
+            f"least {bottom['name']} {_worth(bottom)}"
+        )
+        flagged = {f: [c["name"] for c in doc["cards"] if f in c["flags"]] for f in ("essential", "worthless")}
+        for f, names in flagged.items():
+            if names:
+                lines.append(f"  {f}: {', '.join(names)}")
+    best = doc["best_house"]
+    reached = max((s["best_reached"] for s in doc["shape"] if s["best_reached"] is not None), default=None)
+    lines.append(f"  best house reached {reached}, proven best {best['total']}; {len(doc['assumed'])} assumed values")
+    if "vs" in doc:
+        for d in doc["vs"]["differences"]["seats"]:
+            lines.append(
+                f"  vs, {d['players']} players, {d['bot']}: first seat's edge changes by "
+                f"{format_interval(d['first_advantage'], 3)} (in points {format_interval(d['first_margin'])}), "
+                f"mean score by {format_interval(d['mean_score'])}"
+            )
+    if doc["crashed"]:
+        lines.append(f"  {doc['crashed']} game(s) crashed; their seeds are in the games/ directories")
+    return "\n".join(lines) + "\n"
+
+
+def _worth(card: dict) -> str:
+    if card["worth"] is None:
+        return "—"
+    return f"{card['worth']:.2f} [{card['low']:.2f}, {card['high']:.2f}] points"

@@ -1,0 +1,256 @@
+"""report.html: one self-contained page (plots inline as PNG data, no script, no link out)
+and the writer of the report's three outputs.
+
+English only: the report is a designer's tool, its words are not in the i18n catalogues
+(docs/REPORT.md says so); card names come from the ruleset.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from html import escape
+from pathlib import Path
+
+from dreamhome.fileio import write_atomic
+from dreamhome.report.document import summary
+from dreamhome.report.figures import all_figures
+from dreamhome.scoring import COMPONENTS
+
+STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 70em; margin: 1em auto; padding: 0 1em; color: #222; }
+table { border-collapse: collapse; margin: .5em 0 1em; font-size: 90%; }
+th, td { border: 1px solid #ccc; padding: .2em .5em; text-align: right; }
+th { background: #f2f2f2; } td.l, th.l { text-align: left; }
+img { max-width: 100%; }
+pre { background: #f6f6f6; padding: .5em; white-space: pre-wrap; }
+"""
+
+
+NO_LADDER = "<p>No ladder: --bots named one bot (or the rules allow one player only).</p>"
+NO_CARDS = "<p>Restricted play was left out (--no-cards).</p>"
+
+
+def interval(ci: dict | None, percent: bool = False, digits: int = 2) -> str:
+    """A figure and its 95% interval, as text."""
+    if not ci:
+        return "—"
+    value = ci.get("rate", ci.get("mean", ci.get("worth")))
+    if value is None:
+        return "—"
+    if percent:
+        return f"{value:.1%} [{ci['low']:.1%}, {ci['high']:.1%}]"
+    return f"{value:.{digits}f} [{ci['low']:.{digits}f}, {ci['high']:.{digits}f}]"
+
+
+def _table(head: list[str], rows: list[list[str]], left: int = 1) -> str:
+    cls = [' class="l"' if i < left else "" for i in range(len(head))]
+    out = ["<table><tr>" + "".join(f"<th{c}>{escape(h)}</th>" for c, h in zip(cls, head)) + "</tr>"]
+    for row in rows:
+        out.append("<tr>" + "".join(f"<td{c}>{escape(v)}</td>" for c, v in zip(cls, row)) + "</tr>")
+    return "\n".join(out) + "</table>"
+
+
+def _img(png: bytes, alt: str) -> str:
+    return f'<img alt="{escape(alt)}" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
+
+
+def _seats(section: dict) -> str:
+    rows = []
+    for s in section["seats"]:
+        for p in s["positions"]:
+            rows.append(
+                [
+                    f"{s['players']} players, {s['bot']}",
+                    str(p["position"]),
+                    interval(p["win_rate"], percent=True),
+                    interval(p["score"]),
+                ]
+            )
+    table = _table(["games", "seat", "win rate", "mean score"], rows, 1)
+    balance = _table(
+        [
+            "games",
+            "n",
+            "first seat's edge (win share)",
+            "first seat's edge (points)",
+            "balance",
+            "tie-break decided",
+            "ties left",
+        ],
+        [
+            [
+                f"{s['players']} players, {s['bot']}",
+                str(s["games"]),
+                interval(s["first_advantage"], percent=True),
+                interval(s["first_margin"]),
+                f"{s['balance']:.1%}" if s["balance"] is not None else "—",
+                interval(s["tiebreak_decided"], percent=True),
+                interval(s["ties_left"], percent=True),
+            ]
+            for s in section["seats"]
+        ],
+    )
+    return table + balance
+
+
+def _ladder(section: dict) -> str:
+    rows = []
+    for r in section["ladder"]:
+        v = r["variance"]
+        share = {
+            k: (f"{v[k]['share']:.0%} [{v[k]['low']:.0%}, {v[k]['high']:.0%}]" if v[k]["share"] is not None else "—") for k in v
+        }
+        rows.append(
+            [
+                f"{r['stronger']} over {r['weaker']}",
+                str(r["games"]),
+                interval(r["stronger_win_rate"], percent=True),
+                interval(r["margin"], digits=1),
+                share["bots"],
+                share["draw"],
+                share["rest"],
+            ]
+        )
+    return _table(["rung", "games", "stronger wins", "score margin", "variance: bots", "draw", "rest"], rows)
+
+
+def _cards(section: dict) -> str:
+    rows = [
+        [
+            str(c["rank"]),
+            c["name"],
+            c["kind"],
+            interval(c),
+            interval(c["win_worth"], percent=True),
+            interval(c["take_rate"], percent=True),
+            f"{c['forced_takes']:.2f}" if c["forced_takes"] is not None else "—",
+            ", ".join(c["flags"]),
+        ]
+        for c in section["cards"]
+    ]
+    return _table(["rank", "card", "kind", "worth (points)", "worth (win rate)", "take rate", "forced takes", "flags"], rows, 3)
+
+
+def _shape(section: dict) -> str:
+    rows = []
+    for s in section["shape"]:
+        rows.append(
+            [
+                f"{s['players']} players, {s['bot']}",
+                interval(s["decisions_per_player"], digits=1),
+                f"{s['branching_factor']:.2f}" if s["branching_factor"] is not None else "—",
+                interval(s["choice_share"], percent=True),
+                interval(s["score"], digits=1),
+                *[f"{s['parts'][c]['mean']:.1f} ({s['parts'][c]['p5']}–{s['parts'][c]['p95']})" for c in COMPONENTS],
+                str(s["best_reached"]),
+            ]
+        )
+    head = ["games", "decisions a player", "branching", "moves with a choice", "score"]
+    head += [c.replace("_", " ") for c in COMPONENTS] + ["best reached"]
+    best = section["best_house"]
+    proven = (
+        f"{best['total']} ({'proven' if best['optimal'] else 'not proven'})"
+        if best["total"] is not None
+        else best.get("why", "—")
+    )
+    return _table(head, rows) + f"<p>Proven best house under these rules (<code>dreamhome max</code>): {escape(str(proven))}.</p>"
+
+
+def _assumed(section: dict) -> str:
+    if not section["assumed"]:
+        return "<p>No value of these rules is marked <code>@assumed</code>.</p>"
+    rows = [[a["id"], a["field"], f"{a['file']}:{a['line']}"] for a in section["assumed"]]
+    return "<p>Conclusions that rest on these values rest on an assumption.</p>" + _table(["card", "field", "where"], rows, 3)
+
+
+def _differences(doc: dict) -> str:
+    d = doc["vs"]["differences"]
+    seats = _table(
+        ["games", "first seat's edge (win share)", "first seat's edge (points)", "mean score", "tie-break decided"],
+        [
+            [
+                f"{x['players']} players, {x['bot']}",
+                interval(x["first_advantage"], digits=3),
+                interval(x["first_margin"]),
+                interval(x["mean_score"]),
+                interval(x["tiebreak_decided"], digits=3),
+            ]
+            for x in d["seats"]
+        ],
+    )
+    ladder = _table(
+        ["rung", "stronger's win share", "margin"],
+        [
+            [f"{x['stronger']} over {x['weaker']}", interval(x["stronger_win_rate"], digits=3), interval(x["margin"])]
+            for x in d["ladder"]
+        ],
+    )
+    shape = _table(
+        ["games", "decisions a player", "branching", *[c.replace("_", " ") for c in COMPONENTS]],
+        [
+            [
+                f"{x['players']} players, {x['bot']}",
+                interval(x["decisions_per_player"]),
+                interval(x["branching_factor"]),
+                *[interval(x[f"part_{c}"]) for c in COMPONENTS],
+            ]
+            for x in d["shape"]
+        ],
+    )
+    cards = _table(["card", "worth (points)"], [[x["card"], interval(x["worth"])] for x in d["cards"]])
+    return seats + ladder + shape + cards
+
+
+def report_html(doc: dict, figures: dict[str, bytes]) -> str:
+    title = f"Balance report: {doc['ruleset']}" + (f" vs {doc['vs']['ruleset']}" if "vs" in doc else "")
+    plan = doc["plan"]
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{escape(title)}</h1>",
+        f"<p>Seed {plan['seed']}: game <i>i</i> of every condition is played from seed {plan['seed']} + <i>i</i>, "
+        "under every ruleset. "
+        f"{plan['games']} games a light bot's condition, {plan['heavy_games']} a heavy bot's; intervals are 95%. "
+        "docs/REPORT.md explains each figure and its method.</p>",
+        f"<pre>{escape(summary(doc))}</pre>",
+        "<h2>1. Seats</h2>",
+        _img(figures["seats"], "win rate by seat"),
+        _seats(doc),
+        "<h2>2. Skill and luck</h2>",
+        _img(figures["ladder"], "skill ladder") + _ladder(doc) if doc["ladder"] else NO_LADDER,
+        "<h2>3. Cards by restricted play</h2>",
+        _img(figures["cards"], "cards by restricted play") + _cards(doc) if doc["cards"] else NO_CARDS,
+        "<h2>4. The game's shape</h2>",
+        _img(figures["shape"], "score parts"),
+        _shape(doc),
+        "<h2>5. Assumptions</h2>",
+        _assumed(doc),
+    ]
+    if "vs" in doc:
+        vs = doc["vs"]
+        parts += [
+            f"<h2>6. {escape(vs['ruleset'])} against {escape(doc['ruleset'])}</h2>",
+            "<p>Each difference is the second ruleset less the first, game by game on the same seeds.</p>",
+            _img(figures["vs"], "paired differences"),
+            _differences(doc),
+            f"<h3>{escape(vs['ruleset'])}: seats</h3>",
+            _seats(vs),
+            f"<h3>{escape(vs['ruleset'])}: skill and luck</h3>",
+            _ladder(vs) if vs["ladder"] else NO_LADDER,
+            f"<h3>{escape(vs['ruleset'])}: cards</h3>",
+            _img(figures["vs_cards"], "cards by restricted play, second ruleset") + _cards(vs) if vs["cards"] else NO_CARDS,
+            f"<h3>{escape(vs['ruleset'])}: shape</h3>",
+            _shape(vs),
+            f"<h3>{escape(vs['ruleset'])}: assumptions</h3>",
+            _assumed(vs),
+        ]
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def write_report(out: Path, doc: dict) -> None:
+    """report.json, report.html and summary.txt into `out`, each written atomically."""
+    write_atomic(out / "report.json", json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    write_atomic(out / "report.html", report_html(doc, all_figures(doc)))
+    write_atomic(out / "summary.txt", summary(doc))

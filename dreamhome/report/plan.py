@@ -1,0 +1,182 @@
+"""The experiment plan of a report: which games, under which rulesets, bots and restrictions.
+
+A report is a set of *conditions*, each one what-if experiment of a single ruleset (its own
+store directory, its own id): self-play per player count and bot (seats, shape), a ladder
+rung (a weaker bot against a stronger one), and one restricted-play condition per card type.
+Game i of every condition is played from seed `seed + i`, under both rulesets of `--vs` too,
+so every comparison the report makes is paired by seed (common random numbers).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dreamhome.dsl.compiler import compile_rules
+from dreamhome.errors import DreamhomeError
+from dreamhome.report.restricted import card_types, make_seat, restricted_name
+from dreamhome.ruleset import Ruleset
+from dreamhome.whatif.experiment import Experiment, RulesetSpec, bot_code_hash, check_size, resolve_ruleset
+
+LIGHT_BOTS = ("random", "greedy")
+"""Bots cheap enough for the full game count; any other bot (solver, a search, your own) plays
+the smaller `heavy_games`."""
+DEFAULT_LADDER = ("random", "greedy", "solver")
+DEFAULT_GAMES = 700
+HEAVY_SHARE = 5
+"""By default a heavy bot plays a fifth of the games of a light one."""
+CARD_BOT = "greedy"
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One experiment of the plan. `role`: seats (self-play), ladder (bots[0] weaker than
+    bots[1]) or card (seat 0 forbidden `card`, the rest as the seats condition it pairs with)."""
+
+    ruleset: int
+    players: int
+    bots: tuple[str, ...]
+    games: int
+    role: str
+    card: str | None = None
+
+    @property
+    def key(self) -> str:
+        """A directory name: readable, and unique by a hash of everything that defines it."""
+        names = "+".join(self.bots)
+        digest = hashlib.sha256(f"{self.ruleset}|{self.players}|{names}|{self.games}|{self.role}".encode()).hexdigest()[:8]
+        what = self.card or "-".join(dict.fromkeys(self.bots))
+        return re.sub(r"[^A-Za-z0-9_.-]+", "_", f"r{self.ruleset}-p{self.players}-{self.role}-{what}") + f"-{digest}"
+
+
+@dataclass(frozen=True)
+class ReportPlan:
+    rulesets: tuple[RulesetSpec, ...]
+    players: tuple[int, ...]
+    ladder: tuple[str, ...]
+    games: int
+    heavy_games: int
+    card_players: int
+    seed: int
+    chunk: int
+    cards: tuple[tuple[str, ...], ...]
+    """Per ruleset, its card types (`KIND:ID`, count > 0)."""
+    bot_code: dict[str, str] = field(default_factory=dict, compare=False)
+    files: tuple[str | None, ...] = field(default=(), compare=False)
+    """Per ruleset, the rules file it is compiled from (None: the packaged base rules)."""
+
+    def compiled(self) -> list[Ruleset]:
+        """The rulesets compiled from their files, so each `@assumed` value keeps its own file
+        and line (a ruleset compiled from its inlined source would number the inlined text)."""
+        out = []
+        for spec, path in zip(self.rulesets, self.files or (None,) * len(self.rulesets)):
+            rules = compile_rules(path, list(spec.variants))
+            if rules.content_hash != spec.hash:  # the file changed since the plan was made
+                raise DreamhomeError(f"{spec.label}: the rules changed while the report ran; run it again")
+            out.append(rules)
+        return out
+
+    def games_for(self, bots: Sequence[str]) -> int:
+        return self.games if all(b in LIGHT_BOTS for b in bots) else self.heavy_games
+
+    def seat_bots(self) -> tuple[str, ...]:
+        """The bots in self-play: the ladder's, random left out when any other is there."""
+        chosen = tuple(b for b in self.ladder if b != "random")
+        return chosen or self.ladder
+
+    def conditions(self) -> list[Condition]:
+        out: list[Condition] = []
+        for r in range(len(self.rulesets)):
+            for p in self.players:
+                for bot in self.seat_bots():
+                    out.append(Condition(r, p, (bot,) * p, self.games_for([bot]), "seats"))
+            several = [p for p in self.players if p >= 2]
+            if several:
+                for weak, strong in zip(self.ladder, self.ladder[1:]):
+                    p = min(several)
+                    bots = (weak, strong, *([strong] * (p - 2)))
+                    out.append(Condition(r, p, bots, self.games_for(bots), "ladder"))
+            if self.cards[r] and self.card_baseline(r) not in out:
+                out.append(self.card_baseline(r))  # restricted play pairs with it, even off the ladder
+            p = self.card_players
+            for card in self.cards[r]:
+                bots = (restricted_name(CARD_BOT, card), *([CARD_BOT] * (p - 1)))
+                out.append(Condition(r, p, bots, self.games, "card", card))
+        return out
+
+    def card_baseline(self, r: int) -> Condition:
+        """The unrestricted games a card condition is paired with (same seeds)."""
+        p = self.card_players
+        return Condition(r, p, (CARD_BOT,) * p, self.games, "seats")
+
+    def experiment(self, cond: Condition) -> Experiment:
+        code = tuple(self.bot_code.get(b, "") for b in cond.bots)
+        return Experiment((self.rulesets[cond.ruleset],), cond.games, cond.players, cond.bots, self.seed, self.chunk, code)
+
+    def to_dict(self) -> dict:
+        return {
+            "rulesets": [{"label": r.label, "variants": list(r.variants), "hash": r.hash} for r in self.rulesets],
+            "players": list(self.players),
+            "ladder": list(self.ladder),
+            "games": self.games,
+            "heavy_games": self.heavy_games,
+            "card_players": self.card_players,
+            "card_bot": CARD_BOT,
+            "seed": self.seed,
+            "chunk": self.chunk,
+        }
+
+
+def build_plan(
+    *,
+    rules_path: str | None,
+    variants: Sequence[str] = (),
+    vs: str | None = None,
+    players: Sequence[int] | None = None,
+    games: int = DEFAULT_GAMES,
+    heavy_games: int | None = None,
+    ladder: Sequence[str] | None = None,
+    card_players: int | None = None,
+    seed: int = 0,
+    chunk: int = 25,
+    cards: bool = True,
+) -> ReportPlan:
+    """A plan from what the user typed, every part checked (DreamhomeError, one line).
+    `cards=False` leaves restricted play out (a quick look at the seats and the ladder)."""
+    heavy = max(1, games // HEAVY_SHARE) if heavy_games is None else heavy_games
+    check_size(games, chunk)
+    try:
+        check_size(heavy, chunk)
+    except DreamhomeError as exc:
+        raise DreamhomeError(str(exc).replace("--games", "--heavy-games", 1)) from None
+    base = compile_rules(rules_path, list(dict.fromkeys(variants)))
+    label = rules_path or "base"
+    specs = [RulesetSpec(label, base.source, tuple(base.variants_on), base.content_hash)]
+    compiled = [base]
+    files = [rules_path]
+    if vs is not None:
+        spec = resolve_ruleset(vs, rules_path, tuple(dict.fromkeys(variants)))
+        specs.append(spec)
+        files.append(vs if vs != "base" and (Path(vs).suffix == ".dh" or Path(vs).exists()) else rules_path)
+        compiled.append(compile_rules(files[-1], list(spec.variants)))
+    lo = max(r.game.min_players for r in compiled)
+    hi = min(r.game.max_players for r in compiled)
+    chosen = tuple(dict.fromkeys(players)) if players else tuple(range(lo, hi + 1))
+    for p in chosen:
+        if not lo <= p <= hi:
+            raise DreamhomeError(f"--players: {p} is not a player count of these rules ({lo}–{hi})")
+    if not chosen:
+        raise DreamhomeError("--players: name at least one player count")
+    names = tuple(dict.fromkeys(ladder)) if ladder else DEFAULT_LADDER
+    code = {}
+    for name in names:
+        bot = make_seat(name, seed, 0)  # an unknown name or a module that does not import: one line now
+        code[name] = bot_code_hash(bot)
+    cp = card_players if card_players is not None else chosen[0]
+    if cp not in chosen:
+        raise DreamhomeError(f"--card-players: {cp} is not one of --players ({', '.join(map(str, chosen))})")
+    types = tuple(tuple(card_types(r)) if cards else () for r in compiled)
+    return ReportPlan(tuple(specs), chosen, names, games, heavy, cp, seed, chunk, types, code, tuple(files))

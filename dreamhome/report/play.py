@@ -1,0 +1,89 @@
+"""A chunk of report games: each game played and summarised for every figure of the report.
+
+`play_report_chunk` is what the what-if executors run on a worker (`executor(..., play=...)`):
+it takes the what-if engine's chunk payload (ruleset source, variants, players, bots, seeds)
+and returns the same chunk shape, so the what-if store keeps and verifies it (the runner sends
+the report's condition index as the payload's `ruleset`, so even a chunk the executors rebuild
+after a crash finds its way back). A game's summary is a pure function of the payload and its seed.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from dreamhome.dsl.compiler import compile_rules
+from dreamhome.game.actions import DiscardColumn, TakeColumn, TakeRoomAtRoundStart
+from dreamhome.game.state import GameState
+from dreamhome.report.restricted import RestrictedBot, column_cards, make_seat, takes
+from dreamhome.ruleset import Ruleset
+from dreamhome.scoring import score_components
+
+
+@lru_cache(maxsize=16)
+def _rules(source: str, variants: tuple[str, ...]) -> Ruleset:
+    return compile_rules(text=source, name="report", variants=list(variants))
+
+
+def play_report_game(rules: Ruleset, players: int, bots: list[str], seed: int) -> dict:
+    """One game and what the report needs of it (seat by seat, seat 0 first)."""
+    seats = [make_seat(name, seed, i) for i, name in enumerate(bots)]
+    state = GameState(rules, players, seed)
+    decisions = [0] * players
+    options = [0] * players
+    multi = [0] * players
+    taken: dict[str, int] = {}
+    seen: set[tuple[int, int, frozenset[str]]] = set()
+    while not state.is_terminal():
+        actor = state.current_player()
+        bot = seats[actor]
+        legal = state.legal_actions()
+        obs = state.observation(lookahead=bot.looks_ahead)
+        action = bot.choose(obs, legal)
+        decisions[actor] += 1
+        options[actor] += len(legal)
+        multi[actor] += len(legal) > 1
+        if any(isinstance(a, (TakeColumn, DiscardColumn)) for a in legal):
+            for column in range(len(obs.track_rooms)):
+                seen.add((obs.round, column, frozenset(column_cards(obs, column))))
+        if isinstance(action, (TakeColumn, TakeRoomAtRoundStart)):
+            for card in takes(obs, action):
+                taken[card] = taken.get(card, 0) + 1
+        state.apply_action(action)
+    steps = [0] * players  # the game's forced steps (one legal action: the driver played it)
+    for event in state.events:
+        if event.get("forced") and "player" in event:
+            steps[event["player"]] += 1
+    offered: dict[str, int] = {}
+    for _round, _column, cards in seen:
+        for card in cards:
+            offered[card] = offered.get(card, 0) + 1
+    scores = state.returns()
+    top = max(scores)
+    return {
+        "seed": seed,
+        "scores": scores,
+        "winners": state.winners(),
+        "tied_top": sum(1 for s in scores if s == top) > 1,  # SCORE-WIN: the tie-break had work to do
+        "first": state.initial_first,
+        "components": [list(score_components(rules, h)) for h in state.houses],
+        "decisions": decisions,
+        "options": options,
+        "multi": multi,
+        "forced_steps": steps,
+        "forced": [s.forced if isinstance(s, RestrictedBot) else 0 for s in seats],
+        "taken": dict(sorted(taken.items())),
+        "offered": dict(sorted(offered.items())),
+    }
+
+
+def play_report_chunk(job: dict) -> dict:
+    """Play one chunk (game i from seed `seed + i`); a crash is kept with its seed."""
+    rules = _rules(job["source"], tuple(job["variants"]))
+    games = []
+    for i in range(job["start"], job["end"]):
+        seed = job["seed"] + i
+        try:
+            games.append({"game": i, **play_report_game(rules, job["players"], list(job["bots"]), seed)})
+        except Exception as exc:  # noqa: BLE001 - a crash is reported with its seed; the run goes on
+            games.append({"game": i, "seed": seed, "error": f"{type(exc).__name__}: {exc}"})
+    return {"ruleset": job["ruleset"], "start": job["start"], "end": job["end"], "games": games}

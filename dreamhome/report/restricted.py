@@ -1,0 +1,97 @@
+"""Restricted play (Jaffe et al., AIIDE 2012): a bot forbidden one card type.
+
+A restricted seat never takes a column holding the card (ROUND-COLUMN), never takes that
+room card with a tool at a round's start (TOOL-JACKHAMMER); everything else it decides as the
+bot it wraps. It reads only the legal actions and the observation (SEE-1), the same public
+API every bot has. When every column it could take holds the card, it takes one anyway (a
+take is compulsory, ROUND-3) and the game counts it as forced.
+
+A restricted bot is named `BOT/no=KIND:ID` (for instance `greedy/no=room:kitchen`), so the
+restriction is part of the what-if experiment's bots, hence of its id and its store.
+"""
+
+from __future__ import annotations
+
+from dreamhome.errors import DreamhomeError
+from dreamhome.game.actions import Action, TakeColumn, TakeRoomAtRoundStart
+from dreamhome.game.bot import Bot
+from dreamhome.game.bots import make_bot
+from dreamhome.game.observation import Observation
+from dreamhome.ruleset import Ruleset
+
+MARK = "/no="
+KINDS = ("room", "roof", "furnishing", "helper", "tool")
+
+
+def card_types(rules: Ruleset) -> list[str]:
+    """Every card type in the decks as `KIND:ID`, in the rules' order; a type with count 0 is
+    not in the game, so it is absent (COMP-*)."""
+    out = [f"room:{r.id}" for r in rules.rooms if r.count > 0]
+    out += [f"roof:{r.id}" for r in rules.roofs if r.count > 0]
+    out += [f"furnishing:{f.id}" for f in rules.furnishings if f.is_card and f.count > 0]
+    out += [f"helper:{h.id}" for h in rules.helpers if h.count > 0]
+    out += [f"tool:{t.id}" for t in rules.tools if t.count > 0]
+    return out
+
+
+def restricted_name(bot: str, card: str) -> str:
+    return f"{bot}{MARK}{card}"
+
+
+def split_name(name: str) -> tuple[str, str | None]:
+    """(the wrapped bot's name, the forbidden card or None)."""
+    bot, mark, card = name.partition(MARK)
+    return bot, (card if mark else None)
+
+
+def column_cards(obs: Observation, column: int) -> set[str]:
+    """The card types of a column on the track, as `KIND:ID`."""
+    cards = set()
+    room = obs.track_rooms[column]
+    if room is not None:
+        cards.add(f"room:{obs.rules.room_of_code(room).id}")
+    res = obs.track_res[column]
+    if res is not None:
+        cards.add(f"{res.kind}:{res.id}")
+    return cards
+
+
+def takes(obs: Observation, action: Action) -> set[str]:
+    """The card types `action` would take from the track (none for other actions)."""
+    if isinstance(action, TakeColumn):
+        return column_cards(obs, action.column)
+    if isinstance(action, TakeRoomAtRoundStart):
+        room = obs.track_rooms[action.column]
+        return {f"room:{obs.rules.room_of_code(room).id}"} if room is not None else set()
+    return set()
+
+
+class RestrictedBot(Bot):
+    """`inner` with one card type forbidden; `forced` counts the takes it could not avoid."""
+
+    def __init__(self, inner: Bot, card: str):
+        self.inner = inner
+        self.card = card
+        self.name = f"{inner.name}{MARK}{card}"
+        self.looks_ahead = inner.looks_ahead
+        self.rng = inner.rng
+        self.forced = 0
+
+    def choose(self, obs: Observation, legal: list[Action]) -> Action:
+        allowed = [a for a in legal if self.card not in takes(obs, a)]
+        if not allowed:  # ROUND-3: a take is compulsory; every column holds the card
+            self.forced += 1
+            return self.inner.choose(obs, legal)
+        return self.inner.choose(obs, allowed)
+
+
+def make_seat(name: str, seed: int, seat: int) -> Bot:
+    """A bot by name, restricted when the name says so (`BOT/no=KIND:ID`)."""
+    bot, card = split_name(name)
+    inner = make_bot(bot, seed, seat)
+    if card is None:
+        return inner
+    kind = card.partition(":")[0]
+    if kind not in KINDS:
+        raise DreamhomeError(f"restricted bot '{name}': the card must be KIND:ID with KIND one of {', '.join(KINDS)}")
+    return RestrictedBot(inner, card)

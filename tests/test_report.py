@@ -1,0 +1,87 @@
+"""The balance report's checks (issue 24): a ruleset whose answer is known, a card with count 0,
+the kids variant's paired change of the first seat's edge (the same report on every executor:
+tests/test_report_executors.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+from dreamhome.dsl.compiler import compile_rules
+from dreamhome.game.record import play_game
+from dreamhome.report.document import build_document
+from dreamhome.report.plan import build_plan
+from dreamhome.report.run import run_plan
+from tests.helpers.cli import run
+
+MANSION = Path(__file__).parent / "data" / "report_mansion.dh"
+
+
+def _document(plan, results):
+    rulesets = plan.compiled()
+    return build_document(plan, results, rulesets)
+
+
+def test_a_room_worth_20_points_ranks_first_and_a_card_with_count_0_is_absent(tmp_path):
+    out = tmp_path / "mansion"
+    proc = run("--rules", MANSION, "report", "--games", 30, "--players", 2, "--bots", "greedy", "--out", out, "--chunk", 15)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((out / "report.json").read_text())
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(doc, json.loads(files("dreamhome.schemas").joinpath("report.schema.json").read_text()))
+    cards = doc["cards"]
+    assert cards[0]["card"] == "room:mansion"
+    assert all(cards[0]["low"] > other["high"] for other in cards[1:])  # its interval above every other card's
+    assert [c["worth"] for c in cards] == sorted((c["worth"] for c in cards), reverse=True)
+    # every card type of the decks, by the rules file's own definitions, and nothing else
+    rules = compile_rules(MANSION)
+    decks = {f"room:{r.id}" for r in rules.rooms if r.count} | {f"roof:{r.id}" for r in rules.roofs if r.count}
+    decks |= {f"furnishing:{f.id}" for f in rules.furnishings if f.is_card and f.count}
+    decks |= {f"helper:{h.id}" for h in rules.helpers if h.count} | {f"tool:{t.id}" for t in rules.tools if t.count}
+    assert {c["card"] for c in cards} == decks
+    assert "room:workshop" not in decks and rules.room("workshop").count == 0  # COMP-*: count 0, not in the game
+    assert doc["assumed"] and {a["file"] for a in doc["assumed"]} <= {"base.dh", "report_mansion.dh"}
+    sources = {"base.dh": files("dreamhome.rules").joinpath("base.dh").read_text(), "report_mansion.dh": MANSION.read_text()}
+    for a in doc["assumed"]:  # file and line name the value's own line
+        line = sources[a["file"]].splitlines()[a["line"] - 1]
+        assert "@assumed" in line and a["field"].split(":")[0] in line, a
+    best = doc["best_house"]
+    assert best["optimal"] and best["total"] >= max(s["best_reached"] for s in doc["shape"])
+    html = (out / "report.html").read_text()
+    assert "Mansion" in html and "<script" not in html and not re.search(r"""(src|href)=["']?(https?:|//)""", html)
+    assert html.count("data:image/png;base64,") == 3  # seats, cards, shape, inline; one bot: no ladder
+    assert "No ladder" in html
+    assert "Mansion" in proc.stdout and "Mansion" in (out / "summary.txt").read_text()
+
+
+def _first_margin(result) -> float:
+    scores = result.scores()
+    first = result.state.initial_first
+    others = [s for p, s in enumerate(scores) if p != first]
+    return scores[first] - statistics.fmean(others)
+
+
+def test_the_kids_variant_moves_the_first_seat_as_its_paired_interval_says():
+    """VAR-NODISCARD removes the 2–3 player discard (ROUND-1). The report's paired change of the
+    first seat's edge, on the same seeds, must be what games played apart (the game driver,
+    play_game) give, and the direction its interval says."""
+    games = 40
+    plan = build_plan(rules_path=None, vs="kids", players=[2, 3], ladder=["greedy"], games=games, cards=False, seed=5)
+    doc = _document(plan, run_plan(plan, None, executor_name="processes", workers=2))
+    base, kids = compile_rules(None), compile_rules(None, ["kids"])
+    for diff, seats in zip(doc["vs"]["differences"]["seats"], doc["seats"]):
+        n = diff["players"]
+        played = [play_game(base, n, ["greedy"] * n, 5 + i) for i in range(games)]
+        apart = [_first_margin(play_game(kids, n, ["greedy"] * n, 5 + i)) - _first_margin(played[i]) for i in range(games)]
+        change = diff["first_margin"]
+        assert change["n"] == games and change["mean"] == pytest.approx(statistics.fmean(apart))
+        assert change["low"] <= statistics.fmean(apart) <= change["high"]
+        if change["low"] > 0 or change["high"] < 0:  # the interval names a direction: the games agree with it
+            assert (statistics.fmean(apart) > 0) == (change["low"] > 0)
+        first = sum(1 / len(r.winners()) for r in played if r.state.initial_first in r.winners())
+        assert seats["positions"][0]["win_rate"]["rate"] == pytest.approx(first / games)

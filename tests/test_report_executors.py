@@ -1,0 +1,33 @@
+"""The balance report of a seed is the same on every executor and worker count, and resumes
+to the same report (issue 24, Checks)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dreamhome.errors import DreamhomeError
+from dreamhome.report.document import build_document
+from dreamhome.report.plan import build_plan
+from dreamhome.report.run import run_plan
+
+
+def _document(plan, results):
+    rulesets = plan.compiled()
+    return build_document(plan, results, rulesets)
+
+
+def test_the_report_of_a_seed_is_identical_on_every_executor_and_worker_count(tmp_path):
+    plan = build_plan(rules_path=None, players=[2, 3], ladder=["random", "greedy"], games=2, chunk=1, seed=3)
+    local = _document(plan, run_plan(plan, tmp_path / "a", executor_name="local", workers=1))
+    assert _document(plan, run_plan(plan, None, executor_name="local", workers=2)) == local
+    assert _document(plan, run_plan(plan, None, executor_name="processes", workers=2)) == local
+    assert local["cards"] and local["ladder"] and len(local["seats"]) == 2
+    # resumable: chunks lost after a run are played again, to the same report
+    lost = sorted((tmp_path / "a" / "games").rglob("r0-*.json"))[::3]
+    for path in lost:
+        path.unlink()
+    with pytest.raises(DreamhomeError, match="--resume"):
+        run_plan(plan, tmp_path / "a", executor_name="local", workers=1)
+    assert _document(plan, run_plan(plan, tmp_path / "a", executor_name="local", workers=1, resume=True)) == local
+    pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
+    assert _document(plan, run_plan(plan, None, executor_name="ray", workers=2)) == local
