@@ -149,7 +149,7 @@ def test_french_says_its_rulebook_words() -> None:
 
 def test_every_form_of_every_entry_reads_for_every_gender() -> None:
     """Each entry with forms, filled with names of each gender its language has (and none):
-    one of its forms, whole, and never a bit of the spec."""
+    one of its forms, whole, and never a bit of the form syntax."""
     import string
 
     for lang, genders in i18n.GENDERS.items():

@@ -4,7 +4,7 @@ At each decision of a human seat the table is shown (the round, or the end game 
 last round; the track by the cards' names, the player's house drawn as the board, the other
 houses in brief, both discard piles, the player's helpers and tools) with the choices
 numbered (`Menu`): takes and placements first, the tool and helper uses behind one entry that
-opens them (issue 22: a held drill's 20–54 uses pushed the takes off screen); a number plays
+opens them (issue 22: a held tool's 20–54 uses pushed the takes off screen); a number plays
 the action it names, `back` closes the uses. The other commands: `hint`
 (dreamhome.game.hints: what each option keeps reachable, and the solver bot's pick with its
 value and reason), `undo` (takes back the seat's last decision while no other player has
@@ -379,7 +379,7 @@ class HumanGame:
 
 @dataclass(frozen=True)
 class Menu:
-    """The numbered choices of one decision (issue 22: holding a drill listed 20–54 numbered
+    """The numbered choices of one decision (issue 22: holding a track tool listed 20–54 numbered
     options and pushed the takes off screen). `main` is what the numbers 1… play at first: the
     plain choices (takes, placements, discards, tokens, "done"), by their position in the legal
     actions, then None, the one entry that opens `uses`, the choices that use a tool or a helper

@@ -6,7 +6,7 @@ bot it wraps. It reads only the legal actions and the observation (SEE-1), the s
 API every bot has. When every column it could take holds the card, it takes one anyway (a
 take is compulsory, ROUND-3) and the game counts it as forced.
 
-A restricted bot is named `BOT/no=KIND:ID` (for instance `greedy/no=room:kitchen`), so the
+A restricted bot is named `BOT/no=KIND:ID` (for instance `greedy/no=room:ID`, ID a room card's id), so the
 restriction is part of the what-if experiment's bots, hence of its id and its store.
 """
 

@@ -18,7 +18,7 @@ CONSISTENCY = 4.0
 consistency): its placements use the same bound (a loss within `TOLERANCE`), but its column
 choice adds a value for the resource card above the room card, which the evaluation leaves out,
 and compares only the three columns the greedy value ranks best (measured: at most 4 points
-over the 100-game benchmark). A track tool (the drill) the bot never plays before its take is no
+over the 100-game benchmark). A track tool the bot never plays before its take is no
 choice it made by this evaluation: such a loss is a real finding, not an inconsistency."""
 
 MARKS = ("best", "inaccuracy", "mistake", "blunder")
