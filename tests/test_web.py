@@ -43,14 +43,49 @@ ARTIFACTS = ROOT / "test-artifacts"
 STATIC = ROOT / "dreamhome" / "web" / "static"
 
 
-def client(folder: Path) -> TestClient:
-    return TestClient(create_app(folder), base_url="http://127.0.0.1", raise_server_exceptions=False)
+def client(folder: Path, **options: Any) -> TestClient:
+    """The app with no rate limit (tests/test_web_security.py checks the limit)."""
+    return TestClient(create_app(folder, rate=None, **options), base_url="http://127.0.0.1", raise_server_exceptions=False)
 
 
-def start(c: TestClient, **body: Any) -> dict[str, Any]:
-    r = c.post("/api/games", json={"players": 2, "bots": ["greedy"], "seed": 7, **body})
+def key_of(url: str) -> tuple[int, str]:
+    """The seat and key a seat's link holds in its fragment (`#seat=N&key=K`)."""
+    fragment = dict(part.split("=", 1) for part in url.split("#", 1)[1].split("&"))
+    return int(fragment["seat"]), fragment["key"]
+
+
+def start(c: TestClient, bots: list[str] | None = None, **body: Any) -> dict[str, Any]:
+    """A game of a person at seat 0 and `bots` after (one greedy bot by default): seat 0's
+    view, with its key kept in the view under "key" for the helpers below."""
+    r = c.post("/api/games", json={"seats": ["person", *(bots or ["greedy"])], "seed": 7, **body})
     assert r.status_code == 201, r.text
-    return r.json()
+    (entry,) = r.json()["seats"]
+    seat, key = key_of(entry["url"])
+    return look(c, {"id": r.json()["game"], "you": seat, "key": key})
+
+
+def seat_headers(view: dict[str, Any]) -> dict[str, str]:
+    return {"X-Seat": str(view["you"]), "X-Seat-Key": view["key"]}
+
+
+def look(c: TestClient, view: dict[str, Any], **params: Any) -> dict[str, Any]:
+    """The seat's view of the game of `view` again (its key kept)."""
+    r = c.get(f"/api/games/{view['id']}", headers=seat_headers(view), params=params)
+    assert r.status_code == 200, r.text
+    return {**r.json(), "key": view["key"]}
+
+
+def act(c: TestClient, view: dict[str, Any], index: int, version: int | None = None) -> Any:
+    """The seat's decision `index` on the page of `view` (the response)."""
+    body = {"seat": view["you"], "key": view["key"], "index": index, "version": view["version"] if version is None else version}
+    return c.post(f"/api/games/{view['id']}/act", json=body)
+
+
+def acted(c: TestClient, view: dict[str, Any], index: int) -> dict[str, Any]:
+    """The view `act` answers (its key kept)."""
+    r = act(c, view, index)
+    assert r.status_code == 200, r.text
+    return {**r.json(), "key": view["key"]}
 
 
 class Reference:
@@ -116,9 +151,7 @@ def test_a_whole_game_through_the_api_equals_the_engine(tmp_path: Path) -> None:
     k = 0
     while not view["terminal"]:
         index = k % len(view["legal"])  # not always the first: face-down, tools and passes get clicked too
-        r = c.post(f"/api/games/{view['id']}/act", json={"index": index, "version": view["version"]})
-        assert r.status_code == 200, r.text
-        view = r.json()
+        view = acted(c, view, index)
         ref.act(index)
         same(view, ref)
         k += 1
@@ -146,7 +179,7 @@ def test_the_log_shows_the_bots_moves_since_the_last_decision(tmp_path: Path) ->
     c = client(tmp_path)
     view = start(c, seed=5)
     mark = view["version"]
-    view = c.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": mark}).json()
+    view = acted(c, view, 0)
     ref = Reference(2, ["greedy"], 5)
     ref.act(0)
     events = ref.state.events[mark:]
@@ -161,9 +194,9 @@ def test_two_games_at_once_stay_apart(tmp_path: Path) -> None:
     c = client(tmp_path)
     a, b = start(c, seed=1), start(c, seed=2)
     assert a["id"] != b["id"]
-    c.post(f"/api/games/{a['id']}/act", json={"index": 0, "version": a["version"]})
-    assert c.get(f"/api/games/{b['id']}").json() == b  # the other game did not move
-    assert c.get(f"/api/games/{a['id']}").json()["version"] > a["version"]
+    acted(c, a, 0)
+    assert look(c, b) == b  # the other game did not move
+    assert look(c, a)["version"] > a["version"]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{g['id']}.json" for g in (a, b))
 
 
@@ -172,11 +205,11 @@ def test_a_restarted_server_carries_on(tmp_path: Path) -> None:
     c = client(tmp_path)
     view = start(c, seed=3, bots=["random"])
     for _ in range(3):
-        view = c.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": view["version"]}).json()
+        view = acted(c, view, 0)
     again = client(tmp_path)
-    reloaded = again.get(f"/api/games/{view['id']}").json()
+    reloaded = look(again, view)
     assert {k: v for k, v in reloaded.items() if k != "log"} == {k: v for k, v in view.items() if k != "log"}
-    r = again.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": view["version"]})
+    r = act(again, view, 0)  # the seat's key works on the new server: only its digest was stored
     assert r.status_code == 200 and r.json()["version"] > view["version"]
 
 
@@ -185,9 +218,7 @@ def play_through(c: TestClient, view: dict[str, Any], decisions: int | None = No
     k = 0
     while not view["terminal"] and (decisions is None or k < decisions):
         index = (3 * k + 1) % len(view["legal"])
-        r = c.post(f"/api/games/{view['id']}/act", json={"index": index, "version": view["version"]})
-        assert r.status_code == 200, r.text
-        view = r.json()
+        view = acted(c, view, index)
         k += 1
     return view
 
@@ -201,17 +232,17 @@ def test_a_game_interrupted_by_a_restart_ends_as_the_game_played_without_one(tmp
     same decisions, with and without a restart of the server, end with the same events."""
     seed, bots = 13, ["random", "random"]
     one_go = tmp_path / "one-go"
-    whole = play_through(client(one_go), start(client(one_go), players=3, bots=bots, seed=seed))
+    whole = play_through(client(one_go), start(client(one_go), bots=bots, seed=seed))
     assert whole["terminal"]
     interrupted = tmp_path / "interrupted"
-    view = start(client(interrupted), players=3, bots=bots, seed=seed)
+    view = start(client(interrupted), bots=bots, seed=seed)
     view = play_through(client(interrupted), view, decisions=4)
     again = client(interrupted)  # a new server over the same folder
-    view = again.get(f"/api/games/{view['id']}").json()
+    view = look(again, view)
     k = 4
     while not view["terminal"]:
         index = (3 * k + 1) % len(view["legal"])
-        view = again.post(f"/api/games/{view['id']}/act", json={"index": index, "version": view["version"]}).json()
+        view = acted(again, view, index)
         k += 1
     assert saved_events(interrupted, view["id"]) == saved_events(one_go, whole["id"])
     assert [s["total"] for s in view["scores"]] == [s["total"] for s in whole["scores"]]
@@ -245,9 +276,7 @@ def test_the_api_answers_in_each_language(tmp_path: Path, lang: str) -> None:
     for key in i18n.keys():
         if key.startswith("table."):
             assert options["texts"][key] == i18n.text(key, lang)
-    r = c.post(f"/api/games?lang={lang}", json={"players": 2, "bots": ["greedy"], "seed": 7})
-    assert r.status_code == 201, r.text
-    view = r.json()
+    view = look(c, start(c, lang=lang), lang=lang)  # the start body's lang is checked; the view's is asked
     ref = Reference(2, ["greedy"], 7, lang=lang)
     same(view, ref)
     rules = ref.state.rules
@@ -255,19 +284,20 @@ def test_the_api_answers_in_each_language(tmp_path: Path, lang: str) -> None:
     assert [col["room"] for col in view["track"] if col["room"] is not None] == track
     assert view["names"][0] == i18n.text("table.you", lang)
     assert view["phase_text"] == i18n.text(f"phase.{ref.state.phase.value}", lang)
-    again = c.get(f"/api/games/{view['id']}?lang={lang}").json()
+    view = look(c, view, lang=lang)
+    again = c.get(f"/api/games/{view['id']}?lang={lang}", headers=seat_headers(view)).json()
     assert again["track"] == view["track"] and again["legal"] == view["legal"]
 
 
 def test_languages_differ_and_the_default_is_the_servers(tmp_path: Path) -> None:
     c = client(tmp_path)
     view = start(c)
-    shown = {lang: c.get(f"/api/games/{view['id']}?lang={lang}").json() for lang in i18n.LANGUAGES}
+    shown = {lang: look(c, view, lang=lang) for lang in i18n.LANGUAGES}
     rooms = {lang: tuple(col["room"] for col in v["track"]) for lang, v in shown.items()}
     assert len(set(rooms.values())) == len(i18n.LANGUAGES)  # base.dh names every room in each language
     hints = {c.get(f"/api/options?lang={lang}").json()["texts"]["table.hint"] for lang in i18n.LANGUAGES}
     assert len(hints) == len(i18n.LANGUAGES)
-    assert c.get(f"/api/games/{view['id']}").json() == shown["en"]
+    assert look(c, view) == shown["en"]
     hu = TestClient(create_app(tmp_path, lang="hu"), base_url="http://127.0.0.1", raise_server_exceptions=False)
     assert hu.get("/api/options").json()["lang"] == "hu"
     assert hu.get(f"/api/games/{view['id']}").json()["track"] == shown["hu"]["track"]
@@ -303,6 +333,21 @@ BAD_STARTS: list[Any] = [
     {"players": 2, "seed": 2**40},
     {"players": 2, "seed": 1.5},
     {"players": 2, "colour": "red"},
+    {"seats": []},
+    {"seats": ["person"]},
+    {"seats": ["person"] * 5},
+    {"seats": "person"},
+    {"seats": ["greedy", "random"]},  # a table of bots alone is `dreamhome play`
+    {"seats": ["person", "human"]},
+    {"seats": ["person", "dreamhome.game.bots:RandomBot"]},  # no import of a class from a request
+    {"seats": ["person", "mcts@100000"]},
+    {"seats": ["person", None]},
+    {"seats": ["person", "greedy"], "players": 2},  # one form or the other
+    {"seats": ["person", "greedy"], "lang": "de"},
+    {"seats": ["person", "greedy"], "lang": 1},
+    {"seats": ["person", "greedy"], "seed": -1},
+    {"seats": ["person", "greedy"], "variant": "../x"},
+    {"seats": ["person", "greedy", "greedy", "greedy", "greedy"], "variant": ""},
 ]
 
 
@@ -319,6 +364,7 @@ def test_bad_requests_never_get_a_500(tmp_path: Path) -> None:
     view = start(c)
     gid = view["id"]
     act = f"/api/games/{gid}/act"
+    me = {"seat": 0, "key": view["key"]}
     cases: list[tuple[str, str, dict[str, Any], set[int]]] = [
         ("POST", "/api/games", {"content": b"{not json", "headers": {"content-type": "application/json"}}, {400}),
         ("POST", "/api/games", {"content": b"\xff\xfe", "headers": {"content-type": "application/json"}}, {400}),
@@ -326,16 +372,27 @@ def test_bad_requests_never_get_a_500(tmp_path: Path) -> None:
         ("POST", "/api/games", {"content": b"[" * 2000 + b"]" * 2000, "headers": {"content-type": "application/json"}}, {400}),
         ("POST", "/api/games", {"content": b'{"players": 2}', "headers": {"content-type": "text/plain"}}, {415}),
         ("POST", "/api/games", {"data": {"players": "2"}}, {415}),  # a cross-site form
-        ("POST", act, {"json": {"index": -1, "version": view["version"]}}, {400}),
-        ("POST", act, {"json": {"index": 10**6, "version": view["version"]}}, {400}),
-        ("POST", act, {"json": {"index": "0", "version": view["version"]}}, {400}),
-        ("POST", act, {"json": {"index": None, "version": view["version"]}}, {400}),
-        ("POST", act, {"json": {"index": 0}}, {400}),
-        ("POST", act, {"json": {"index": 0, "version": view["version"] - 1}}, {409}),
-        ("POST", act, {"json": {"index": 0, "version": view["version"], "extra": 1}}, {400}),
+        ("POST", act, {"json": {**me, "index": -1, "version": view["version"]}}, {400}),
+        ("POST", act, {"json": {**me, "index": 10**6, "version": view["version"]}}, {400}),
+        ("POST", act, {"json": {**me, "index": "0", "version": view["version"]}}, {400}),
+        ("POST", act, {"json": {**me, "index": None, "version": view["version"]}}, {400}),
+        ("POST", act, {"json": {**me, "index": 0}}, {400}),
+        ("POST", act, {"json": {**me, "index": 0, "version": view["version"] - 1}}, {409}),
+        ("POST", act, {"json": {**me, "index": 0, "version": view["version"], "extra": 1}}, {400}),
+        ("POST", act, {"json": {"index": 0, "version": view["version"]}}, {403}),  # no key: no seat
+        ("POST", act, {"json": {**me, "seat": 1, "index": 0, "version": view["version"]}}, {403}),
+        ("POST", act, {"json": {**me, "seat": "0", "index": 0, "version": view["version"]}}, {403}),
+        ("POST", act, {"json": {**me, "key": view["key"][:-1], "index": 0, "version": view["version"]}}, {403}),
+        ("POST", act, {"json": {**me, "key": ["x"], "index": 0, "version": view["version"]}}, {403}),
         ("POST", act, {"json": [0]}, {400}),
         ("GET", act, {}, {405}),
-        ("POST", f"/api/games/{'B' * 22}/act", {"json": {"index": 0, "version": 0}}, {404}),
+        ("GET", f"/api/games/{gid}/hint", {}, {405}),
+        ("POST", f"/api/games/{gid}/hint", {"json": {"seat": 0}}, {403}),
+        ("GET", f"/api/games/{gid}", {"headers": {"x-seat": "0"}}, {403}),
+        ("GET", f"/api/games/{gid}", {"headers": {"x-seat": "zero", "x-seat-key": view["key"]}}, {403}),
+        ("GET", f"/api/games/{gid}", {"headers": {"x-seat": "1", "x-seat-key": view["key"]}}, {403}),
+        ("GET", f"/api/games/{gid}", {"params": {"since": "-1"}}, {400}),
+        ("POST", f"/api/games/{'B' * 22}/act", {"json": {**me, "index": 0, "version": 0}}, {404}),
         ("GET", f"/api/games/{gid}/final", {}, {409}),
         ("GET", f"/games/{gid}/replay", {}, {409}),
         ("GET", f"/games/{'C' * 22}", {}, {404}),
@@ -348,15 +405,15 @@ def test_bad_requests_never_get_a_500(tmp_path: Path) -> None:
         r = c.request(method, path, **kwargs)
         assert r.status_code in expected, (method, path, r.status_code, r.text[:200])
         assert "Traceback" not in r.text
-    assert c.get(f"/api/games/{gid}").json() == view  # none of them changed the game
+    assert look(c, view) == view  # none of them changed the game
 
 
 def test_a_finished_game_refuses_more_actions(tmp_path: Path) -> None:
     c = client(tmp_path)
     view = start(c, seed=2, bots=["random"])
     while not view["terminal"]:
-        view = c.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": view["version"]}).json()
-    r = c.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": view["version"]})
+        view = acted(c, view, 0)
+    r = act(c, view, 0)
     assert r.status_code == 409 and "over" in r.json()["error"]
     assert view["legal"] == []
 
@@ -369,7 +426,7 @@ def test_every_variant_of_the_catalogue_starts(tmp_path: Path) -> None:
     blocks = set(re.findall(r"^variant (\w+)", (ROOT / "dreamhome" / "rules" / "base.dh").read_text(), re.M))
     assert set(options["variants"]) == files | blocks
     for name in options["variants"]:
-        view = start(c, variant=name, players=3, bots=["random", "greedy"])
+        view = start(c, variant=name, bots=["random", "greedy"])
         assert view["variant"] == name
         same(view, Reference(3, ["random", "greedy"], 7, name))
 
@@ -377,7 +434,7 @@ def test_every_variant_of_the_catalogue_starts(tmp_path: Path) -> None:
 def test_hint_marks_options_of_the_legal_list(tmp_path: Path) -> None:
     c = client(tmp_path)
     view = start(c)
-    r = c.get(f"/api/games/{view['id']}/hint")
+    r = c.post(f"/api/games/{view['id']}/hint", json={"seat": 0, "key": view["key"]})
     assert r.status_code == 200, r.text
     hint = r.json()
     indexes = {a["index"] for a in view["legal"]}
@@ -420,9 +477,9 @@ class FakeHints:
 
 def test_the_hint_endpoint_follows_the_hints_contract(tmp_path: Path) -> None:
     fake = FakeHints()
-    c = TestClient(create_app(tmp_path, hint_for=fake), base_url="http://127.0.0.1", raise_server_exceptions=False)
+    c = client(tmp_path, hint_for=fake)
     view = start(c)
-    hint = c.get(f"/api/games/{view['id']}/hint").json()
+    hint = c.post(f"/api/games/{view['id']}/hint", json={"seat": 0, "key": view["key"]}).json()
     n = len(view["legal"])
     assert [o["index"] for o in hint["options"]] == list(range(n))
     assert [o["text"] for o in hint["options"]] == [a["text"] for a in view["legal"]]
@@ -523,8 +580,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """The app under uvicorn on a free port, in a thread of this process."""
-    with served(tmp_path) as url:
+    """The app under uvicorn on a free port, in a thread of this process (no rate limit: the
+    tests play as fast as they can from one address)."""
+    with served(tmp_path, rate=None) as url:
         yield url, tmp_path
 
 
@@ -537,11 +595,11 @@ def test_games_played_at_the_same_time_stay_apart(live_server: tuple[str, Path])
 
     def play(seed: int) -> None:
         try:
-            with httpx.Client(timeout=60) as http:
-                view = http.post(url + "api/games", json={"players": 2, "bots": ["greedy"], "seed": seed}).json()
+            with httpx.Client(base_url=url, timeout=60) as http:
+                view = start(http, seed=seed)  # type: ignore[arg-type]  # httpx.Client: TestClient's calls
                 ref = Reference(2, ["greedy"], seed)
                 while not view["terminal"]:
-                    view = http.post(f"{url}api/games/{view['id']}/act", json={"index": 0, "version": view["version"]}).json()
+                    view = acted(http, view, 0)  # type: ignore[arg-type]
                     ref.act(0)
                     same(view, ref)
                 results[seed] = view["id"]
@@ -588,6 +646,10 @@ def check_page_language(page: Any, state: GameState, lang: str) -> None:
     assert buttons == [describe(state, a, lang) for a in state.legal_actions()]
 
 
+OLD_PAGE = "the page before seat keys (issue 22) acts without a key, which the server refuses; the new page's test replaces it"
+
+
+@pytest.mark.skip(reason=OLD_PAGE)
 def test_a_whole_game_in_the_browser(live_server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """Real clicks on a real server: start, columns, cells, a hint, the language switch (to
     Hungarian, kept across a reload), the final scores and the replay link."""

@@ -1,23 +1,37 @@
 """The Starlette app of `dreamhome serve`: the page, its assets, and a small JSON API.
 
-Routes (every id checked by `store.check_game_id` before anything else):
+Routes (every id checked by `store.check_game_id` before anything else; docs/table.md has
+each body and answer):
 
 * `GET /`, `GET /games/{id}`: the table page (static/table.html); `GET /static/…` its assets.
 * `GET /api/options`: players range, bots, the variant catalogue, the languages and the
   page's labels (`table.*`, `phase.*` of the catalogue) in the language asked.
 * `GET /api/rules?variant=&players=&lang=`: the board, every card explained, "How to play" and
   each phase's reason (`view.rules_view`), for the page's rules at hand.
-* `POST /api/games` {players, bots, variant, seed}: a new game; answers its view.
-* `GET /api/games/{id}`: the view (what the person may see, SEE-1).
-* `POST /api/games/{id}/act` {index, version}: the person's decision, `index` into
+* `GET /api/games`: the games kept, the most recently changed first (`LISTED` at most), each
+  with its watch link, its seats' kinds, round, whose turn; never a key.
+* `POST /api/games` {seats, seed, variant, lang}: a new game (the first form {players, bots,
+  variant, seed} means a person at seat 0); answers 201 with each person seat's link
+  (`http://HOST/games/ID#seat=N&key=KEY`) and the watch link.
+* `GET /api/games/{id}`: the view; with headers `X-Seat` and `X-Seat-Key` the seat's (its
+  legal actions on its turn), without them the watch view (`you: null`, no actions).
+* `POST /api/games/{id}/act` {seat, key, index, version}: the seat's decision, `index` into
   `legal_actions()`, `version` the number of events the page saw (a stale page gets 409, so
-  a double click never applies a second action meant for an older list); then the bots move.
-* `GET /api/games/{id}/hint`: `dreamhome.game.hints.hint` for the person's options.
-* `GET /games/{id}/replay`: the replay page (`render.replay_page.replay_html`) of a finished game.
+  a double click never applies a second action meant for an older list); then the bots move,
+  one stored and announced decision at a time.
+* `POST /api/games/{id}/hint` {seat, key}: `dreamhome.game.hints.hint` for the seat, on its turn.
+* `GET /api/games/{id}/events`: Server-Sent Events, `{"version", "to_move", "over"}` at once
+  and after every stored change (`live.Hub`).
+* `GET /api/games/{id}/final`, `GET /games/{id}/replay`: the end comparison, the replay page.
 
 Every API request may name its language, `?lang=ru` (one of `i18n.LANGUAGES`; the server's
 `--lang` by default): the answer's labels, card names and action texts are in it. The language
 is the page's choice, not the game's: the game file and its record stay in English.
+
+Why seat keys in the body or headers and never in a cookie: a cross-site page can make a
+browser send its cookies, never a secret it does not know; so a change needs the seat's key
+in a JSON body, and a forged request carries none. The keys travel in the link's fragment,
+which no browser sends to a server, a log or a Referer.
 
 Why the guards: the server binds to 127.0.0.1, but any web page the person opens could send
 requests to it. JSON bodies are required (`Content-Type: application/json`, which a cross-site
@@ -25,13 +39,15 @@ form cannot send without a CORS preflight the server never grants); the Host hea
 the server, always (`HostGuard`: the loopback names, the address bound and the names given with
 `--allow-host`; a wildcard is never accepted, so DNS rebinding fails on any `--host`); a request
 that changes something and carries an `Origin` must come from one of those names; every answer
-carries a Content-Security-Policy that allows only the server's own files; bodies are capped;
-and errors are one line of JSON, never a traceback and never a path of the server's disk
+carries a Content-Security-Policy that allows only the server's own files; bodies are capped,
+and so are requests a second per client address (`ratelimit.RateLimit`) and its open event
+streams; errors are one line of JSON, never a traceback and never a path of the server's disk
 (`Scrubber`).
 
-Status codes: 400 bad input or a Host not served, 403 a foreign origin, 404 no such game, 409 a stale
-page or not the person's turn, 413/415 body size and type, 422 a damaged game file,
-503 a game that could not be stored (the change was not made), 507 the store's cap on games.
+Status codes: 400 bad input or a Host not served, 403 a foreign origin or a wrong or missing
+seat key, 404 no such game, 409 a stale page or not the seat's turn, 413/415 body size and
+type, 422 a damaged game file, 429 too many requests, event streams or games kept, 503 a game
+that could not be stored (the change was not made).
 """
 
 from __future__ import annotations
@@ -51,7 +67,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -60,12 +76,15 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.game.hints import HINT_WORK, Hint, hint
 from dreamhome.game.state import GameState, IllegalAction
 from dreamhome.i18n import DEFAULT_LANG, LANGUAGES, UnknownLanguageError, check_lang, language_name
+from dreamhome.web.live import DEFAULT_STREAMS_PER_CLIENT, Hub, TooManyStreamsError
+from dreamhome.web.ratelimit import DEFAULT_BURST, DEFAULT_RATE, RateLimit, client_of
 from dreamhome.web.store import (
     BOT_NAMES,
     DEFAULT_CACHED,
     DEFAULT_MAX_GAMES,
     ConflictError,
     DamagedGameError,
+    ForbiddenError,
     Game,
     GameNotFoundError,
     GameStore,
@@ -87,6 +106,8 @@ log = logging.getLogger("dreamhome.web")
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
 """Largest request body read (bytes): a start or act request is under 200."""
+LISTED = 100
+"""Games the front page's list shows at most (`GET /api/games`)."""
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
@@ -184,12 +205,13 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 STATUS: tuple[tuple[type[DreamhomeError], int], ...] = (
     (GameNotFoundError, 404),
+    (ForbiddenError, 403),
     (ConflictError, 409),
     (RequestError, 400),
     (IllegalAction, 400),
     (DamagedGameError, 422),
     (StorageError, 503),
-    (StoreFullError, 507),
+    (StoreFullError, 429),
     (DreamhomeError, 422),  # any other file that does not load, and the like
 )
 """Each of the project's errors with its status (the first that matches)."""
@@ -291,7 +313,7 @@ def route_paths(app: Starlette) -> tuple[str, ...]:
             paths += [f"{path}/{f.name}" for f in sorted(STATIC.iterdir()) if f.is_file()]
         else:
             paths.append(path.replace("{game_id:str}", "GAME").replace("{game_id}", "GAME"))
-    return tuple(paths)
+    return tuple(dict.fromkeys(paths))
 
 
 def create_app(
@@ -301,15 +323,22 @@ def create_app(
     lang: str = DEFAULT_LANG,
     max_games: int = DEFAULT_MAX_GAMES,
     cached_games: int = DEFAULT_CACHED,
+    rate: float | None = DEFAULT_RATE,
+    burst: int = DEFAULT_BURST,
+    streams_per_client: int = DEFAULT_STREAMS_PER_CLIENT,
 ) -> Starlette:
     """The app over the games kept in `data_dir` (made on the first game).
 
     `allowed_hosts`: Host names served besides the loopback names (`LOCAL_HOSTS`), each a host
     name or IP address (`host_name`; `BadHostError` for a wildcard); `lang`: the language of
     answers whose request names none (`dreamhome serve --lang`); `max_games`: games kept on disk
-    at most; `cached_games`: games held in memory at most."""
+    at most; `cached_games`: games held in memory at most; `rate`, `burst`: requests a second
+    per client address (None: no limit) and at once; `streams_per_client`: event streams one
+    address may hold open. The app's `state.live` is its `live.Hub` (`close()` ends every
+    event stream: `serve` calls it when it stops)."""
     hosts = frozenset(host_name(h) for h in [*LOCAL_HOSTS, *(allowed_hosts or [])])
     store = GameStore(Path(data_dir), max_games=max_games, cached=cached_games)
+    hub = Hub(per_client=streams_per_client)
     default_lang = check_lang(lang)
     scrub = Scrubber([str(Path(data_dir).absolute()), str(Path(__file__).parents[2]), sys.prefix, os.path.expanduser("~")])
     _answers = _answering(scrub)
@@ -323,6 +352,57 @@ def create_app(
             return check_lang(asked[:10])
         except UnknownLanguageError as exc:
             raise RequestError(str(exc)) from None
+
+    def base_of(request: Request) -> str:
+        """`http://HOST` as the request named it (the Host header, checked by `HostGuard`)."""
+        return f"{request.url.scheme}://{request.headers.get('host', '127.0.0.1')}"
+
+    def news(game: Game) -> dict[str, Any]:
+        """What the event stream says of `game` (public: no key needed); call with its lock held."""
+        return {"version": len(game.state.events), "to_move": game.to_move(), "over": game.state.is_terminal()}
+
+    def advance(game: Game) -> None:
+        """The bots' decisions, one at a time, each stored and announced, until a person's turn
+        or the end (in a worker thread). One thread at a time moves a game's bots; the lock is
+        held for one decision only, so the other pages can fetch their view between two."""
+        with game.lock:
+            if game.advancing:
+                return
+            game.advancing = True
+        try:
+            while True:
+                with game.lock:
+                    if not game.bot_to_move():
+                        game.advancing = False  # with the check, under the lock: no turn is left unmoved
+                        return
+                    store.change(game, game.bot_step)
+                    said = news(game)
+                hub.publish(game.id, said)
+        except BaseException:
+            with game.lock:
+                game.advancing = False
+            raise
+
+    def seat_of_headers(request: Request, game: Game) -> int | None:
+        """The seat the headers `X-Seat`, `X-Seat-Key` prove (403 if they prove none), None without them."""
+        seat, key = request.headers.get("x-seat"), request.headers.get("x-seat-key")
+        if seat is None and key is None:
+            return None
+        number = int(seat) if seat is not None and seat.isascii() and seat.isdigit() and len(seat) < 4 else -1
+        return game.seat_of(number, key)
+
+    def since_of(request: Request) -> int | None:
+        asked = request.query_params.get("since")
+        if asked is None:
+            return None
+        if not (asked.isascii() and asked.isdigit() and len(asked) < 7):
+            raise RequestError("since must be a whole number (a version the page saw)")
+        return int(asked)
+
+    def seat_body(data: Any, fields: set[str], usage: str) -> tuple[Any, Any]:
+        if not isinstance(data, dict) or set(data) - fields:
+            raise RequestError(f"send {usage}")
+        return data.get("seat"), data.get("key")
 
     async def page(request: Request) -> Response:
         if "game_id" in request.path_params:
@@ -345,11 +425,23 @@ def create_app(
             }
         )
 
+    async def games(request: Request) -> Response:
+        base = base_of(request)
+        listed = await run_in_threadpool(store.listing, LISTED)
+        return JSONResponse({"games": [{**g, "watch": f"{base}/games/{g['game']}"} for g in listed]})
+
     async def start(request: Request) -> Response:
-        chosen = lang_of(request)
-        settings = Settings.parse(await _json_body(request))
-        game = await run_in_threadpool(store.create, settings)
-        return JSONResponse(game_view(game, lang=chosen), status_code=201)
+        data = await _json_body(request)
+        if isinstance(data, dict) and "lang" in data:
+            try:
+                check_lang(data["lang"] if isinstance(data["lang"], str) else "?")
+            except UnknownLanguageError as exc:
+                raise RequestError(str(exc)) from None
+        settings = Settings.parse(data)
+        game, keys = await run_in_threadpool(store.create, settings)
+        base = f"{base_of(request)}/games/{game.id}"
+        seats = [{"seat": p, "url": f"{base}#seat={p}&key={key}"} for p, key in sorted(keys.items())]
+        return JSONResponse({"game": game.id, "seats": seats, "watch": base}, status_code=201)
 
     def _locked(game: Game, work: Callable[[], Any]) -> Any:
         with game.lock:
@@ -371,22 +463,27 @@ def create_app(
 
     async def show(request: Request) -> Response:
         chosen = lang_of(request)
+        since = since_of(request)
         game = store.get(request.path_params["game_id"])
-        return JSONResponse(await run_in_threadpool(_locked, game, lambda: game_view(game, lang=chosen)))
+        me = seat_of_headers(request, game)
+        if game.bot_to_move() and not game.advancing:  # bots stopped by a restart or a failed write
+            await run_in_threadpool(advance, game)
+        view = await run_in_threadpool(_locked, game, lambda: game_view(game, me, since=since, lang=chosen))
+        return JSONResponse(view)
 
     async def act(request: Request) -> Response:
         chosen = lang_of(request)
         game = store.get(request.path_params["game_id"])
         data = await _json_body(request)
-        if not isinstance(data, dict) or set(data) - {"index", "version"}:
-            raise RequestError('send {"index": N, "version": V}')
+        seat, key = seat_body(data, {"seat", "key", "index", "version"}, '{"seat": N, "key": K, "index": I, "version": V}')
+        me = game.seat_of(seat, key)
         index, version = data.get("index"), data.get("version")
         if type(index) is not int or type(version) is not int:
             raise RequestError("index and version must be whole numbers")
 
-        def work() -> dict[str, Any]:
+        def decide() -> tuple[int, dict[str, Any]]:
             state = game.state
-            if not game.person_to_act():
+            if game.to_move() != me:
                 raise ConflictError("it is not your turn" if not state.is_terminal() else "the game is over")
             if version != len(state.events):
                 raise ConflictError("the page is out of date; reload it")
@@ -398,23 +495,43 @@ def create_app(
             def move() -> None:
                 game.state.apply_action(legal[index])
                 game.note_end()
-                game.run_bots()
 
             store.change(game, move)  # the move counts once stored, else it is undone
-            return game_view(game, since=mark, lang=chosen)
+            return mark, news(game)
 
-        return JSONResponse(await run_in_threadpool(_locked, game, work))
+        def work() -> dict[str, Any]:
+            mark, said = _locked(game, decide)
+            hub.publish(game.id, said)
+            advance(game)
+            return _locked(game, lambda: game_view(game, me, since=mark, lang=chosen))
+
+        return JSONResponse(await run_in_threadpool(work))
 
     async def hint(request: Request) -> Response:
         chosen = lang_of(request)
         game = store.get(request.path_params["game_id"])
+        seat, key = seat_body(await _json_body(request), {"seat", "key"}, '{"seat": N, "key": K}')
+        me = game.seat_of(seat, key)
 
         def work() -> dict[str, Any]:
-            if not game.person_to_act():
+            if game.to_move() != me:
                 raise ConflictError("hints are for your turn")
             return hint_view(game, hint_for(game.state, HINT_WORK), chosen)
 
         return JSONResponse(await run_in_threadpool(_locked, game, work))
+
+    async def events(request: Request) -> Response:
+        game = store.get(request.path_params["game_id"])
+        try:
+            sub = hub.subscribe(game.id, client_of(request.scope))
+        except TooManyStreamsError:
+            return _error(429, "too many event streams open from this address; close a page and try again")
+        try:
+            first = await run_in_threadpool(_locked, game, lambda: news(game))
+        except BaseException:
+            hub.unsubscribe(sub)
+            raise
+        return StreamingResponse(hub.stream(sub, first), media_type="text/event-stream", headers={"x-accel-buffering": "no"})
 
     async def final(request: Request) -> Response:
         chosen = lang_of(request)
@@ -459,20 +576,25 @@ def create_app(
         Route(f"/games/{gid}", _answers(page)),
         Route("/api/options", _answers(options)),
         Route("/api/rules", _answers(rules_explained)),
+        Route("/api/games", _answers(games), methods=["GET"]),
         Route("/api/games", _answers(start), methods=["POST"]),
         Route(f"/api/games/{gid}", _answers(show)),
         Route(f"/api/games/{gid}/act", _answers(act), methods=["POST"]),
-        Route(f"/api/games/{gid}/hint", _answers(hint)),
+        Route(f"/api/games/{gid}/hint", _answers(hint), methods=["POST"]),
+        Route(f"/api/games/{gid}/events", _answers(events)),
         Route(f"/api/games/{gid}/final", _answers(final)),
         Route(f"/games/{gid}/replay", _answers(replay)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [  # the first is outermost: the Host check's refusals carry the headers too
+    middleware = [  # the first is outermost: the refusals of the others carry the headers too
         Middleware(SecurityHeaders),
+        Middleware(RateLimit, rate=rate, burst=burst),
         Middleware(HostGuard, hosts=hosts),
     ]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         middleware=middleware,
         exception_handlers={HTTPException: on_http_error, Exception: on_crash},
     )
+    app.state.live = hub
+    return app

@@ -102,7 +102,7 @@ def serve(
     host = sock.getsockname()[0]
     extra = served_hosts(sock, allow_hosts)
     app = create_app(data_dir, allowed_hosts=extra, lang=lang, max_games=max_games or DEFAULT_MAX_GAMES)
-    config = uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off")
+    config = uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     say(f"Dream Home table at {url_of(sock)} (games kept in {data_dir}; language {lang}); Ctrl-C stops it")
     if not is_local(host) or allow_hosts:
@@ -112,10 +112,14 @@ def serve(
     async def run() -> None:
         # uvicorn's own handlers take over inside serve(); a signal noted before they did (or
         # handed back by uvicorn when it ends: it re-raises what it caught) stops it here.
+        # uvicorn waits for every open answer before it stops, and an event stream never ends
+        # by itself: once the server is asked to stop, the streams are closed (`live.Hub.close`).
         task = asyncio.ensure_future(server.serve(sockets=[sock]))
         while not task.done():
             if _caught:
                 server.should_exit = True
+            if server.should_exit:
+                app.state.live.close()
             await asyncio.sleep(0.05)
         await task
 

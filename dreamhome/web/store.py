@@ -7,9 +7,16 @@ written, and a new server over the same folder carries on. Why the id is checked
 server could have made itself (`secrets.token_urlsafe`) may ever become a file name, so no
 request can open another path or reach another game's file.
 
-A game file holds the settings (players, the person's seat, the bots, the variant, the seed),
-`GameState.to_dict()` (every event so far, the decks included: the file stays on the server)
-and, once the game is over, the end-game comparison of `best_final_score`.
+A game file holds the settings (each seat a person or a bot, the variant, the seed), each
+person seat's key as a SHA-256 digest (the secret itself is shown once, in the seat's link, and
+never stored), `GameState.to_dict()` (every event so far, the decks included: the file stays on
+the server) and, once the game is over, the end-game comparison of `best_final_score`.
+
+Why seat keys: the game's id is public (the watch link, the front page's list), so the id alone
+may only watch. A person's seat acts with its key (`Game.seat_of`: the digest of the key given
+compared with `hmac.compare_digest`); a key is `secrets.token_urlsafe(KEY_BYTES)`, 128 random bits
+or more. A file of the first format (`dreamhome.webgame/1`: one person, at `seat`) loads with no
+key at any seat: its game can be watched and replayed, never acted on.
 
 Why a loaded game's bots are resumed, not made anew: a bot's random stream and plan move on at
 each of its decisions, so bots made again from the seed would play differently after a restart.
@@ -29,13 +36,15 @@ events from its seed, so no edited field (a card moved, a score raised) survives
 does not replay, or whose fields have the wrong types, is a `DamagedGameError` (a 4xx answer).
 
 Why the caps: a request costs nothing to send, a game costs a file and memory. At most
-`max_games` files are kept (a start beyond that is refused with `StoreFullError`) and at most
+`max_games` files are kept (a start beyond that is refused with `StoreFullError`, 429) and at most
 `cached` games are held in memory, the least recently used dropped first (a dropped game still
 in use by a request stays the one object for its id, so two requests never hold two copies).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
 import os
@@ -60,13 +69,18 @@ from dreamhome.game.state import GameState
 from dreamhome.house import House, house_from_json, house_to_json
 from dreamhome.ruleset import Ruleset
 
-FORMAT = "dreamhome.webgame/1"
+FORMAT = "dreamhome.webgame/2"
+OLD_FORMAT = "dreamhome.webgame/1"
+"""The first format: one person at `settings.seat`, no keys; loaded watch-only."""
+KEY_BYTES = 16
+"""Random bytes of a seat's key (`secrets.token_urlsafe`): 128 bits."""
+DIGEST = re.compile(r"[0-9a-f]{64}")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{22}")
 """What `secrets.token_urlsafe(16)` makes (128 random bits); nothing else names a game."""
 BOT_NAMES = ("random", "greedy", "solver")
 """The packaged bots a seat may get; `module:Class` bots are never taken from a request."""
 PERSON = "person"
-"""The seat's name in the game record (the replay page shows it beside the bots)."""
+"""A person's seat, in a start request and in the game record (the replay page shows it beside the bots)."""
 MAX_SEED = 2**31 - 1
 DEFAULT_MAX_GAMES = 1000
 """Games kept on disk unless `dreamhome serve --max-games` says otherwise."""
@@ -100,7 +114,17 @@ class StorageError(DreamhomeError):
 
 
 class StoreFullError(DreamhomeError):
-    """The folder holds `max_games` games already: a new one is refused (507)."""
+    """The folder holds `max_games` games already: a new one is refused (429)."""
+
+
+class ForbiddenError(DreamhomeError):
+    """A seat's key missing or wrong, or a seat that is no person's: 403. The message never
+    repeats the key."""
+
+
+def key_digest(key: str) -> str:
+    """What the game file keeps of a seat's key: its SHA-256, hex."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
 @lru_cache(maxsize=16)
@@ -131,29 +155,60 @@ def check_game_id(game_id: str) -> str:
     return game_id
 
 
+START_FIELDS = ("seats", "variant", "seed", "lang")
+OLD_START_FIELDS = ("players", "bots", "variant", "seed")
+
+
 @dataclass(frozen=True)
 class Settings:
-    """What a person chooses when starting a game (checked by `Settings.parse`)."""
+    """What a new game is made of (checked by `Settings.parse`): each seat, seat 0 first, a
+    person (`PERSON`) or a bot of `BOT_NAMES`; the variant ("" for none); the seed."""
 
-    players: int
-    bots: tuple[str, ...]  # one per other seat, in seat order after the person's
+    seats: tuple[str, ...]
     variant: str
     seed: int
-    seat: int = 0
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def persons(self) -> tuple[int, ...]:
+        """The seats people play."""
+        return tuple(p for p, name in enumerate(self.seats) if name == PERSON)
 
     @classmethod
     def parse(cls, data: Any) -> Settings:
-        """The settings of a start request, every field checked (`RequestError`, one line)."""
+        """The settings of a start request, every field checked (`RequestError`, one line).
+
+        `{"seats": [...], "seed": S, "variant": V}` (the `lang` a page may add is the answer's);
+        the first form, `{"players": n, "bots": [...], ...}`, means a person at seat 0 and the
+        bots after."""
         if not isinstance(data, dict):
             raise RequestError("the request body must be a JSON object")
-        unknown = sorted(set(data) - {"players", "bots", "variant", "seed"})
+        if "seats" not in data and set(data) & {"players", "bots"}:
+            return cls._parse_old(data)
+        unknown = sorted(set(data) - set(START_FIELDS))
         if unknown:
-            raise RequestError(f"unknown field {unknown[0]!r} (expected players, bots, variant, seed)")
-        variant = data.get("variant", "")
-        variant = "" if variant is None else variant
-        if not isinstance(variant, str) or (variant and variant not in variant_catalogue()):
-            raise RequestError(f"unknown variant {str(variant)[:40]!r}; known: {', '.join(variant_catalogue())}")
+            raise RequestError(f"unknown field {unknown[0]!r} (expected {', '.join(START_FIELDS)})")
+        variant = _variant(data.get("variant", ""))
+        seats = data.get("seats")
         low, high = players_range(variant)  # SETUP-1 of the rules the game is played under
+        if not isinstance(seats, list) or not low <= len(seats) <= high:
+            raise RequestError(f'seats must be a list of {low} to {high} seats, each "{PERSON}" or a bot name')
+        for name in seats:
+            if name != PERSON and name not in BOT_NAMES:
+                raise RequestError(f"unknown seat {str(name)[:40]!r}; a seat is {PERSON!r} or a bot: {', '.join(BOT_NAMES)}")
+        if PERSON not in seats:
+            raise RequestError(f'at least one seat must be "{PERSON}" (a game of bots alone: dreamhome play)')
+        return cls(tuple(seats), variant, _seed(data.get("seed", 0)))
+
+    @classmethod
+    def _parse_old(cls, data: dict[str, Any]) -> Settings:
+        unknown = sorted(set(data) - set(OLD_START_FIELDS))
+        if unknown:
+            raise RequestError(f"unknown field {unknown[0]!r} (expected {', '.join(OLD_START_FIELDS)})")
+        variant = _variant(data.get("variant", ""))
+        low, high = players_range(variant)
         players = data.get("players", 2)
         if type(players) is not int or not low <= players <= high:
             raise RequestError(f"players must be a whole number from {low} to {high}")
@@ -163,29 +218,40 @@ class Settings:
         for name in bots:
             if name not in BOT_NAMES:
                 raise RequestError(f"unknown bot {str(name)[:40]!r}; known bots: {', '.join(BOT_NAMES)}")
-        seed = data.get("seed", 0)
-        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-            raise RequestError(f"seed must be a whole number from 0 to {MAX_SEED}")
-        return cls(players, tuple(bots), variant, seed)
+        return cls((PERSON, *bots), variant, _seed(data.get("seed", 0)))
 
     def seat_names(self) -> list[str]:
-        names = list(self.bots)
-        names.insert(self.seat, PERSON)
-        return names
+        return list(self.seats)
+
+
+def _variant(variant: Any) -> str:
+    variant = "" if variant is None else variant
+    if not isinstance(variant, str) or (variant and variant not in variant_catalogue()):
+        raise RequestError(f"unknown variant {str(variant)[:40]!r}; known: {', '.join(variant_catalogue())}")
+    return variant
+
+
+def _seed(seed: Any) -> int:
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise RequestError(f"seed must be a whole number from 0 to {MAX_SEED}")
+    return seed
 
 
 @dataclass
 class Game:
-    """One game in play: its settings, state, bots, and the end-game comparison once over."""
+    """One game in play: its settings, the digests of its seats' keys, its state and bots, and
+    the end-game comparison once over."""
 
     id: str
     settings: Settings
+    keys: tuple[str | None, ...]  # per seat: the SHA-256 of a person's key; None for a bot (or a watch-only seat)
     state: GameState
     bots: dict[int, Bot] | None  # None: a loaded game's bots, resumed when they next move
     end_houses: list[House] | None = None  # each house with the piles when the end game began
     best: list[dict[str, Any]] | None = None  # best_final_score per house, once computed
     lock: threading.Lock = field(default_factory=threading.Lock)
     saved: str = ""  # the text last stored: what a change that cannot be stored goes back to
+    advancing: bool = False  # a thread is moving the bots (`web.app`), one step at a time
 
     @property
     def rules(self) -> Ruleset:
@@ -196,34 +262,69 @@ class Game:
         rules = self.rules
         return {
             "format": FORMAT,
-            "settings": {"players": s.players, "bots": list(s.bots), "variant": s.variant, "seed": s.seed, "seat": s.seat},
+            "settings": {"seats": list(s.seats), "variant": s.variant, "seed": s.seed},
+            "keys": list(self.keys),
             "state": self.state.to_dict(),
             "end_houses": None if self.end_houses is None else [house_to_json(rules, h) for h in self.end_houses],
             "best": self.best,
         }
 
-    def person_to_act(self) -> bool:
-        return not self.state.is_terminal() and self.state.current_player() == self.settings.seat
+    def seat_of(self, seat: Any, key: Any) -> int:
+        """`seat` if `key` is its key (compared in constant time), else `ForbiddenError`."""
+        ok = type(seat) is int and 0 <= seat < self.state.n and isinstance(key, str) and 0 < len(key) <= 200
+        stored = self.keys[seat] if ok else None
+        given = key_digest(key) if ok else ""
+        if not hmac.compare_digest(given, stored or "-") or stored is None:
+            raise ForbiddenError("this link does not act for that seat (a wrong or missing seat key)")
+        return int(seat)
+
+    def to_move(self) -> int | None:
+        """The seat whose decision it is, None once the game is over."""
+        return None if self.state.is_terminal() else self.state.current_player()
+
+    def is_person(self, seat: int) -> bool:
+        return self.settings.seats[seat] == PERSON
+
+    def bot_to_move(self) -> bool:
+        seat = self.to_move()
+        return seat is not None and not self.is_person(seat)
 
     def note_end(self) -> None:
         """END-ORDER: keep each house as the end game starts (before any helper), for `optimize`."""
         if self.end_houses is None and self.state.phase in (Phase.END, Phase.DONE):
             self.end_houses = [self.state.house_with_piles(p) for p in range(self.state.n)]
 
-    def run_bots(self) -> None:
-        """The bots' decisions until it is the person's turn again or the game is over."""
+    def bot_step(self) -> None:
+        """One decision of the bot to move (its random stream and plan move on)."""
+        if self.bots is None:
+            self.bots = _resumed_bots(self)
         state = self.state
-        while not state.is_terminal() and state.current_player() != self.settings.seat:
-            if self.bots is None:
-                self.bots = _resumed_bots(self)
-            bot = self.bots[state.current_player()]
-            state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
-            self.note_end()
+        bot = self.bots[state.current_player()]
+        state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
+        self.note_end()
+
+    def run_bots(self) -> None:
+        """The bots' decisions until it is a person's turn or the game is over."""
+        while self.bot_to_move():
+            self.bot_step()
+
+    def summary(self) -> dict[str, Any]:
+        """The game as the front page lists it: public facts only, never a key."""
+        state, rules = self.state, self.rules
+        return {
+            "game": self.id,
+            "seats": [{"seat": p, "kind": name} for p, name in enumerate(self.settings.seats)],
+            "round": min(state.round, rules.game.rounds),  # the engine counts one past the last round
+            "rounds": rules.game.rounds,
+            "to_move": self.to_move(),
+            "over": state.is_terminal(),
+            "variant": self.settings.variant,
+            "players": state.n,
+        }
 
 
 def _bots(settings: Settings) -> dict[int, Bot]:
-    names = settings.seat_names()
-    return {p: make_bot(name, settings.seed, p) for p, name in enumerate(names) if p != settings.seat}
+    return {p: make_bot(name, settings.seed, p) for p, name in enumerate(settings.seats) if name != PERSON}
 
 
 def _resumed_bots(game: Game) -> dict[int, Bot]:
@@ -232,7 +333,7 @@ def _resumed_bots(game: Game) -> dict[int, Bot]:
     each bot's choice is the one saved). A game whose bots would now play otherwise (saved by a
     server that made its bots anew after a restart) keeps bots made from the seed, as then."""
     settings = game.settings
-    seats = tuple(HUMAN if p == settings.seat else name for p, name in enumerate(settings.seat_names()))
+    seats = tuple(HUMAN if name == PERSON else name for name in settings.seats)
     try:
         resumed = resume_record(GameResult(game.state, seats).record(), f"game {game.id}")
     except DreamhomeError as exc:
@@ -253,6 +354,7 @@ class GameStore:
         self._live: weakref.WeakValueDictionary[str, Game] = weakref.WeakValueDictionary()
         self._lock = threading.Lock()
         self._create_lock = threading.Lock()
+        self._summaries: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
         self.removed_temps = self._remove_stale_temps()
 
     def _remove_stale_temps(self) -> int:
@@ -288,13 +390,16 @@ class GameStore:
                 "remove old ones from its data folder"
             )
 
-    def create(self, settings: Settings) -> Game:
-        """A new game under a fresh id; the bots move at once if the person is not first. It
-        exists once stored: a file that cannot be written leaves no game (`StorageError`)."""
+    def create(self, settings: Settings) -> tuple[Game, dict[int, str]]:
+        """A new game under a fresh id, and the key of each person's seat (only its digest is
+        kept); the bots move at once if a bot sits first. It exists once stored: a file that
+        cannot be written leaves no game (`StorageError`)."""
         self._check_room()
         rules = rules_for(settings.variant)
         state = GameState(rules, settings.players, settings.seed)
-        game = Game(secrets.token_urlsafe(16), settings, state, _bots(settings))
+        keys = {p: secrets.token_urlsafe(KEY_BYTES) for p in settings.persons()}
+        digests = tuple(key_digest(keys[p]) if p in keys else None for p in range(settings.players))
+        game = Game(secrets.token_urlsafe(16), settings, digests, state, _bots(settings))
         game.note_end()
         game.run_bots()
         with self._create_lock:
@@ -302,7 +407,7 @@ class GameStore:
             self.save(game)
         with self._lock:
             self._remember(game)
-        return game
+        return game, keys
 
     def change(self, game: Game, work: Callable[[], T]) -> T:
         """`work()` (which changes `game`), then the game stored; if either fails, the game is
@@ -320,6 +425,7 @@ class GameStore:
         """`game` as its last stored text says (its bots resumed when they next move)."""
         back = self._from_data(game.id, json.loads(game.saved))
         game.state, game.bots, game.end_houses, game.best = back.state, None, back.end_houses, back.best
+        game.keys = back.keys
 
     def save(self, game: Game) -> None:
         """Write the game's file whole (`fileio.write_atomic`); `StorageError` (one line, no path) if it cannot be."""
@@ -336,6 +442,53 @@ class GameStore:
                 f"the game could not be stored on the server ({reason or 'write failed'}); nothing was changed"
             ) from None
         game.saved = text
+        self._note_summary(game, path)
+
+    def _note_summary(self, game: Game, path: Path) -> None:
+        """Keep the listing's line of `game` beside the file's stamp (`listing` reads no file
+        whose stamp it knows)."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return
+        with self._lock:
+            self._summaries[game.id] = ((st.st_mtime_ns, st.st_size), game.summary())
+
+    def listing(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The games kept, the most recently changed first, at most `limit`: each game's
+        `Game.summary`. A file that does not load is left out (and logged), never shown."""
+        stamped: list[tuple[int, str, tuple[int, int]]] = []
+        try:
+            entries = list(os.scandir(self.folder))
+        except OSError:
+            return []
+        for entry in entries:
+            if entry.name.endswith(".json") and GAME_ID.fullmatch(entry.name[:-5]):
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                stamped.append((st.st_mtime_ns, entry.name[:-5], (st.st_mtime_ns, st.st_size)))
+        stamped.sort(key=lambda t: (-t[0], t[1]))
+        out = []
+        for _, game_id, stamp in stamped[:limit]:
+            with self._lock:
+                known = self._summaries.get(game_id)
+                held = self._live.get(game_id)
+            if known is not None and known[0] == stamp:
+                out.append(known[1])
+                continue
+            try:
+                game = held if held is not None else self._load(game_id)  # not cached: the games in play stay
+            except DreamhomeError as exc:
+                log.warning("game %s left out of the list: %s", game_id, str(exc).splitlines()[0][:200])
+                continue
+            with game.lock:
+                line = game.summary()
+            with self._lock:
+                self._summaries[game_id] = (stamp, line)
+            out.append(line)
+        return out
 
     def get(self, game_id: str) -> Game:
         """The game of that id, from memory or its file (`GameNotFoundError` for anything else)."""
@@ -395,7 +548,20 @@ def _whole(value: Any, low: int, high: int) -> bool:
 
 def _read_settings(data: Any) -> Settings:
     """The settings as saved, checked as strictly as a start request's (`Settings.parse`, with
-    every field present and the variant written out), and the person's seat among them."""
+    every field present and the variant written out)."""
+    if not isinstance(data, dict) or set(data) != {"seats", "variant", "seed"}:
+        raise ValueError("settings")
+    if not isinstance(data["variant"], str):
+        raise ValueError("unknown variant")
+    try:
+        return Settings.parse(data)
+    except RequestError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _read_old_settings(data: Any) -> Settings:
+    """The settings of a first-format file (`OLD_FORMAT`): one person at `seat`, the bots in
+    the other seats in order."""
     if not isinstance(data, dict) or set(data) != {"players", "bots", "variant", "seed", "seat"}:
         raise ValueError("settings")
     if not isinstance(data["variant"], str):
@@ -406,16 +572,38 @@ def _read_settings(data: Any) -> Settings:
         raise ValueError(str(exc)) from None
     if not _whole(data["seat"], 0, settings.players - 1):
         raise ValueError("seat")
-    return replace(settings, seat=data["seat"])
+    bots = list(settings.seats[1:])
+    bots.insert(data["seat"], PERSON)
+    return replace(settings, seats=tuple(bots))
+
+
+def _read_keys(keys: Any, settings: Settings) -> tuple[str | None, ...]:
+    """Each person's seat a SHA-256 digest (or none: a seat of a first-format game, watch-only),
+    each bot's seat none: any other shape is damage (a key given to a bot's seat, a key that
+    is no digest)."""
+    if not isinstance(keys, list) or len(keys) != settings.players:
+        raise ValueError("keys")
+    for p, key in enumerate(keys):
+        person = settings.seats[p] == PERSON
+        if key is not None and not (person and isinstance(key, str) and DIGEST.fullmatch(key)):
+            raise ValueError(f"seat {p}'s key")
+    return tuple(keys)
 
 
 def _read_game(game_id: str, data: Any) -> Game:
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, OLD_FORMAT):
         raise DamagedGameError(f"game {game_id}: not a {FORMAT} file")
-    if set(data) != {"format", "settings", "state", "end_houses", "best"}:
-        raise DamagedGameError(f"game {game_id}: the saved game is damaged (expected format, settings, state, end_houses, best)")
+    old = data["format"] == OLD_FORMAT
+    fields = {"format", "settings", "state", "end_houses", "best"} | (set() if old else {"keys"})
+    if set(data) != fields:
+        raise DamagedGameError(f"game {game_id}: the saved game is damaged (expected {', '.join(sorted(fields))})")
     try:
-        settings = _read_settings(data["settings"])
+        if old:  # the first format's person has no key: the game is watched, never acted on
+            settings = _read_old_settings(data["settings"])
+            keys: tuple[str | None, ...] = (None,) * settings.players
+        else:
+            settings = _read_settings(data["settings"])
+            keys = _read_keys(data["keys"], settings)
     except ValueError as exc:
         raise DamagedGameError(f"game {game_id}: the saved settings are damaged ({exc})") from None
     rules = rules_for(settings.variant)
@@ -433,7 +621,7 @@ def _read_game(game_id: str, data: Any) -> Game:
     best = data["best"]
     if best is not None:
         _check_best(game_id, rules, best, state.n)
-    return Game(game_id, settings, state, None, end_houses, best)
+    return Game(game_id, settings, keys, state, None, end_houses, best)
 
 
 def _check_replay(game_id: str, state: GameState, saved: dict[str, Any]) -> None:

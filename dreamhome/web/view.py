@@ -83,30 +83,43 @@ def _event_text(state: GameState, event: dict[str, Any], names: list[str], lang:
     return f"round {event['round']}: {kind.replace('_', ' ')}" + (f" ({detail})" if detail else "")
 
 
-def seat_label(game: Game, seat: int, lang: str = DEFAULT_LANG) -> str:
-    """A seat as the page names it: "you", or the bot and its seat."""
-    name = game.settings.seat_names()[seat]
-    return text("table.you", lang) if name == PERSON else text("table.bot_seat", lang, bot=name, seat=seat)
+def seat_label(game: Game, seat: int, lang: str = DEFAULT_LANG, you: int | None = None) -> str:
+    """A seat as the page of seat `you` names it (None: a watch page): "you", a person by
+    seat, or the bot and its seat."""
+    name = game.settings.seats[seat]
+    if seat == you:
+        return text("table.you", lang)
+    if name == PERSON:
+        return text("table.person_seat", lang, seat=seat)
+    return text("table.bot_seat", lang, bot=name, seat=seat)
 
 
-def game_view(game: Game, since: int | None = None, lang: str = DEFAULT_LANG) -> dict[str, Any]:
-    """The table as the person sees it, in `lang`; `since`: the first event of the log (default:
-    the events after the person's last decision, so the bots' moves show step by step)."""
+def _since_last_decision(events: list[dict[str, Any]], seats: set[int]) -> int:
+    """The first event after the last decision of one of `seats` (0 if none)."""
+    for k in range(len(events) - 1, -1, -1):
+        e = events[k]
+        if e.get("player") in seats and "text" in e and not e.get("forced"):
+            return k + 1
+    return 0
+
+
+def game_view(game: Game, you: int | None = None, since: int | None = None, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """The table as seat `you` sees it (None: the watch view, everything public and no legal
+    actions), in `lang`; `since`: the first event of the log (default: the events after the
+    seat's last decision, or any person's for a watch page, so the bots' moves show step by step)."""
     state = game.state
     rules = state.rules
-    me = game.settings.seat
-    obs = state.observation(me, lookahead=False)
-    names = [seat_label(game, p, lang) for p in range(state.n)]
+    persons = set(game.settings.persons())
+    obs = state.observation(0 if you is None else you, lookahead=False)
+    names = [seat_label(game, p, lang, you) for p in range(state.n)]
     events = state.events
     if since is None:
-        since = 0
-        for k in range(len(events) - 1, -1, -1):
-            e = events[k]
-            if e.get("player") == me and "text" in e and not e.get("forced"):
-                since = k + 1
-                break
+        since = _since_last_decision(events, persons if you is None else {you})
+    since = max(0, min(since, len(events)))
+    to_move = game.to_move()
+    mine = you is not None and to_move == you
     legal = []
-    if game.person_to_act():
+    if mine:
         for index, action in enumerate(state.legal_actions()):
             fields = action.to_dict()
             cells, columns = _targets(fields)
@@ -142,9 +155,11 @@ def game_view(game: Game, since: int | None = None, lang: str = DEFAULT_LANG) ->
     view: dict[str, Any] = {
         "id": game.id,
         "lang": lang,
-        "seat": me,
+        "you": you,
+        "seat": you,
         "players": state.n,
         "names": names,
+        "seats": [{"seat": p, "kind": kind, "name": names[p]} for p, kind in enumerate(game.settings.seats)],
         "variant": game.settings.variant,
         "seed": game.settings.seed,
         "round": min(obs.round, rules.game.rounds),  # the engine counts one past the last round when it ends
@@ -153,7 +168,9 @@ def game_view(game: Game, since: int | None = None, lang: str = DEFAULT_LANG) ->
         "phase_text": text(f"phase.{obs.phase}", lang) if has_text(f"phase.{obs.phase}") else obs.phase,
         "actor": obs.actor,
         "first": obs.first,
-        "your_turn": game.person_to_act(),
+        "to_move": to_move,
+        "over": state.is_terminal(),
+        "your_turn": mine,
         "terminal": state.is_terminal(),
         "version": len(events),
         "track": track,
@@ -215,7 +232,7 @@ def final_view(game: Game, lang: str = DEFAULT_LANG) -> dict[str, Any]:
         game.best = best
     from dreamhome.house import house_from_json
 
-    names = [seat_label(game, p, lang) for p in range(state.n)]
+    names = [seat_label(game, p, lang) for p in range(state.n)]  # the final comparison is public: no "you"
     out = []
     for p, b in enumerate(game.best):
         best_house = house_from_json(rules, b["house"], "best house")

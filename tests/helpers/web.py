@@ -7,19 +7,22 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 
 @contextmanager
-def served(folder: Path) -> Iterator[str]:
-    """`dreamhome serve`'s app over `folder`, on a free loopback port in a thread of this process;
-    yields its URL and stops the server on exit."""
+def served(folder: Path, **app_options: Any) -> Iterator[str]:
+    """`dreamhome serve`'s app over `folder` (`create_app`'s options), on a free loopback port in
+    a thread of this process; yields its URL and stops the server on exit (its event streams
+    closed first: uvicorn waits for every open answer)."""
     import uvicorn
 
     from dreamhome.web.app import create_app
     from dreamhome.web.server import bind, url_of
 
     sock = bind("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(create_app(folder), log_level="warning", lifespan="off"))
+    app = create_app(folder, **app_options)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
@@ -27,6 +30,7 @@ def served(folder: Path) -> Iterator[str]:
             time.sleep(0.05)
         yield url_of(sock)
     finally:
+        app.state.live.close()
         server.should_exit = True
         thread.join(timeout=10)
         sock.close()
