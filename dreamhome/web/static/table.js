@@ -99,6 +99,7 @@ async function run(work) {
   try { await work(); } catch (e) { showError(e.message); } finally {
     busy = false;
     document.body.classList.remove("busy");
+    maybeRefresh();
   }
 }
 
@@ -357,12 +358,13 @@ async function refresh() {
   await draw(v);
 }
 
-// A new version announced by the stream: fetch the view once, however many messages come.
-async function onVersion(version) {
-  if (!view || version === view.version || refetching) return;
+// A new version announced by the stream: fetch the view once, however many messages come,
+// and again after it if a newer one came meanwhile (or while the page was busy acting).
+let latest = -1;
+function maybeRefresh() {
+  if (!view || busy || refetching || latest <= view.version) return;
   refetching = true;
-  try { await refresh(); } catch (e) { showError(e.message); } finally { refetching = false; }
-  if (view && view.latest !== undefined && view.latest !== view.version) onVersion(view.latest);
+  refresh().catch((e) => showError(e.message)).finally(() => { refetching = false; maybeRefresh(); });
 }
 
 function listen(id) {
@@ -375,8 +377,8 @@ function listen(id) {
   stream.onmessage = (ev) => {
     let data = null;
     try { data = JSON.parse(ev.data); } catch (e) { return; }
-    if (view) view.latest = data.version;
-    if (!busy) onVersion(data.version);
+    if (typeof data.version === "number") latest = Math.max(latest, data.version);
+    maybeRefresh();
   };
 }
 
@@ -492,7 +494,8 @@ function drawTrack(v) {
     const res = col.resource_card;
     const label = t("table.column", { column: col.column }) + ": " + (col.room || "—") + " · " +
       (col.column === 0 && !res ? t("table.first_marker") : (col.resource || "—"));
-    const box = el("button", { type: "button", class: "column", "data-column": col.column, "aria-label": label });
+    const box = el("button", { type: "button", class: "column", "data-column": col.column });
+    box.append(el("span", { class: "sr-only" }, label + " — "));
     const top = el("span", { class: "slot-res" });
     if (res) top.append(cardFace(res.id, res.window ? "▣" : ""));
     else if (col.column === 0) top.append(el("span", { class: "face marker-card" }, "① " + t("table.first_marker")));
@@ -538,8 +541,11 @@ function drawHouse(box, v, h, mine) {
       const matches = shown.filter((a) => a.cells.includes(cell.cell));
       const tag = mine ? "button" : "span";
       const label = describeCell(cell);
-      const node = el(tag, { class: "cell s-" + cell.state, "data-cell": cell.cell, style: row, "aria-label": mine ? label : null, title: mine ? null : label });
-      if (mine) node.type = "button";
+      const node = el(tag, { class: "cell s-" + cell.state, "data-cell": cell.cell, style: row, title: mine ? null : label });
+      if (mine) {
+        node.type = "button";
+        if (cell.state !== "empty") node.append(el("span", { class: "sr-only" }, label + " — "));
+      }
       if (cell.state === "card") node.append(cardFace(cell.room, cell.token ? "● " + rules.cards[cell.token].name : ""));
       else if (cell.state === "face_down") node.append(el("span", { class: "face c-down" }, t("table.empty_room")));
       else if (cell.state === "scaffold") node.append(el("span", { class: "face c-scaffold" }, "▦"));
