@@ -46,10 +46,8 @@ def axe_problems(page: Any) -> list[str]:
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
     found = page.evaluate(
-        found=page.evaluate(
-            "async () => (await axe.run(document)).violations"
-            ".map(v => [v.id, v.impact, v.nodes.length, v.nodes.slice(0, 3).map(n => n.target.join(' '))])"
-        )
+        "async () => (await axe.run(document)).violations"
+        ".map(v => [v.id, v.impact, v.nodes.length, v.nodes.slice(0, 3).map(n => n.target.join(' '))])"
     )
     return [f"{rule} ({impact}, {count}: {where})" for rule, impact, count, where in found if impact in ("serious", "critical")]
 

@@ -681,9 +681,10 @@ function drawFinal(v) {
   final.hidden = false;
   const best = Math.max(...v.scores.map((s) => s.total));
   const winners = v.winners.map((p) => v.names[p]).join(", ");
-  byId("winner").textContent = "🏆 " + t("table.winner_banner", { names: winners, points: best });
+  byId("winner").textContent = "★ " + t("table.winner_banner", { names: winners, points: best });
   const scores = byId("scores");
   scores.textContent = "";
+  byId("best").removeAttribute("data-game");
   for (const s of v.scores) {
     const table = el("table", { class: "breakdown" + (v.winners.includes(s.seat) ? " won" : ""), "data-seat": s.seat });
     table.append(el("caption", {}, s.name));
@@ -710,6 +711,12 @@ function drawFinal(v) {
     for (const h of f.houses) {
       const item = el("div", { class: "best-house", "data-seat": h.seat });
       const line = t("table.best_line", { name: h.name, played: h.played, best: h.best });
+      const table = scores.querySelector('table.breakdown[data-seat="' + h.seat + '"]');
+      if (table && !table.querySelector(".best-row")) { // optimize's best beside the one played
+        const row = el("tr", { class: "best-row" });
+        row.append(el("th", { scope: "row" }, t("table.best_title")), el("td", { class: "num best" }, String(h.best)));
+        table.append(row);
+      }
       item.append(el("p", {}, line + (h.optimal ? " " + t("table.proven") : "")));
       const steps = el("ol");
       for (const a of h.actions) steps.append(el("li", {}, a));
