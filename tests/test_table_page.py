@@ -9,6 +9,7 @@ Playwright, the test is skipped. Screenshots go to `test-artifacts/` (git-ignore
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from dreamhome import i18n
 from tests.helpers.web import served
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -164,7 +166,10 @@ def test_two_people_and_a_bot_play_a_whole_game_live(sync_api: Any, server: str)
                     check_card_explains(alice)
                     assert axe_problems(alice) == [] and axe_problems(watcher) == []
                     shots.add("mid")
-                play_one(page)
+                if decisions[mover] == 2 and mover == 0:
+                    check_hint(page, len(page.locator("#choices button.choice").all()))
+                else:
+                    play_one(page)
                 decisions[mover] += 1
                 # the other person's page shows this move arriving, without a reload
                 other.wait_for_function(f"Number(document.querySelector('#table').dataset.version) > {version}", timeout=5_000)
@@ -182,6 +187,7 @@ def test_two_people_and_a_bot_play_a_whole_game_live(sync_api: Any, server: str)
         alice.wait_for_selector("#best .best-house")
         alice.screenshot(path=str(ARTIFACTS / "table-final.png"), full_page=True)
         assert axe_problems(alice) == [] and axe_problems(watcher) == []
+        check_language(watcher, "hu")
         assert errors == []
         browser.close()
     assert time.monotonic() - started < 120
@@ -227,3 +233,33 @@ def check_card_explains(page: Any) -> None:
     assert page.get_by_role("dialog").locator("h3").count() >= 4
     page.keyboard.press("Escape")
     assert page.locator("#howto").is_hidden()
+
+
+def check_hint(page: Any, options: int) -> None:
+    """The hint: every option's value beside its button ("≥" where unproven), the solver's pick
+    marked with its value; then the pick is played."""
+    page.click("#hint-button")
+    page.wait_for_selector("#choices .bound")
+    settle(page)
+    bounds = page.eval_on_selector_all("#choices .bound", "els => els.map(e => e.textContent)")
+    assert len(bounds) == options and all(re.fullmatch(r"≥?\d+|\?", b) for b in bounds), bounds
+    assert "solver's pick" in (page.text_content("#hint-pick") or "")
+    page.locator("#choices li.pick button.choice").click()
+    settle(page)
+
+
+def check_language(page: Any, lang: str) -> None:
+    """The language menu switches every label of the page, the regions' names with them, and a
+    reload keeps the choice (localStorage)."""
+    page.select_option("#lang", lang)
+    page.wait_for_selector(f'html[lang="{lang}"]', state="attached")
+    settle(page)
+    for _ in range(2):
+        labels = page.eval_on_selector_all("[data-i18n]", "els => els.map(e => [e.dataset.i18n, e.textContent])")
+        wrong = [(key, shown) for key, shown in labels if shown != i18n.text(key, lang)]
+        assert labels and not wrong, wrong
+        assert page.get_by_role("region", name=i18n.text("table.final_scores", lang)).count() == 1
+        page.reload()
+        page.wait_for_selector("#table:not([hidden])")
+        settle(page)
+    page.screenshot(path=str(ARTIFACTS / f"table-final-{lang}.png"))

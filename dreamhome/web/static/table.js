@@ -452,7 +452,12 @@ async function draw(v) {
   const turn = v.terminal ? t("table.game_over") : v.your_turn ? t("table.your_turn") : t("table.to_act", { name: v.names[v.actor] });
   byId("turn").textContent = turn;
   byId("why").textContent = v.terminal ? "" : (rules.phases[v.phase] || "");
-  byId("house-title").textContent = mySeat() === null ? t("table.house_of", { name: v.names[0] }) : t("table.your_house");
+  // A watch page shows the first seat's house in the place of yours, named as that seat's.
+  const houseName = mySeat() === null ? t("table.house_of", { name: v.names[0] }) : t("table.your_house");
+  const houseTitle = byId("house-title");
+  houseTitle.textContent = houseName;
+  if (mySeat() === null) houseTitle.removeAttribute("data-i18n"); else houseTitle.setAttribute("data-i18n", "table.your_house");
+  byId("house-box").setAttribute("aria-label", houseName);
   drawScoreboard(v);
   drawOthers(v);
   drawChoices();
