@@ -62,20 +62,34 @@ def region_buttons(page: Any, name: str) -> int:
     return int(page.get_by_role("region", name=name).get_by_role("button").count())
 
 
-def play_one(page: Any) -> None:
-    """One decision by clicks as a person makes it: a highlighted track column, else a
-    highlighted cell of the house, else a held card then its target, else a choice button;
-    where the click leaves several choices, the first of them."""
-    if page.locator("#track .column.legal").count():
+def play_one(page: Any) -> str:
+    """One decision by clicks as a person makes it: a held card that can act (then its
+    highlighted target), else a highlighted track column, else a highlighted cell of the house,
+    else a choice button; where the click leaves several choices, the first of them. Answers
+    which way the decision was made."""
+    how = "choice"
+    if page.locator("#my-house .held-card.legal").count():
+        page.locator("#my-house .held-card.legal").first.click()
+        settle(page)
+        assert page.locator("#filter-note").is_visible()  # the card's uses, and only them, are offered
+        how = "card"
+        targets = page.locator("#track .column.legal, #my-house .cell.legal")
+        if targets.count():
+            targets.first.click()
+            settle(page)
+    elif page.locator("#track .column.legal").count():
         page.locator("#track .column.legal").first.click()
+        how = "column"
     elif page.locator("#my-house .cell.legal").count():
         page.locator("#my-house .cell.legal").first.click()
+        how = "cell"
     else:
         page.locator("#choices button.choice").first.click()
     settle(page)
     if page.locator("#filter-note").is_visible():
         page.locator("#choices li:not([hidden]) button.choice").first.click()
         settle(page)
+    return how
 
 
 def test_two_people_and_a_bot_play_a_whole_game_live(sync_api: Any, server: str) -> None:
@@ -139,6 +153,7 @@ def test_two_people_and_a_bot_play_a_whole_game_live(sync_api: Any, server: str)
 
         shots: set[str] = set()
         decisions = {0: 0, 1: 0}
+        ways: set[str] = set()
         with httpx.Client(base_url=server, timeout=30) as http:
             while True:
                 state = http.get(f"/api/games/{game}").json()
@@ -169,12 +184,13 @@ def test_two_people_and_a_bot_play_a_whole_game_live(sync_api: Any, server: str)
                 if decisions[mover] == 2 and mover == 0:
                     check_hint(page, len(page.locator("#choices button.choice").all()))
                 else:
-                    play_one(page)
+                    ways.add(play_one(page))
                 decisions[mover] += 1
                 # the other person's page shows this move arriving, without a reload
                 other.wait_for_function(f"Number(document.querySelector('#table').dataset.version) > {version}", timeout=5_000)
 
         assert decisions[0] > 10 and decisions[1] > 10 and "mid" in shots
+        assert {"column", "cell", "card"} <= ways, ways  # a take, a placement and a held card's use, by clicks
         final = http_final(server, game)
         for page in (alice, bob, watcher):
             region = page.get_by_role("region", name="Final scores")
