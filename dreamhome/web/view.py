@@ -313,6 +313,11 @@ def add_card_fields(view: dict[str, Any], state: GameState, houses: tuple[House,
         entry["helper_ids"] = list(house.helpers)
         entry["tool_ids"] = list(house.tools)
         entry["outside_ids"] = list(house.outside)
+    room, res = state.pending_room, state.pending_res  # the column just taken (ROUND-3), public on the track
+    view["pending"] = {
+        "room": rules.room_of_code(room).id if room is not None else None,
+        "resource": None if res is None else {"kind": res.kind, "id": res.id, "window": res.window},
+    }
     legal = state.legal_actions() if view["legal"] else []
     for entry in view["legal"]:
         entry["card"] = _action_card(state, legal[entry["index"]])

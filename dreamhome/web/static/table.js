@@ -585,8 +585,19 @@ function drawHouse(box, v, h, mine) {
     grid.append(roofs);
   }
   box.append(grid);
-  // What the house holds: tools and helpers (a click uses one), furnishings outside.
+  // What the house holds: the cards of the column just taken (being placed), tools and
+  // helpers (a click uses one), furnishings outside.
   const held = el("div", { class: "held" });
+  const pending = v.pending && h.seat === v.actor && !v.terminal ? [v.pending.room, v.pending.resource && v.pending.resource.id].filter((x) => x) : [];
+  if (pending.length) {
+    held.append(el("span", { class: "held-label" }, t("table.pending") + ":"));
+    for (const id of pending) {
+      const s = el("span", { class: "held-card pending", tabindex: "0" });
+      s.append(cardFace(id));
+      explains(s, id);
+      held.append(s);
+    }
+  }
   const cards = (h.tool_ids || []).concat(h.helper_ids || []).concat(h.outside_ids || []);
   if (cards.length) held.append(el("span", { class: "held-label" }, t("table.held") + ":"));
   for (const id of cards) {
