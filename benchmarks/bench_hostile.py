@@ -484,7 +484,7 @@ WEB_HEADERS = {
 }
 
 
-def web_request(rng: random.Random, gid: str, version: int) -> tuple[str, str, dict[str, str], bytes | None]:
+def web_request(rng: random.Random, gid: str, version: int, key: str = "") -> tuple[str, str, dict[str, str], bytes | None]:
     """A seeded request: a real route or random segments, any method, hostile headers and bodies."""
     method = rng.choice(["GET", "POST", "POST", "GET", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"])
     if rng.random() < 0.7:
@@ -501,7 +501,8 @@ def web_request(rng: random.Random, gid: str, version: int) -> tuple[str, str, d
     if kind == 0:
         body = None
     elif kind == 1:
-        body = json.dumps({"index": rng.randrange(-2, 30), "version": version + rng.choice([-1, 0, 0, 1])}).encode()
+        decision = {"index": rng.randrange(-2, 30), "version": version + rng.choice([-1, 0, 0, 1])}
+        body = json.dumps({"seat": 0, "key": key, **decision}).encode()  # seat 0's key: a decision that may count
     elif kind == 2:
         body = json.dumps(
             {
@@ -546,10 +547,16 @@ def run_web(rng: random.Random, n: int, tally: Tally, work: Path) -> None:
         return Hint(state.current_player(), tuple(OptionHint(i, a, "", 0, True, "") for i, a in enumerate(legal)), 0, 0.0)
 
     folder = work / "web"
-    app = create_app(folder, hint_for=stand_in_hint, max_games=200)
+    app = create_app(folder, hint_for=stand_in_hint, max_games=200, rate=None)  # the rate limit: test_web_seats.py
+    app.state.live.close()  # an event stream answers its first message and ends (TestClient reads answers whole)
     WEB_ROUTES[:] = [*route_paths(app), "/api/games/GAME/act"]
     c = TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False)
-    gid = c.post("/api/games", json={"players": 3, "bots": ["random", "greedy"], "seed": 5}).json()["id"]
+
+    def new_game(body: dict[str, Any]) -> tuple[str, str]:
+        made = c.post("/api/games", json=body).json()
+        return made["game"], made["seats"][0]["url"].rpartition("key=")[2]
+
+    gid, key = new_game({"seats": ["person", "random", "greedy"], "seed": 5})
     real_mkstemp = fileio.tempfile.mkstemp
 
     def failing_mkstemp(*args: Any, **kwargs: Any) -> Any:
@@ -559,7 +566,7 @@ def run_web(rng: random.Random, n: int, tally: Tally, work: Path) -> None:
         before = {p.name: p.read_bytes() for p in folder.glob("*.json")}
         shown = c.get(f"/api/games/{gid}").text
         version = json.loads(shown).get("version", 0)
-        method, path, headers, body = web_request(rng, gid, version)
+        method, path, headers, body = web_request(rng, gid, version, key)
         disk_full = rng.random() < 0.1
         kind = "web: request (disk full)" if disk_full else "web: request"
         tally.inputs[kind] += 1
@@ -581,7 +588,7 @@ def run_web(rng: random.Random, n: int, tally: Tally, work: Path) -> None:
         if time.perf_counter() - started > LOADER_SECONDS:
             tally.hangs.append(f"{kind} {label}: {time.perf_counter() - started:.1f} s")
         if json.loads(c.get(f"/api/games/{gid}").text).get("terminal"):
-            gid = c.post("/api/games", json={"players": 2, "bots": ["random"], "seed": i}).json()["id"]
+            gid, key = new_game({"seats": ["person", "random"], "seed": i})
     # Edited game files: every route on each must answer 4xx (the file is never rewritten).
     saved = (folder / f"{gid}.json").read_text()
     for i in range(max(1, n // 10)):

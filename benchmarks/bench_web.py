@@ -47,7 +47,18 @@ def ms(seconds: float) -> str:
 
 def start_server(folder: str) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "dreamhome", "serve", "--port", "0", "--data", folder],
+        [
+            sys.executable,
+            "-m",
+            "dreamhome",
+            "serve",
+            "--port",
+            "0",
+            "--data",
+            folder,
+            "--rate",
+            "0",
+        ],  # one client, clicking at once
         stderr=subprocess.PIPE,
         text=True,
         cwd=Path(__file__).resolve().parent.parent,
@@ -63,12 +74,15 @@ def start_server(folder: str) -> tuple[subprocess.Popen[str], str]:
 def play_http(http: httpx.Client, url: str, players: int, bots: list[str], seed: int) -> tuple[list[int], list[float], float]:
     """One game through the API: the person's picks, each click's time, the final page's time."""
     rng = random.Random(seed)
-    view = http.post(url + "api/games", json={"players": players, "bots": bots, "seed": seed}).json()
+    made = http.post(url + "api/games", json={"seats": ["person", *bots], "seed": seed}).json()
+    key = made["seats"][0]["url"].rpartition("key=")[2]
+    view = http.get(f"{url}api/games/{made['game']}", headers={"X-Seat": "0", "X-Seat-Key": key}).json()
     picks, times = [], []
     while not view["terminal"]:
         index = rng.randrange(len(view["legal"]))
         t0 = time.perf_counter()
-        r = http.post(f"{url}api/games/{view['id']}/act", json={"index": index, "version": view["version"]})
+        decision = {"seat": 0, "key": key, "index": index, "version": view["version"]}
+        r = http.post(f"{url}api/games/{view['id']}/act", json=decision)
         times.append(time.perf_counter() - t0)
         r.raise_for_status()
         view = r.json()

@@ -1088,8 +1088,16 @@ def rules_variants(as_json, rules_spec):
     show_default=True,
     help="Games kept in the data folder at most: past it a new game is refused (nothing is deleted for it).",
 )
-def serve(host, port, data_dir, serve_lang, allow_hosts, max_games):
-    """A table in the browser: play against the bots (needs the `web` extra)."""
+@click.option(
+    "--rate",
+    type=click.IntRange(0, 100_000),
+    default=20,
+    show_default=True,
+    help="Requests a second one client address may send (bursts of twice that); past it 429. 0: no limit.",
+)
+def serve(host, port, data_dir, serve_lang, allow_hosts, max_games, rate):
+    """A table in the browser: people and bots at one game, each person by their seat's link,
+    anyone by the watch link (needs the `web` extra)."""
     from dreamhome.i18n import UnknownLanguageError, check_lang
     from dreamhome.web.server import default_signals
 
@@ -1127,8 +1135,11 @@ def serve(host, port, data_dir, serve_lang, allow_hosts, max_games):
     except (OSError, OverflowError, UnicodeError) as exc:
         fail(f"cannot listen on {printable(host)}:{port}: {getattr(exc, 'strerror', None) or exc}")
     if not is_local(host):
-        say(f"warning: listening on {printable(host)}: anyone who can reach it can start and play games (there is no login)")
-    serve(sock, folder, say, lang=page_lang, allow_hosts=tuple(allow_hosts), max_games=max_games)
+        say(
+            f"warning: listening on {printable(host)}: anyone who can reach it can start and watch games "
+            "(there is no login; a seat plays only by its link)"
+        )
+    serve(sock, folder, say, lang=page_lang, allow_hosts=tuple(allow_hosts), max_games=max_games, rate=rate or None)
 
 
 def run() -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import string
-import warnings
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -192,21 +191,13 @@ def test_web_view_lines_follow_lang(tmp_path: Path) -> None:
     language, for the houses the engine holds."""
     pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
     pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from starlette.testclient import TestClient
-
-    from dreamhome.web.app import create_app
     from dreamhome.web.store import GameStore
+    from tests.test_web import acted, client, start
 
-    c = TestClient(create_app(tmp_path), base_url="http://127.0.0.1", raise_server_exceptions=False)
-    r = c.post("/api/games", json={"players": 2, "bots": ["greedy"], "seed": 3})
-    assert r.status_code == 201, r.text
-    view = r.json()
+    c = client(tmp_path)
+    view = start(c, seed=3)
     while not view["terminal"]:
-        r = c.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": view["version"]})
-        assert r.status_code == 200, r.text
-        view = r.json()
+        view = acted(c, view, 0)
     game = GameStore(tmp_path).get(view["id"])  # the engine's houses, as the server saved them
     shown = {lang: c.get(f"/api/games/{view['id']}?lang={lang}").json()["scores"] for lang in i18n.LANGUAGES}
     english = [[ln["text"] for ln in s["lines"]] for s in shown["en"]]

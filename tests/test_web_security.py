@@ -44,19 +44,21 @@ from dreamhome.web.store import GameStore, Settings, players_range, variant_cata
 from tests.helpers.cli import run, spawn  # noqa: E402
 from tests.helpers.paths import ROOT  # noqa: E402
 from tests.helpers.web import served  # noqa: E402
-from tests.test_web import CHROMIUM, Reference, same  # noqa: E402
+from tests.test_web import CHROMIUM, Reference, act, acted, look, same  # noqa: E402
+from tests.test_web import start as start_game  # noqa: E402
 
 SERVER_PATHS = [str(ROOT), sys.prefix, "/tmp/", "/root", "/home/"]
 
 
 def client(folder: Path, host: str = "127.0.0.1", **kwargs: Any) -> TestClient:
+    """The app (no rate limit unless `rate` is given: test_web_rate.py checks it)."""
+    kwargs.setdefault("rate", None)
     return TestClient(create_app(folder, **kwargs), base_url=f"http://{host}", raise_server_exceptions=False)
 
 
 def start(c: TestClient, **body: Any) -> dict[str, Any]:
-    r = c.post("/api/games", json={"players": 2, "bots": ["random"], "seed": 7, **body})
-    assert r.status_code == 201, r.text
-    return r.json()
+    """A person at seat 0 and a random bot: seat 0's view, its key under "key"."""
+    return start_game(c, bots=["random"], **body)
 
 
 def one_clean_line(r: Any, folder: Path) -> str:
@@ -91,18 +93,18 @@ def test_a_move_that_cannot_be_stored_is_not_made(tmp_path: Path, monkeypatch: p
     before = path.read_bytes()
     with monkeypatch.context() as m:
         fail_writes(m, err)
-        r = c.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": view["version"]})
+        r = act(c, view, 0)
         assert r.status_code == 503, r.text
         assert os.strerror(err) in one_clean_line(r, tmp_path)
-        assert c.get(f"/api/games/{view['id']}").json() == view  # not applied in memory
+        assert look(c, view) == view  # not applied in memory
     assert path.read_bytes() == before
     # The same move once the disk is back: the engine's move, as if the failure never happened.
-    r = c.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": view["version"]})
+    r = act(c, view, 0)
     assert r.status_code == 200, r.text
     ref = Reference(2, ["random"], 7)
     ref.act(0)
     same(r.json(), ref)
-    assert client(tmp_path).get(f"/api/games/{view['id']}").json()["version"] == r.json()["version"]  # as a restart sees it
+    assert look(client(tmp_path), view)["version"] == r.json()["version"]  # as a restart sees it
 
 
 def test_a_write_failure_anywhere_leaves_the_game_as_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -114,10 +116,10 @@ def test_a_write_failure_anywhere_leaves_the_game_as_stored(tmp_path: Path, monk
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
     monkeypatch.setattr(fileio.os, "replace", broken_replace)
-    r = c.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": view["version"]})
+    r = act(c, view, 0)
     assert r.status_code == 503
     one_clean_line(r, tmp_path)
-    assert c.get(f"/api/games/{view['id']}").json() == view
+    assert look(c, view) == view
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"{view['id']}.json"]
 
 
@@ -136,10 +138,10 @@ def test_a_read_only_folder(tmp_path: Path) -> None:
     view = start(c)
     tmp_path.chmod(0o555)
     try:
-        r = c.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": view["version"]})
+        r = act(c, view, 0)
         assert r.status_code == 503
         one_clean_line(r, tmp_path)
-        assert c.get(f"/api/games/{view['id']}").json() == view
+        assert look(c, view) == view
     finally:
         tmp_path.chmod(0o755)
 
@@ -232,7 +234,7 @@ def finished_game(folder: Path) -> tuple[str, dict[str, Any]]:
     c = client(folder)
     view = start(c, seed=2)
     while not view["terminal"]:
-        view = c.post(f"/api/games/{view['id']}/act", json={"index": 0, "version": view["version"]}).json()
+        view = acted(c, view, 0)
     assert c.get(view["final"]).status_code == 200
     return view["id"], json.loads((folder / f"{view['id']}.json").read_text())
 
@@ -264,11 +266,19 @@ def _edits(data: dict[str, Any]) -> dict[str, Any]:
         return edited(change)
 
     return {
-        "players as text": set_in(["settings", "players"], "2"),
-        "players as true": set_in(["settings", "players"], True),
-        "seat out of range": set_in(["settings", "seat"], 5),
-        "bot not a string": set_in(["settings", "bots"], [1]),
-        "a class as bot": set_in(["settings", "bots"], ["dreamhome.game.bots:RandomBot"]),
+        "seats as text": set_in(["settings", "seats"], "person,random"),
+        "a seat more": set_in(["settings", "seats"], ["person", "random", "random"]),
+        "a seat less": set_in(["settings", "seats"], ["person"]),
+        "bot not a string": set_in(["settings", "seats", 1], 1),
+        "a class as bot": set_in(["settings", "seats", 1], "dreamhome.game.bots:RandomBot"),
+        "no person": set_in(["settings", "seats", 0], "random"),
+        "the first format's fields": set_in(["settings"], {"players": 2, "bots": ["random"], "variant": "", "seed": 2}),
+        "keys missing": del_in(["keys"]),
+        "keys a string": set_in(["keys"], "x"),
+        "a key for the bot's seat": set_in(["keys", 1], "0" * 64),
+        "a key not a digest": set_in(["keys", 0], "the secret itself"),
+        "a key in capitals": set_in(["keys", 0], data["keys"][0].upper()),
+        "a key more": set_in(["keys"], [*data["keys"], None]),
         "variant a list": set_in(["settings", "variant"], ["car"]),
         "seed huge": set_in(["settings", "seed"], 10**40),
         "settings missing": del_in(["settings"]),
@@ -326,7 +336,8 @@ def test_every_edit_of_a_stored_game_is_a_clear_4xx(tmp_path: Path, stored_game:
             ("GET", f"/games/{gid}"),
             ("GET", f"/api/games/{gid}/final"),
             ("GET", f"/games/{gid}/replay"),
-            ("GET", f"/api/games/{gid}/hint"),
+            ("POST", f"/api/games/{gid}/hint"),
+            ("GET", f"/api/games/{gid}/events"),
             ("POST", f"/api/games/{gid}/act"),
         ):
             r = c.request(method, path, json={"index": 0, "version": 0})
@@ -346,8 +357,8 @@ def test_every_edit_of_a_stored_game_is_a_clear_4xx(tmp_path: Path, stored_game:
 def test_the_games_kept_on_disk_are_capped(tmp_path: Path) -> None:
     c = client(tmp_path, max_games=3)
     ids = [start(c, seed=s)["id"] for s in range(3)]
-    r = c.post("/api/games", json={"players": 2, "bots": ["random"], "seed": 9})
-    assert r.status_code == 507 and "--max-games" in one_clean_line(r, tmp_path)
+    r = c.post("/api/games", json={"seats": ["person", "random"], "seed": 9})
+    assert r.status_code == 429 and "--max-games" in one_clean_line(r, tmp_path)  # a 4xx: the issue's word
     assert game_files(tmp_path) == sorted(f"{i}.json" for i in ids)
     assert all(c.get(f"/api/games/{i}").status_code == 200 for i in ids)  # the kept ones still play
 
@@ -356,7 +367,7 @@ def test_the_games_held_in_memory_are_capped(tmp_path: Path) -> None:
     """At most `cached` games in memory; a dropped game comes back from disk as it was, and a
     game still in use stays the one object for its id (two copies could both accept a move)."""
     store = GameStore(tmp_path, cached=2)
-    games = [store.create(Settings(2, ("random",), "", seed)) for seed in range(5)]
+    games = [store.create(Settings(("person", "random"), "", seed))[0] for seed in range(5)]
     assert store.in_memory() == 2
     first = games[0]
     assert store.get(first.id) is first  # still referenced here: the same object
@@ -375,10 +386,10 @@ import os, sys, time
 from pathlib import Path
 from dreamhome.web.store import GameStore, Settings
 store = GameStore(Path(sys.argv[1]))
-game = store.create(Settings(2, ("random",), "", 3))
+game, keys = store.create(Settings(("person", "random"), "", 3))
 game.state.apply_action(game.state.legal_actions()[0])
 def stall(fd):
-    print(game.id, flush=True)
+    print(game.id, keys[0], flush=True)
     time.sleep(60)
 os.fsync = stall
 store.save(game)
@@ -397,7 +408,7 @@ def test_a_writer_killed_mid_write_leaves_nothing_that_matters(tmp_path: Path) -
     )
     try:
         assert proc.stdout is not None
-        gid = proc.stdout.readline().strip()
+        gid, key = proc.stdout.readline().split()
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
     finally:
@@ -409,7 +420,7 @@ def test_a_writer_killed_mid_write_leaves_nothing_that_matters(tmp_path: Path) -
     store = GameStore(tmp_path)
     assert store.removed_temps == len(temps) and store.count() == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"{gid}.json"]
-    view = client(tmp_path).get(f"/api/games/{gid}").json()
+    view = look(client(tmp_path), {"id": gid, "you": 0, "key": key})
     same(view, Reference(2, ["random"], 3))  # as stored: the killed move never happened
 
 
@@ -434,6 +445,8 @@ def test_the_players_offered_are_exactly_those_accepted(tmp_path: Path) -> None:
         for n in range(0, high + 2):
             r = c.post("/api/games", json={"players": n, "bots": ["random"] * max(n - 1, 0), "variant": variant})
             assert r.status_code == (201 if low <= n <= high else 400), (variant, n, r.text)
+            r = c.post("/api/games", json={"seats": ["person"] * min(n, 1) + ["random"] * (n - 1), "variant": variant})
+            assert r.status_code == (201 if low <= n <= high else 400), (variant, n, r.text)
     assert options["variant_players"]["players5"][1] == 5  # the reproduction: 5 players are offered
 
 
@@ -445,7 +458,7 @@ SEGMENTS = st.sampled_from(
 
 
 def _nested(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
-    keys = st.sampled_from(["index", "version", "players", "bots", "seed", "variant", "x"])
+    keys = st.sampled_from(["index", "version", "seat", "key", "seats", "players", "bots", "seed", "variant", "x"])
     return st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4)
 
 
@@ -492,8 +505,11 @@ def fuzz_table(tmp_path_factory: pytest.TempPathFactory) -> tuple[TestClient, Pa
     from tests.test_web import FakeHints
 
     folder = tmp_path_factory.mktemp("fuzz")
-    c = TestClient(create_app(folder, hint_for=FakeHints()), base_url="http://127.0.0.1", raise_server_exceptions=False)
-    return c, folder, start(c)["id"]
+    app = create_app(folder, hint_for=FakeHints(), rate=None)
+    app.state.live.close()  # an event stream answers its first message and ends (TestClient reads answers whole)
+    c = TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False)
+    view = start(c)
+    return c, folder, view["id"], view["key"]
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -505,18 +521,19 @@ def fuzz_table(tmp_path_factory: pytest.TempPathFactory) -> tuple[TestClient, Pa
     headers=st.just({}) | HEADERS,
 )
 def test_random_requests_never_get_a_500_nor_change_a_game_they_are_refused_for(
-    fuzz_table: tuple[TestClient, Path, str], method: str, path: str, query: str, body: Any, headers: dict[str, str]
+    fuzz_table: tuple[TestClient, Path, str, str], method: str, path: str, query: str, body: Any, headers: dict[str, str]
 ) -> None:
     """Random methods, routes and paths, bodies and headers (hypothesis): no 500, no traceback,
     no path of the server's disk in any answer, and no stored or shown game changed by a
     request that was refused."""
-    c, folder, gid = fuzz_table
+    c, folder, gid, key = fuzz_table
     url = path.replace("GAME", gid) + query
     before = {p.name: p.read_bytes() for p in folder.glob("*.json")}
     shown = c.get(f"/api/games/{gid}").json()
     kwargs: dict[str, Any] = {"headers": {"content-type": "application/json", **headers}}
     if isinstance(body, tuple):
-        kwargs["content"] = json.dumps({"index": body[1], "version": shown["version"] + body[2]}).encode()
+        decision = {"seat": 0, "key": key, "index": body[1], "version": shown["version"] + body[2]}
+        kwargs["content"] = json.dumps(decision).encode()
     elif isinstance(body, bytes):
         kwargs["content"] = body
     elif body is not None:
@@ -561,7 +578,7 @@ def test_every_game_the_server_stores_loads_back_as_it_was(
     low, high = players_range(variant)
     players = data.draw(st.integers(low, min(high, 3)))
     store = GameStore(folder)
-    game = store.create(Settings(players, ("random",) * (players - 1), variant, seed))
+    game, _ = store.create(Settings(("person", *("random",) * (players - 1)), variant, seed))
 
     def decide(k: int) -> None:
         legal = game.state.legal_actions()

@@ -1,11 +1,12 @@
-"""`dreamhome serve`: a table in the browser where a person plays against the bots.
+"""`dreamhome serve`: a table in the browser where people play together and against the bots.
 
 The server (`app.create_app`) keeps each game on disk under an unguessable id
-(`store.GameStore`), answers the page's JSON requests with what the person may
-see (SEE-1: the observation, never the deck) and moves the bots itself after
-each of the person's decisions. The page and its assets are package data in
-`static/`: nothing is fetched from the network. Needs the `web` extra
-(Starlette and uvicorn).
+(`store.GameStore`), each person's seat with its own key (`Game.seat_of`), answers
+the pages' JSON requests with what a seat or a watcher may see (SEE-1: the
+observation, never the deck), moves the bots itself after each decision and
+announces every stored change to the pages watching (`live.Hub`, Server-Sent
+Events). The page and its assets are package data in `static/`: nothing is
+fetched from the network. Needs the `web` extra (Starlette and uvicorn).
 """
 
 from __future__ import annotations

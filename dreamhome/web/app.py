@@ -502,7 +502,10 @@ def create_app(
         def work() -> dict[str, Any]:
             mark, said = _locked(game, decide)
             hub.publish(game.id, said)
-            advance(game)
+            try:
+                advance(game)
+            except StorageError as exc:  # the seat's move is stored; a bot's is not: the next view tries again
+                log.warning("game %s: a bot's move could not be stored: %s", game.id, exc)
             return _locked(game, lambda: game_view(game, me, since=mark, lang=chosen))
 
         return JSONResponse(await run_in_threadpool(work))
@@ -513,15 +516,21 @@ def create_app(
         seat, key = seat_body(await _json_body(request), {"seat", "key"}, '{"seat": N, "key": K}')
         me = game.seat_of(seat, key)
 
-        def work() -> dict[str, Any]:
+        def position() -> GameState:
             if game.to_move() != me:
                 raise ConflictError("hints are for your turn")
-            return hint_view(game, hint_for(game.state, HINT_WORK), chosen)
+            return game.state.clone()
 
-        return JSONResponse(await run_in_threadpool(_locked, game, work))
+        def work() -> dict[str, Any]:
+            state = _locked(game, position)  # the hint works on a copy: the others' pages are not held up
+            return hint_view(state, hint_for(state, HINT_WORK), chosen)
+
+        return JSONResponse(await run_in_threadpool(work))
 
     async def events(request: Request) -> Response:
         game = store.get(request.path_params["game_id"])
+        if request.method == "HEAD":  # the headers alone: a stream that never ends has no length to announce
+            return Response(media_type="text/event-stream")
         try:
             sub = hub.subscribe(game.id, client_of(request.scope))
         except TooManyStreamsError:

@@ -89,11 +89,13 @@ def serve(
     lang: str = "en",
     allow_hosts: tuple[str, ...] = (),
     max_games: int | None = None,
+    rate: float | None = 20.0,
 ) -> None:
     """Serve the table on `sock` until interrupted (Ctrl-C stops uvicorn cleanly); `lang` is the
     page's language until the person picks another; `allow_hosts` the Host names served besides
     the loopback names and the address bound; `max_games` the games kept at most (default
-    `store.DEFAULT_MAX_GAMES`)."""
+    `store.DEFAULT_MAX_GAMES`); `rate` the requests a second per client address (`ratelimit.DEFAULT_RATE`; None: no limit;
+    bursts of twice that)."""
     import uvicorn
 
     from dreamhome.web.app import LOCAL_HOSTS, create_app
@@ -101,7 +103,9 @@ def serve(
 
     host = sock.getsockname()[0]
     extra = served_hosts(sock, allow_hosts)
-    app = create_app(data_dir, allowed_hosts=extra, lang=lang, max_games=max_games or DEFAULT_MAX_GAMES)
+    app = create_app(
+        data_dir, allowed_hosts=extra, lang=lang, max_games=max_games or DEFAULT_MAX_GAMES, rate=rate, burst=2 * int(rate or 0)
+    )
     config = uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     say(f"Dream Home table at {url_of(sock)} (games kept in {data_dir}; language {lang}); Ctrl-C stops it")

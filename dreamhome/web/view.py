@@ -250,17 +250,16 @@ def final_view(game: Game, lang: str = DEFAULT_LANG) -> dict[str, Any]:
     return {"houses": out}
 
 
-def hint_view(game: Game, hint: Hint, lang: str = DEFAULT_LANG) -> dict[str, Any]:
-    """The hint as JSON: each option's bound and proof, and the solver's pick (dreamhome.game.hints),
-    each option's text in `lang` as the legal actions' list shows it."""
-    state = game.state
+def hint_view(state: GameState, hint: Hint, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """The hint for the position `state` as JSON: each option's bound and proof, and the solver's
+    pick (dreamhome.game.hints), each option's text in `lang` as the legal actions' list shows it."""
     return {
         "options": [
             {"index": o.index, "text": describe(state, o.action, lang), "bound": o.bound, "proven": o.proven}
             for o in hint.options
         ],
         "pick": hint.bot_choice,
-        "version": len(game.state.events),
+        "version": len(state.events),
     }
 
 
