@@ -279,3 +279,52 @@ def check_language(page: Any, lang: str) -> None:
         page.wait_for_selector("#table:not([hidden])")
         settle(page)
     page.screenshot(path=str(ARTIFACTS / f"table-final-{lang}.png"))
+
+
+# ---------------------------------------------------------------- what the page reads (no browser)
+def test_the_view_names_each_card_and_the_rules_explain_them(tmp_path: Path) -> None:
+    """The ids the page draws cards by (track, house spaces, roofs, held cards, the card an action
+    is made with, the cards being placed) are the engine's, and `/api/rules` explains each."""
+    from starlette.testclient import TestClient
+
+    from dreamhome.dsl.compiler import compile_rules
+    from dreamhome.web.app import create_app
+
+    rules = compile_rules()
+    client = TestClient(create_app(tmp_path), base_url="http://127.0.0.1")
+    made = client.post("/api/games", json={"seats": ["person", "greedy"], "seed": 11})
+    assert made.status_code == 201
+    key = made.json()["seats"][0]["url"].split("key=", 1)[1]
+    headers = {"X-Seat": "0", "X-Seat-Key": key}
+    explained = client.get("/api/rules?players=2").json()
+    assert set(explained["cards"]) == {
+        c.id for c in (*rules.rooms, *rules.roofs, *rules.furnishings, *rules.helpers, *rules.tools)
+    }
+    assert [f["name"] for f in explained["board"]["floors"]] == [f.name for f in rules.board.floors]
+    for _ in range(60):
+        view = client.get(f"/api/games/{made.json()['game']}", headers=headers).json()
+        if view["over"]:
+            break
+        for column in view["track"]:
+            if column["room_id"] is not None:
+                assert rules.card_name(column["room_id"]) == column["room"]
+        for house in view["houses"]:
+            assert [c["cell"] for c in house["cells"]] == list(rules.board.cells)
+            for cell in house["cells"]:
+                assert (cell["room"] is not None) == (cell["state"] == "card")
+                assert cell["room"] is None or cell["room"] in explained["cards"]
+            assert all(r["id"] in explained["cards"] for r in house["roofs"])
+            assert all(h in explained["cards"] for h in house["helper_ids"] + house["tool_ids"])
+        if view["phase"] == "place":  # the room card taken is the one the placements name
+            assert view["pending"]["room"] is not None
+            assert all(rules.card_name(view["pending"]["room"]) in a["text"] for a in view["legal"] if a["type"] == "PlaceRoom")
+        for action in view["legal"]:
+            if action["card"] is not None:
+                held = view["houses"][0]["tool_ids"] + view["houses"][0]["helper_ids"]
+                assert action["card"] in held or action["type"] in ("PlaceScaffold", "DeferScaffold"), action
+        plain = [a for a in view["legal"] if a["card"] is None] or view["legal"]
+        body = {"seat": 0, "key": key, "index": plain[-1]["index"], "version": view["version"]}
+        assert client.post(f"/api/games/{made.json()['game']}/act", json=body).status_code == 200
+    assert client.get("/api/rules?variant=no_such").status_code == 400
+    assert client.get("/api/rules?players=9").status_code == 400
+    assert client.get("/api/rules?variant=kids&players=3&lang=xx").status_code == 400
