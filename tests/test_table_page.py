@@ -183,6 +183,14 @@ def test_two_people_and_a_bot_play_a_whole_game_live(sync_api: Any, server: str)
                     shots.add("mid")
                 if decisions[mover] == 2 and mover == 0:
                     check_hint(page, len(page.locator("#choices button.choice").all()))
+                elif decisions[mover] == 3 and mover == 1:  # by keyboard alone: Tab to a choice, Enter
+                    page.locator("#choices button.choice").first.focus()
+                    page.keyboard.press("Tab")
+                    page.keyboard.press("Shift+Tab")
+                    assert page.evaluate("document.activeElement.matches('#choices button.choice')")
+                    page.keyboard.press("Enter")
+                    settle(page)
+                    ways.add("keyboard")
                 else:
                     ways.add(play_one(page))
                 decisions[mover] += 1
@@ -190,7 +198,7 @@ def test_two_people_and_a_bot_play_a_whole_game_live(sync_api: Any, server: str)
                 other.wait_for_function(f"Number(document.querySelector('#table').dataset.version) > {version}", timeout=5_000)
 
         assert decisions[0] > 10 and decisions[1] > 10 and "mid" in shots
-        assert {"column", "cell", "card"} <= ways, ways  # a take, a placement and a held card's use, by clicks
+        assert {"column", "cell", "card", "keyboard"} <= ways, ways  # a take, a placement and a held card's use, by clicks
         final = http_final(server, game)
         for page in (alice, bob, watcher):
             region = page.get_by_role("region", name="Final scores")
@@ -291,7 +299,7 @@ def test_the_view_names_each_card_and_the_rules_explain_them(tmp_path: Path) -> 
     from dreamhome.web.app import create_app
 
     rules = compile_rules()
-    client = TestClient(create_app(tmp_path), base_url="http://127.0.0.1")
+    client = TestClient(create_app(tmp_path, rate=None), base_url="http://127.0.0.1")  # one client, many requests
     made = client.post("/api/games", json={"seats": ["person", "greedy"], "seed": 11})
     assert made.status_code == 201
     key = made.json()["seats"][0]["url"].split("key=", 1)[1]

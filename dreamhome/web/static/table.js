@@ -503,7 +503,7 @@ function drawTrack(v) {
     box.append(el("span", { class: "sr-only" }, label + " — "));
     const top = el("span", { class: "slot-res" });
     if (res) top.append(cardFace(res.id, res.window ? "▣" : ""));
-    else if (col.column === 0) top.append(el("span", { class: "face marker-card" }, "① " + t("table.first_marker")));
+    else if (col.column === 0 && col.room_id) top.append(el("span", { class: "face marker-card" }, "① " + t("table.first_marker")));
     else top.append(el("span", { class: "face gone" }, "—"));
     const bottom = el("span", { class: "slot-room" });
     if (col.room_id) bottom.append(cardFace(col.room_id)); else bottom.append(el("span", { class: "face gone" }, "—"));
