@@ -196,6 +196,12 @@ def test_two_people_and_a_bot_play_a_whole_game_live(sync_api: Any, server: str)
                 decisions[mover] += 1
                 # the other person's page shows this move arriving, without a reload
                 other.wait_for_function(f"Number(document.querySelector('#table').dataset.version) > {version}", timeout=5_000)
+                mover_name = other.text_content(f'#scoreboard li[data-seat="{mover}"] .who') or "?"
+                other.wait_for_function(  # and its moves list names the mover's decision
+                    "name => Array.from(document.querySelectorAll('#log li')).some(li => li.textContent.includes(name))",
+                    arg=mover_name,
+                    timeout=5_000,
+                )
 
         assert decisions[0] > 10 and decisions[1] > 10 and "mid" in shots
         assert {"column", "cell", "card", "keyboard"} <= ways, ways  # a take, a placement and a held card's use, by clicks

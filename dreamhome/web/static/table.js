@@ -677,7 +677,8 @@ function drawChoices() {
   pick.textContent = "";
   if (hint && hint.pick !== null && hint.pick !== undefined) {
     const o = hint.options.find((x) => x.index === hint.pick);
-    pick.append(el("span", { class: "pick-mark" }, t("table.pick_value", { value: o ? boundText(o) : "?" })));
+    const value = hint.pick_text || (o ? boundText(o) : "?"); // the pick's own value where the hint gives it
+    pick.append(el("span", { class: "pick-mark" }, t("table.pick_value", { value })));
     if (hint.reason) pick.append(el("span", { class: "reason" }, " " + t("table.pick_reason", { reason: hint.reason })));
   }
   // the board shows the targets of the choices in view (a held card's, once it is clicked)
