@@ -437,6 +437,7 @@ function boundText(o) {
 }
 
 async function draw(v) {
+  if (!view || view.version !== v.version) filter = null; // a new position: the old narrowing means nothing
   view = v;
   byId("front").hidden = true;
   byId("table").hidden = false;
@@ -482,7 +483,10 @@ function drawScoreboard(v) {
   board.textContent = "";
   for (const h of v.houses) {
     const li = el("li", { class: "score" + (h.seat === mySeat() ? " me" : "") + (!v.terminal && h.seat === v.actor ? " moving" : ""), "data-seat": h.seat });
-    if (h.seat === v.first) li.append(el("span", { class: "marker", title: t("table.first_marker"), "aria-label": t("table.first_marker") }, "①"));
+    if (h.seat === v.first) {
+      li.append(el("span", { class: "marker", title: t("table.first_marker"), "aria-hidden": "true" }, "①"));
+      li.append(el("span", { class: "sr-only" }, t("table.first_marker") + ": "));
+    }
     li.append(el("span", { class: "who" }, v.names[h.seat]));
     li.append(el("span", { class: "points" }, String(h.score)));
     board.append(li);
