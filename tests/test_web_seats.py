@@ -21,6 +21,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
@@ -107,6 +109,30 @@ def test_keys_have_128_random_bits_and_are_unique(tmp_path: Path) -> None:
     stored = "".join(p.read_text() for p in tmp_path.glob("*.json"))
     assert not any(key in stored for key in seen)
     assert all(key_digest(key) in stored for key in seen)
+
+
+TABLES = st.lists(st.sampled_from(["person", "random", "greedy"]), min_size=2, max_size=4).filter(lambda s: "person" in s)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(seats=TABLES, seed=st.integers(0, 2**31 - 1))
+def test_any_table_gets_one_link_per_person_and_each_key_opens_its_seat_only(
+    tmp_path_factory: pytest.TempPathFactory, seats: list[str], seed: int
+) -> None:
+    """SETUP-1: any table of 2–4 seats with a person: a link for each person's seat, in seat
+    order; each key opens its own seat's view and no other seat's."""
+    c = client(tmp_path_factory.mktemp("tables"))
+    gid, keys, made = new_game(c, {"seats": seats, "seed": seed})
+    people = [p for p, name in enumerate(seats) if name == "person"]
+    assert [s["seat"] for s in made["seats"]] == people == list(keys)
+    watch = c.get(f"/api/games/{gid}").json()
+    assert [s["kind"] for s in watch["seats"]] == seats
+    assert watch["to_move"] is None or seats[watch["to_move"]] == "person"  # the bots moved first
+    for p in people:
+        assert seat_view(c, gid, p, keys[p]).json()["you"] == p
+        for q in range(len(seats)):
+            if q != p:
+                assert seat_view(c, gid, q, keys[p]).status_code == 403
 
 
 # ---------------------------------------------------------------- each key acts for its seat only
@@ -292,6 +318,31 @@ def test_a_bucket_refills_at_its_rate_and_each_address_has_its_own() -> None:
     assert [buckets.take("a") for _ in range(4)] == [True, True, True, False]
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    gaps=st.lists(st.floats(0, 2, allow_nan=False), min_size=1, max_size=150),
+    rate=st.floats(0.5, 50, allow_nan=False),
+    burst=st.integers(1, 40),
+)
+def test_no_window_passes_more_than_the_burst_and_the_rate(gaps: list[float], rate: float, burst: int) -> None:
+    """A token bucket's promise, for any arrival times: in any window of length w at most
+    burst + rate·w requests pass; and requests 1/rate apart (a client within its rate) all pass."""
+    now = [0.0]
+    buckets = Buckets(rate, burst, clock=lambda: now[0])
+    passed = []
+    for gap in gaps:
+        now[0] += gap
+        if buckets.take("a"):
+            passed.append(now[0])
+    for i, first in enumerate(passed):
+        for j in range(i, len(passed)):
+            assert j - i + 1 <= burst + rate * (passed[j] - first) + 1e-6
+    steady = Buckets(rate, burst, clock=lambda: now[0])
+    for _ in gaps:
+        now[0] += 1.0 / rate
+        assert steady.take("b")
+
+
 # ---------------------------------------------------------------- the live stream
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[str, Path]]:
@@ -463,3 +514,39 @@ def test_a_bots_move_that_cannot_be_stored_waits_for_the_next_view(tmp_path: Pat
     assert len(stored["state"]["events"]) == view["version"]  # what the page shows is what is stored
     again = c.get(f"/api/games/{gid}").json()  # the disk is back: the next view moves the bot
     assert again["to_move"] == 0 and again["version"] > view["version"]
+
+
+def test_no_key_is_ever_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Everything the server logs at any level, through a game's start, views, decisions, wrong
+    keys, a damaged file, a failed write and an internal fault: no key and no key's digest."""
+    import logging
+
+    from dreamhome.web import view as web_view
+    from dreamhome.web.store import GameStore, StorageError
+
+    caplog.set_level(logging.DEBUG)
+    c = client(tmp_path)
+    gid, keys, _ = new_game(c)
+    watch = c.get(f"/api/games/{gid}").json()
+    seat = watch["to_move"]
+    decide(c, gid, seat, keys[seat], 0, watch["version"])
+    decide(c, gid, 1 - seat, keys[seat], 0, watch["version"])  # a key under the wrong seat
+    seat_view(c, gid, 0, keys[1])
+
+    def refuse(store: GameStore, game: Any) -> None:
+        raise StorageError("the game could not be stored on the server (No space left on device)")
+
+    with monkeypatch.context() as m:
+        m.setattr(GameStore, "save", refuse)
+        now = c.get(f"/api/games/{gid}").json()
+        decide(c, gid, now["to_move"], keys[now["to_move"]], 0, now["version"])
+    with monkeypatch.context() as m:
+        m.setattr(web_view, "game_view", lambda *a, **k: 1 / 0)
+        m.setattr("dreamhome.web.app.game_view", lambda *a, **k: 1 / 0)
+        assert seat_view(c, gid, 0, keys[0]).status_code == 500  # logged with its traceback
+    (tmp_path / f"{'Q' * 22}.json").write_text("{}")
+    c.get("/api/games")
+    assert caplog.records, "nothing was logged: the test would prove nothing"
+    logged = caplog.text + "".join(str(r.__dict__) for r in caplog.records)
+    for key in keys.values():
+        assert key not in logged and key_digest(key) not in logged

@@ -44,8 +44,8 @@ class Buckets:
         now = self.clock()
         tokens, then = self._buckets.pop(key, (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - then) * self.rate)
-        allowed = tokens >= 1.0
-        self._buckets[key] = (tokens - 1.0 if allowed else tokens, now)
+        allowed = tokens >= 1.0 - 1e-9  # a client exactly at its rate passes, float rounding or not
+        self._buckets[key] = (max(0.0, tokens - 1.0) if allowed else tokens, now)
         while len(self._buckets) > MAX_CLIENTS:
             self._buckets.popitem(last=False)
         return allowed

@@ -470,6 +470,10 @@ class GameStore:
                     continue
                 stamped.append((st.st_mtime_ns, entry.name[:-5], (st.st_mtime_ns, st.st_size)))
         stamped.sort(key=lambda t: (-t[0], t[1]))
+        with self._lock:  # the lines of games no longer on disk go
+            present = {game_id for _, game_id, _ in stamped}
+            for gone in [g for g in self._summaries if g not in present]:
+                del self._summaries[gone]
         out = []
         for _, game_id, stamp in stamped[:limit]:
             with self._lock:
