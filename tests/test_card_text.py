@@ -144,3 +144,21 @@ def test_why_each_phase(base: Ruleset) -> None:
     assert set(phase_reasons(base, 2)) == set(PHASES)
     with pytest.raises(KeyError):
         card_text(base, "no_such_card")
+
+
+def test_every_variant_of_the_catalogue_explains_itself() -> None:
+    """Every packaged variant's cards, panel and phases, in every language: no placeholder or key
+    left, and a card's points table as its rules give it."""
+    from dreamhome.web.store import rules_for, variant_catalogue
+
+    for variant in variant_catalogue():
+        rules = rules_for(variant)
+        for lang in LANGUAGES:
+            for line in _all_text(rules, lang):
+                assert not LEFTOVER.search(line), (variant, lang, line)
+            for section in how_to_play(rules, lang):
+                assert all(not LEFTOVER.search(p) for p in (section.title, *section.paragraphs)), (variant, lang)
+            assert all(phase_reasons(rules, rules.game.min_players, lang).values()), (variant, lang)
+        for room in rules.rooms:
+            said = " ".join(card_text(rules, room.id).lines)
+            assert all(f"{k} → {p}" in said for k, p in enumerate(room.points, start=1)), (variant, room.id)
