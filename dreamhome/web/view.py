@@ -312,6 +312,9 @@ def add_card_fields(view: dict[str, Any], state: GameState, houses: tuple[House,
         entry["helper_ids"] = list(house.helpers)
         entry["tool_ids"] = list(house.tools)
         entry["outside_ids"] = list(house.outside)
+        entry["rooms"] = [  # SCORE-ROOMS: each room's cells and points, drawn as one shape with its score
+            {"cells": list(line.cells), "points": line.points} for line in score_house(rules, house).lines if line.part == "rooms"
+        ]
     room, res = state.pending_room, state.pending_res  # the column just taken (ROUND-3), public on the track
     view["pending"] = {
         "room": rules.room_of_code(room).id if room is not None else None,

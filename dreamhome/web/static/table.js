@@ -572,6 +572,15 @@ function drawHouse(box, v, h, mine) {
       grid.append(node);
     }
   });
+  // Each room as one shape (its cards joined) with its score on its last card (SCORE-ROOMS).
+  for (const room of h.rooms || []) {
+    room.cells.forEach((name, k) => {
+      const node = grid.querySelector('[data-cell="' + name + '"]');
+      if (!node) return;
+      if (room.cells.length > 1) node.classList.add(k === 0 ? "room-first" : k === room.cells.length - 1 ? "room-last" : "room-mid");
+      if (k === room.cells.length - 1) node.append(el("span", { class: "room-score", "aria-hidden": "true" }, "+" + room.points));
+    });
+  }
   // The roof pile sits under the floor the rules say, on its columns.
   const pile = rules.board.roof_pile;
   if (pile && h.roofs) {
