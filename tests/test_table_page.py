@@ -328,6 +328,15 @@ def test_the_view_names_each_card_and_the_rules_explain_them(tmp_path: Path) -> 
                 assert (cell["room"] is not None) == (cell["state"] == "card")
                 assert cell["room"] is None or cell["room"] in explained["cards"]
             assert all(r["id"] in explained["cards"] for r in house["roofs"])
+            by_cell = {c["cell"]: c for c in house["cells"]}
+            for room in house["rooms"]:  # PLACE-C: one type, side by side on one floor, at most its size
+                kinds = {by_cell[c]["room"] for c in room["cells"]}
+                assert len(kinds) == 1 and None not in kinds, room
+                (kind,) = kinds
+                floors = {c.split("/")[0] for c in room["cells"]}
+                columns = sorted(int(c.split("/")[1]) for c in room["cells"])
+                assert len(floors) == 1 and columns == list(range(columns[0], columns[0] + len(columns))), room
+                assert room["points"] == rules.room(kind).points[len(columns) - 1] or rules.room(kind).bonus, room
             assert all(h in explained["cards"] for h in house["helper_ids"] + house["tool_ids"])
         if view["phase"] == "place":  # the room card taken is the one the placements name
             assert view["pending"]["room"] is not None

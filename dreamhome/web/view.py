@@ -279,6 +279,11 @@ def _cell_fields(rules: Ruleset, house: House, i: int) -> dict[str, Any]:
     }
 
 
+def _face_up(rules: Ruleset, house: House, cell: str) -> bool:
+    """Whether `cell` of `house` holds a face-up room card (an empty room is no room, PLACE-EMPTY)."""
+    return house.cells[rules.board.index[cell]] not in (EMPTY, SCAFFOLD, FACE_DOWN)
+
+
 def _action_card(state: GameState, action: Action) -> str | None:
     """The helper or tool card the actor clicks to make `action` (RES-TOOL, END-ORDER): the card
     it names, else the first card it holds whose effect plays the action's role (tools first, as
@@ -312,8 +317,10 @@ def add_card_fields(view: dict[str, Any], state: GameState, houses: tuple[House,
         entry["helper_ids"] = list(house.helpers)
         entry["tool_ids"] = list(house.tools)
         entry["outside_ids"] = list(house.outside)
-        entry["rooms"] = [  # SCORE-ROOMS: each room's cells and points, drawn as one shape with its score
-            {"cells": list(line.cells), "points": line.points} for line in score_house(rules, house).lines if line.part == "rooms"
+        entry["rooms"] = [  # SCORE-ROOMS: each room of face-up cards, its cells and points (one shape, its score)
+            {"cells": list(line.cells), "points": line.points}
+            for line in score_house(rules, house).lines
+            if line.part == "rooms" and line.cells and all(_face_up(rules, house, c) for c in line.cells)
         ]
     room, res = state.pending_room, state.pending_res  # the column just taken (ROUND-3), public on the track
     view["pending"] = {
