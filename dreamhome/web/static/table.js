@@ -715,22 +715,47 @@ function drawFinal(v) {
   const scores = byId("scores");
   scores.textContent = "";
   byId("best").removeAttribute("data-game");
+  // One table of every house side by side, part by part (SCORE-TOTAL), then optimize's best;
+  // each house's lines (as `dreamhome score` prints them) under it, one table each.
+  const parts = [];
+  for (const s of v.scores) for (const line of s.lines) if (!parts.includes(line.part)) parts.push(line.part);
+  const table = el("table", { class: "breakdown summary" });
+  const head = el("tr");
+  head.append(el("th", { scope: "col" }, t("table.what")));
+  for (const s of v.scores) head.append(el("th", { scope: "col", class: v.winners.includes(s.seat) ? "won" : null, "data-seat": s.seat }, (v.winners.includes(s.seat) ? "★ " : "") + s.name));
+  table.append(head);
+  for (const part of parts) {
+    const tr = el("tr");
+    tr.append(el("th", { scope: "row" }, part));
+    for (const s of v.scores) tr.append(el("td", { class: "num" }, String(s.lines.filter((l) => l.part === part).reduce((a, l) => a + l.points, 0))));
+    table.append(tr);
+  }
+  const total = el("tr", { class: "total-row" });
+  total.append(el("th", { scope: "row" }, t("table.total")));
+  for (const s of v.scores) total.append(el("td", { class: "num total", "data-seat": s.seat }, String(s.total)));
+  table.append(total);
+  const bestRow = el("tr", { class: "best-row" });
+  bestRow.append(el("th", { scope: "row" }, t("table.best_short")));
+  for (const s of v.scores) bestRow.append(el("td", { class: "num best", "data-seat": s.seat }, "…"));
+  table.append(bestRow);
+  scores.append(table);
+  const lines = el("div", { class: "lines" });
   for (const s of v.scores) {
-    const table = el("table", { class: "breakdown" + (v.winners.includes(s.seat) ? " won" : ""), "data-seat": s.seat });
-    table.append(el("caption", {}, s.name));
-    const head = el("tr");
-    head.append(el("th", { scope: "col" }, t("table.what")), el("th", { scope: "col" }, t("table.points")));
-    table.append(head);
+    const box = el("details", { "data-seat": s.seat });
+    box.append(el("summary", {}, s.name + ": " + s.total));
+    const detail = el("table", { class: "breakdown" });
+    const dh = el("tr");
+    dh.append(el("th", { scope: "col" }, t("table.what")), el("th", { scope: "col" }, t("table.points")));
+    detail.append(dh);
     for (const line of s.lines) {
       const tr = el("tr");
       tr.append(el("td", {}, line.part + " — " + line.text), el("td", { class: "num" }, String(line.points)));
-      table.append(tr);
+      detail.append(tr);
     }
-    const total = el("tr", { class: "total-row" });
-    total.append(el("th", { scope: "row" }, t("table.total")), el("td", { class: "num total" }, String(s.total)));
-    table.append(total);
-    scores.append(table);
+    box.append(detail);
+    lines.append(box);
   }
+  scores.append(lines);
   byId("replay-link").setAttribute("href", v.replay);
   const box = byId("best");
   if (box.getAttribute("data-game") === v.id) return;
@@ -741,12 +766,8 @@ function drawFinal(v) {
     for (const h of f.houses) {
       const item = el("div", { class: "best-house", "data-seat": h.seat });
       const line = t("table.best_line", { name: h.name, played: h.played, best: h.best });
-      const table = scores.querySelector('table.breakdown[data-seat="' + h.seat + '"]');
-      if (table && !table.querySelector(".best-row")) { // optimize's best beside the one played
-        const row = el("tr", { class: "best-row" });
-        row.append(el("th", { scope: "row" }, t("table.best_title")), el("td", { class: "num best" }, String(h.best)));
-        table.append(row);
-      }
+      const cell = scores.querySelector('td.best[data-seat="' + h.seat + '"]'); // optimize's best beside the one played
+      if (cell) cell.textContent = (h.optimal ? "" : "≥") + h.best;
       item.append(el("p", {}, line + (h.optimal ? " " + t("table.proven") : "")));
       const steps = el("ol");
       for (const a of h.actions) steps.append(el("li", {}, a));
