@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.i18n import LANGUAGES
@@ -162,3 +164,21 @@ def test_every_variant_of_the_catalogue_explains_itself() -> None:
         for room in rules.rooms:
             said = " ".join(card_text(rules, room.id).lines)
             assert all(f"{k} → {p}" in said for k, p in enumerate(room.points, start=1)), (variant, room.id)
+
+
+@given(
+    points=st.lists(st.integers(min_value=0, max_value=40), min_size=1, max_size=5), annex=st.booleans(), bonus=st.integers(1, 9)
+)
+def test_any_points_table_and_bonus_is_said_as_the_rules_give_it(points: list[int], annex: bool, bonus: int) -> None:
+    """PLACE-C, SCORE-ROOMS: whatever points table (and, for an annex, bonus) a rules file gives a
+    room, its explanation says each size's points, its largest size and the bonus."""
+    points = sorted(points)  # a room's points never fall as it grows (the compiler's check)
+    table = " ".join(map(str, points))
+    extra = f"bonus {bonus} beside kitchen" if annex else ""
+    category = "annex" if annex else "normal"
+    card = f'room attic "Attic" {{ category {category}  points {table}  {extra}  count 2  children 0 }}'
+    rules = compile_rules(text=f'include "base.dh"\n{card}\n', name="house.dh")
+    said = " ".join(card_text(rules, "attic").lines)
+    assert all(f"{size} → {p}" in said for size, p in enumerate(points, start=1))
+    assert f"largest size: {len(points)}" in said
+    assert (f"Worth {bonus} instead" in said) == annex

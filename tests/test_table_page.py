@@ -214,6 +214,9 @@ def test_two_people_and_a_bot_play_a_whole_game_live(sync_api: Any, server: str)
             winners = [final["names"][w] for w in final["winners"]]
             assert all(name in (page.text_content("#winner") or "") for name in winners)
             assert page.evaluate("window.notReloaded") is True
+        bob.wait_for_selector("#best .best-house")
+        assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the end fits a phone too
+        bob.screenshot(path=str(ARTIFACTS / "table-final-390x844.png"))
         alice.wait_for_selector("#best .best-house")
         alice.screenshot(path=str(ARTIFACTS / "table-final.png"), full_page=True)
         assert axe_problems(alice) == [] and axe_problems(watcher) == []
