@@ -196,7 +196,13 @@ function cardFace(cardId, extra) {
   if (card && card.kind === "roof") face.append(el("span", { class: "roof-shape", "aria-hidden": "true" }));
   face.append(el("span", { class: "name" }, card ? card.name : cardId));
   if (card && card.points.length) face.append(el("span", { class: "pts" }, card.points.join("/")));
-  if (extra) face.append(el("span", { class: "extra" }, extra));
+  if (extra) {
+    const note = el("span", { class: "extra" });
+    const [mark, ...rest] = extra.split(" ");
+    note.append(el("span", { class: "mark" }, mark));
+    if (rest.length) note.append(el("span", { class: "extra-name" }, " " + rest.join(" "))); // a token's name (hidden on a phone)
+    face.append(note);
+  }
   return face;
 }
 
