@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import shutil
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -302,7 +303,9 @@ def check_language(page: Any, lang: str) -> None:
 def test_the_view_names_each_card_and_the_rules_explain_them(tmp_path: Path) -> None:
     """The ids the page draws cards by (track, house spaces, roofs, held cards, the card an action
     is made with, the cards being placed) are the engine's, and `/api/rules` explains each."""
-    from starlette.testclient import TestClient
+    with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx; both work here (as test_web.py)
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
 
     from dreamhome.dsl.compiler import compile_rules
     from dreamhome.web.app import create_app
