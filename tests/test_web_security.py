@@ -618,5 +618,5 @@ def test_the_start_page_offers_each_variants_players(page_server: str) -> None:
             assert offered == list(range(low, high + 1)), variant
         page.select_option("#variant", "players5")
         page.select_option("#players", "5")
-        assert len(page.query_selector_all("#bot-seats select")) == 4
+        assert len(page.query_selector_all("#seats select")) == 5  # each seat a person or a bot
         browser.close()

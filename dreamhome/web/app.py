@@ -6,6 +6,8 @@ each body and answer):
 * `GET /`, `GET /games/{id}`: the table page (static/table.html); `GET /static/…` its assets.
 * `GET /api/options`: players range, bots, the variant catalogue, the languages and the
   page's labels (`table.*`, `phase.*` of the catalogue) in the language asked.
+* `GET /api/rules?variant=&players=&lang=`: the board, every card explained, "How to play" and
+  each phase's reason (`view.rules_view`), for the page's rules at hand.
 * `GET /api/games`: the games kept, the most recently changed first (`LISTED` at most), each
   with its watch link, its seats' kinds, round, whose turn; never a key.
 * `POST /api/games` {seats, seed, variant, lang}: a new game (the first form {players, bots,
@@ -94,7 +96,7 @@ from dreamhome.web.store import (
     rules_for,
     variant_catalogue,
 )
-from dreamhome.web.view import final_view, game_view, hint_view, page_texts
+from dreamhome.web.view import final_view, game_view, hint_view, page_texts, rules_view
 
 HintFunction = Callable[[GameState, float], Hint]
 """What the hint endpoint calls: `dreamhome.game.hints.hint`, or a stand-in in tests."""
@@ -445,6 +447,20 @@ def create_app(
         with game.lock:
             return work()
 
+    async def rules_explained(request: Request) -> Response:
+        """`GET /api/rules?variant=V&players=N&lang=L`: the cards explained, "How to play" and each
+        phase's reason for the rules a table plays (`view.rules_view`; issue 22, item 3)."""
+        chosen = lang_of(request)
+        variant = request.query_params.get("variant", "")[:40]
+        if variant and variant not in variant_catalogue():
+            raise RequestError("unknown variant; GET /api/options lists them")
+        low, high = players_range(variant)
+        players_text = request.query_params.get("players", str(low))
+        if not players_text.isascii() or not players_text.isdigit() or not low <= int(players_text) <= high:
+            raise RequestError(f"players must be a whole number from {low} to {high}")
+        rules = rules_for(variant)
+        return JSONResponse(await run_in_threadpool(rules_view, rules, int(players_text), chosen))
+
     async def show(request: Request) -> Response:
         chosen = lang_of(request)
         since = since_of(request)
@@ -568,6 +584,7 @@ def create_app(
         Route("/", _answers(page)),
         Route(f"/games/{gid}", _answers(page)),
         Route("/api/options", _answers(options)),
+        Route("/api/rules", _answers(rules_explained)),
         Route("/api/games", _answers(games), methods=["GET"]),
         Route("/api/games", _answers(start), methods=["POST"]),
         Route(f"/api/games/{gid}", _answers(show)),

@@ -17,12 +17,17 @@ from __future__ import annotations
 from typing import Any
 
 from dreamhome.game.action_text import describe, resource_text, roof_text, room_text
-from dreamhome.game.actions import action_from_dict
+from dreamhome.game.actions import Action, action_from_dict
 from dreamhome.game.hints import Hint, bound_text, reason_text
+from dreamhome.game.roles import has_role
 from dreamhome.game.state import GameState
+from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, has_text, keys, text
+from dreamhome.render.card_text import all_card_texts
 from dreamhome.render.house_svg import house_svg
+from dreamhome.render.how_to_play import how_to_play, phase_reasons
 from dreamhome.render.score_text import line_text
+from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_house
 from dreamhome.web.store import PERSON, Game
 
@@ -175,6 +180,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
         "legal": legal,
         "log": [_event_text(state, e, names, lang) for e in events[since:]],
     }
+    add_card_fields(view, state, obs.houses)
     if state.is_terminal():
         view["scores"] = [
             {
@@ -260,4 +266,88 @@ def hint_view(state: GameState, hint: Hint, lang: str = DEFAULT_LANG) -> dict[st
         "pick_text": bound_text(hint.pick_value, hint.pick_proven) if hint.bot_choice is not None else None,
         "reason": reason_text(state, hint.reason, lang) if hint.reason else None,
         "version": len(state.events),
+    }
+
+
+# ---- what the page draws (issue 22, items 2 and 3): cards by id, so each explains itself ------
+
+
+def _cell_fields(rules: Ruleset, house: House, i: int) -> dict[str, Any]:
+    """One space of a house as the page draws it: its state and, for a card, its room and token."""
+    code = house.cells[i]
+    state = {EMPTY: "empty", SCAFFOLD: "scaffold", FACE_DOWN: "face_down"}.get(code, "card")
+    token = house.tokens[i]
+    return {
+        "cell": rules.board.cells[i],
+        "state": state,
+        "room": rules.room_of_code(code).id if state == "card" else None,
+        "token": rules.furnishings[token - 1].id if token else None,
+    }
+
+
+def _face_up(rules: Ruleset, house: House, cell: str) -> bool:
+    """Whether `cell` of `house` holds a face-up room card (an empty room is no room, PLACE-EMPTY)."""
+    return house.cells[rules.board.index[cell]] not in (EMPTY, SCAFFOLD, FACE_DOWN)
+
+
+def _action_card(state: GameState, action: Action) -> str | None:
+    """The helper or tool card the actor clicks to make `action` (RES-TOOL, END-ORDER): the card
+    it names, else the first card it holds whose effect plays the action's role (tools first, as
+    TOOL-TIMING uses them), else a tool of that role (the scaffold just taken); None for a plain move."""
+    named = getattr(action, "helper", None)
+    if isinstance(named, str):
+        return named
+    if action.role is None:
+        return None
+    rules = state.rules
+    house = state.houses[state.actor] if 0 <= state.actor < state.n else None
+    held = (*house.tools, *house.helpers) if house is not None else ()
+    for ident in held:
+        if rules.has_held(ident) and has_role(rules.held(ident), action.role):
+            return ident
+    cards = [c.id for c in rules.helpers + rules.tools if has_role(c, action.role)]
+    return cards[0] if cards else None
+
+
+def add_card_fields(view: dict[str, Any], state: GameState, houses: tuple[House, ...]) -> None:
+    """The ids the page needs to draw cards as cards and explain each (`/api/rules` has the
+    explanations): each track card's id, each house's spaces, roofs and held cards, and the card
+    a legal action is made with."""
+    rules = state.rules
+    for column, (code, res) in zip(view["track"], zip(state.track_rooms, state.track_res)):
+        column["room_id"] = rules.room_of_code(code).id if code is not None else None
+        column["resource_card"] = None if res is None else {"kind": res.kind, "id": res.id, "window": res.window}
+    for entry, house in zip(view["houses"], houses):
+        entry["cells"] = [_cell_fields(rules, house, i) for i in range(rules.board.size)]
+        entry["roofs"] = [{"id": rules.roofs[c].id, "window": w} for c, w in house.roofs]
+        entry["helper_ids"] = list(house.helpers)
+        entry["tool_ids"] = list(house.tools)
+        entry["outside_ids"] = list(house.outside)
+        entry["rooms"] = [  # SCORE-ROOMS: each room of face-up cards, its cells and points (one shape, its score)
+            {"cells": list(line.cells), "points": line.points}
+            for line in score_house(rules, house).lines
+            if line.part == "rooms" and line.cells and all(_face_up(rules, house, c) for c in line.cells)
+        ]
+    room, res = state.pending_room, state.pending_res  # the column just taken (ROUND-3), public on the track
+    view["pending"] = {
+        "room": rules.room_of_code(room).id if room is not None else None,
+        "resource": None if res is None else {"kind": res.kind, "id": res.id, "window": res.window},
+    }
+    legal = state.legal_actions() if view["legal"] else []
+    for entry in view["legal"]:
+        entry["card"] = _action_card(state, legal[entry["index"]])
+
+
+def rules_view(rules: Ruleset, players: int, lang: str = DEFAULT_LANG) -> dict[str, Any]:
+    """`GET /api/rules`: the board's shape, every card explained, "How to play" and each phase's
+    reason, for the rules a table plays (a variant's table explains that variant)."""
+    board = rules.board
+    return {
+        "board": {
+            "floors": [{"name": f.name, "kind": f.kind, "columns": list(f.columns)} for f in board.floors],
+            "roof_pile": None if board.roof_pile is None else {"under": board.roof_pile[0], "columns": list(board.roof_pile[1])},
+        },
+        "cards": {ident: card.to_json() for ident, card in all_card_texts(rules, lang).items()},
+        "how_to_play": [section.to_json() for section in how_to_play(rules, lang)],
+        "phases": phase_reasons(rules, players, lang),
     }

@@ -1,74 +1,81 @@
-// The Dream Home table: talks to the JSON API of `dreamhome serve`, draws what it answers.
-// Every text from the server goes in through textContent; only the houses' SVG (made and
-// escaped by dreamhome/render_svg.py) goes in as markup. Every word the page shows comes from
-// the server in the chosen language: the labels (`texts`, the catalogue's table.* entries,
-// from /api/options) and everything in a view; the choice is kept in localStorage.
+// The Dream Home table: talks to the JSON API of `dreamhome serve` (docs/table.md), draws what it
+// answers. Every text from the server goes in through textContent; only the best house's SVG
+// (made and escaped by dreamhome/render/house_svg.py) goes in as markup. Every word the page
+// shows comes from the server in the chosen language: the labels (`texts`, the catalogue's
+// table.* entries, from /api/options), the cards' explanations and "How to play" (/api/rules,
+// made from the ruleset the game plays), and everything in a view.
+//
+// Seats: a seat's link is /games/ID#seat=N&key=SECRET. The secret stays in the fragment (never
+// sent in a URL) and goes to the server only in the X-Seat-Key header or a JSON body; a page
+// opened without one is a watch page. Live: the page listens to /api/games/ID/events
+// (Server-Sent Events) and fetches the view again when its version changes.
 "use strict";
 
 const LANG_KEY = "dreamhome.lang";
+const SEATS_KEY = "dreamhome.seats"; // {gameId: [{seat, url}], ...}: the links this browser made
 let view = null;
 let busy = false;
-let lang = null; // null until /api/options answers: the server's --lang, or the stored choice
+let lang = null;
 let texts = {};
-let drawSeats = null;
+let options = null;
+let rules = null; // /api/rules for the game's variant and players, in `lang`
+let rulesKey = "";
+let seat = null; // {seat, key} of this page, null on a watch page
+let filter = null; // {indices:Set, card:id|null}: the choices narrowed by a click
+let hint = null; // the last hint, for the version it was asked at
+let stream = null;
+let refetching = false;
+let redrawFront = null;
 
-// A label of the catalogue with its {placeholders} filled in (the key itself if it is missing).
+// ---- small tools --------------------------------------------------------------
 function t(key, args) {
   let s = texts[key] !== undefined ? texts[key] : key;
   for (const [k, v] of Object.entries(args || {})) s = s.split("{" + k + "}").join(String(v));
   return s;
 }
 
+function el(tag, attrs, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "style") { // through the CSSOM: the CSP refuses style attributes
+      for (const rule of String(v).split(";")) {
+        const [name, value] = rule.split(":");
+        if (name && value) node.style.setProperty(name.trim(), value.trim());
+      }
+    } else node.setAttribute(k, v === true ? "" : v);
+  }
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function byId(id) { return document.getElementById(id); }
+
 function withLang(path) {
   if (!lang || /[?&]lang=/.test(path)) return path;
   return path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang);
 }
 
-function storedLang() {
-  try { return localStorage.getItem(LANG_KEY); } catch (e) { return null; }
+function stored(key, fallback) {
+  try { const v = localStorage.getItem(key); return v === null ? fallback : JSON.parse(v); } catch (e) { return fallback; }
 }
 
-// The page's labels in the language: /api/options answers them with the language list.
-async function loadTexts(wanted) {
-  const path = "/api/options" + (wanted ? "?lang=" + encodeURIComponent(wanted) : "");
-  let options;
-  try { options = await api("GET", path); } catch (e) { options = await api("GET", "/api/options"); }
-  lang = options.lang;
-  texts = options.texts;
-  document.documentElement.setAttribute("lang", lang);
-  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.getAttribute("data-i18n"));
-  const select = document.getElementById("lang");
-  if (!select.options.length) {
-    for (const l of options.languages) select.append(el("option", { value: l.code }, l.name));
-  }
-  select.value = lang;
-  return options;
-}
-
-async function switchLang(wanted) {
-  try { localStorage.setItem(LANG_KEY, wanted); } catch (e) { /* private mode: this page only */ }
-  await run(async () => {
-    await loadTexts(wanted);
-    if (drawSeats) drawSeats();
-    if (view) render(await api("GET", "/api/games/" + view.id));
-  });
-}
-
-function el(tag, attrs, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
+function store(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode: this page only */ }
 }
 
 function showError(message) {
-  const box = document.getElementById("error");
+  const box = byId("error");
   box.textContent = message || "";
   box.hidden = !message;
 }
 
 async function api(method, path, body) {
   const init = { method, headers: {} };
+  if (seat && method === "GET") {
+    init.headers["X-Seat"] = String(seat.seat);
+    init.headers["X-Seat-Key"] = seat.key;
+  }
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -76,66 +83,12 @@ async function api(method, path, body) {
   const response = await fetch(withLang(path), init);
   let data = null;
   try { data = await response.json(); } catch (e) { data = { error: "the server answered " + response.status }; }
-  if (!response.ok) throw new Error((data && data.error) || ("the server answered " + response.status));
+  if (!response.ok) {
+    const err = new Error((data && data.error) || ("the server answered " + response.status));
+    err.status = response.status;
+    throw err;
+  }
   return data;
-}
-
-function gameIdFromPath() {
-  const m = location.pathname.match(/^\/games\/([A-Za-z0-9_-]{22})$/);
-  return m ? m[1] : null;
-}
-
-// ---- start form -------------------------------------------------------------
-async function setupStart(options) {
-  const players = document.getElementById("players");
-  const variant = document.getElementById("variant");
-  for (const [name, title] of Object.entries(options.variants)) variant.append(el("option", { value: name }, name + " — " + title));
-  // The player counts offered are the chosen variant's (SETUP-1), exactly those the server accepts.
-  const drawPlayers = () => {
-    const [low, high] = (options.variant_players || {})[variant.value] || options.players;
-    const was = Number(players.value || 2);
-    players.textContent = "";
-    for (let n = low; n <= high; n++) players.append(el("option", { value: n }, String(n)));
-    players.value = String(Math.min(Math.max(was, low), high));
-  };
-  drawPlayers();
-  const seats = document.getElementById("bot-seats");
-  drawSeats = () => {
-    const chosen = Array.from(document.querySelectorAll("#bot-seats select")).map((s) => s.value);
-    seats.textContent = "";
-    for (let s = 1; s < Number(players.value); s++) {
-      const select = el("select", { class: "bot", "data-seat": s });
-      for (const b of options.bots) {
-        const opt = el("option", { value: b }, b);
-        if (b === (chosen[s - 1] || "greedy")) opt.selected = true;
-        select.append(opt);
-      }
-      const label = el("label", {}, t("table.seat", { seat: s }) + " ");
-      label.append(select);
-      seats.append(label);
-    }
-  };
-  players.addEventListener("change", drawSeats);
-  variant.addEventListener("change", () => {
-    drawPlayers();
-    drawSeats();
-  });
-  drawSeats();
-  document.getElementById("start-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const body = {
-      players: Number(players.value),
-      bots: Array.from(document.querySelectorAll("#bot-seats select")).map((s) => s.value),
-      variant: variant.value,
-      seed: Number(document.getElementById("seed").value || 0),
-    };
-    await run(async () => {
-      const v = await api("POST", "/api/games", body);
-      history.pushState(null, "", "/games/" + v.id);
-      render(v);
-    });
-  });
-  document.getElementById("start").hidden = false;
 }
 
 async function run(work) {
@@ -146,180 +99,722 @@ async function run(work) {
   try { await work(); } catch (e) { showError(e.message); } finally {
     busy = false;
     document.body.classList.remove("busy");
+    maybeRefresh();
   }
 }
 
-// ---- deciding ---------------------------------------------------------------
+// ---- language -------------------------------------------------------------------
+async function loadTexts(wanted) {
+  const path = "/api/options" + (wanted ? "?lang=" + encodeURIComponent(wanted) : "");
+  try { options = await api("GET", path); } catch (e) { options = await api("GET", "/api/options"); }
+  lang = options.lang;
+  texts = options.texts;
+  document.documentElement.setAttribute("lang", lang);
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.getAttribute("data-i18n"));
+  // The regions' names follow the page's language ("Track", "Your house", … in English).
+  byId("track-box").setAttribute("aria-label", t("table.track"));
+  byId("house-box").setAttribute("aria-label", t("table.your_house"));
+  byId("choices-box").setAttribute("aria-label", t("table.your_choices"));
+  byId("final").setAttribute("aria-label", t("table.final_scores"));
+  byId("scoreboard").setAttribute("aria-label", t("table.scoreboard"));
+  const select = byId("lang");
+  if (!select.options.length) {
+    for (const l of options.languages) select.append(el("option", { value: l.code }, l.name));
+  }
+  select.value = lang;
+}
+
+async function switchLang(wanted) {
+  try { localStorage.setItem(LANG_KEY, wanted); } catch (e) { /* private mode: this page only */ }
+  await run(async () => {
+    await loadTexts(wanted);
+    if (redrawFront) redrawFront();
+    if (view) await refresh();
+  });
+}
+
+// ---- the rules at hand -------------------------------------------------------------
+async function loadRules(variant, players) {
+  const key = [variant, players, lang].join("|");
+  if (rules && key === rulesKey) return rules;
+  rules = await api("GET", "/api/rules?variant=" + encodeURIComponent(variant || "") + "&players=" + players);
+  rulesKey = key;
+  drawHowTo();
+  return rules;
+}
+
+function drawHowTo() {
+  const body = byId("howto-body");
+  body.textContent = "";
+  if (!rules) return;
+  for (const section of rules.how_to_play) {
+    body.append(el("h3", {}, section.title));
+    for (const p of section.paragraphs) body.append(el("p", {}, p));
+  }
+}
+
+function toggleHowTo(open) {
+  const box = byId("howto");
+  box.hidden = open === undefined ? !box.hidden : !open;
+  byId("howto-button").setAttribute("aria-expanded", String(!box.hidden));
+  if (!box.hidden) byId("howto-close").focus();
+}
+
+// The explanation of a card, shown beside `anchor` (hover, keyboard focus or a tap on "i").
+let tipFor = null;
+function showTip(anchor, cardId) {
+  const card = rules && rules.cards[cardId];
+  if (!card) return;
+  const tip = byId("tip");
+  tip.textContent = "";
+  tip.append(el("strong", {}, card.name + (card.category_text ? " · " + card.category_text : "")));
+  const list = el("ul");
+  for (const line of card.lines) list.append(el("li", {}, line));
+  tip.append(list);
+  tip.hidden = false;
+  const r = anchor.getBoundingClientRect();
+  const width = Math.min(320, window.innerWidth - 16);
+  tip.style.width = width + "px";
+  tip.style.left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + window.innerWidth - width - 8)) + "px";
+  tip.style.top = (r.bottom + window.scrollY + 6) + "px";
+  if (tipFor && tipFor !== anchor) tipFor.removeAttribute("aria-describedby");
+  anchor.setAttribute("aria-describedby", "tip");
+  tipFor = anchor;
+}
+
+function hideTip() {
+  byId("tip").hidden = true;
+  if (tipFor) tipFor.removeAttribute("aria-describedby");
+  tipFor = null;
+}
+
+// A card as a card: its colour, its name, its points. `cardId` names it in /api/rules.
+function cardFace(cardId, extra) {
+  const card = rules && rules.cards[cardId];
+  const face = el("span", { class: "face " + (card ? "k-" + card.kind + " c-" + (card.category || "none") : "") });
+  if (card) face.style.setProperty("--card", card.colour);
+  if (card && card.kind === "roof") face.append(el("span", { class: "roof-shape", "aria-hidden": "true" }));
+  face.append(el("span", { class: "name" }, card ? card.name : cardId));
+  if (card && card.points.length) face.append(el("span", { class: "pts" }, card.points.join("/")));
+  if (extra) {
+    const note = el("span", { class: "extra" });
+    const [mark, ...rest] = extra.split(" ");
+    note.append(el("span", { class: "mark" }, mark));
+    if (rest.length) note.append(el("span", { class: "extra-name" }, " " + rest.join(" "))); // a token's name (hidden on a phone)
+    face.append(note);
+  }
+  return face;
+}
+
+// Hover and focus explain the card; the "i" button explains it on a tap or Enter.
+function explains(node, cardId) {
+  node.setAttribute("data-card", cardId);
+  node.addEventListener("mouseenter", () => showTip(node, cardId));
+  node.addEventListener("mouseleave", hideTip);
+  node.addEventListener("focus", () => showTip(node, cardId));
+  node.addEventListener("blur", hideTip);
+}
+
+function infoButton(cardId) {
+  const card = rules && rules.cards[cardId];
+  const name = card ? card.name : cardId;
+  const b = el("button", { type: "button", class: "info", "aria-label": t("table.card_about", { name }), "data-card": cardId }, "i");
+  b.addEventListener("click", (ev) => {
+    ev.stopPropagation();
+    if (tipFor === b) hideTip(); else showTip(b, cardId);
+  });
+  b.addEventListener("blur", hideTip);
+  return b;
+}
+
+// ---- the front page -------------------------------------------------------------
+function seatLinks() { return stored(SEATS_KEY, {}); }
+
+async function setupFront() {
+  byId("front").hidden = false;
+  const players = byId("players");
+  const variant = byId("variant");
+  for (const [name, title] of Object.entries(options.variants)) variant.append(el("option", { value: name }, name + " — " + title));
+  const drawPlayers = () => {
+    const [low, high] = (options.variant_players || {})[variant.value] || options.players;
+    const was = Number(players.value || 3);
+    players.textContent = "";
+    for (let n = low; n <= high; n++) players.append(el("option", { value: n }, String(n)));
+    players.value = String(Math.min(Math.max(was, low), high));
+  };
+  const seats = byId("seats");
+  const drawSeats = () => {
+    const chosen = Array.from(seats.querySelectorAll("select")).map((s) => s.value);
+    seats.textContent = "";
+    for (let s = 0; s < Number(players.value); s++) {
+      const select = el("select", { class: "seat-kind", "data-seat": s, id: "seat-" + s });
+      const kinds = ["person"].concat(options.bots);
+      const want = chosen[s] || (s === 0 ? "person" : "greedy");
+      for (const b of kinds) {
+        const opt = el("option", { value: b }, b === "person" ? t("table.person") : b);
+        if (b === want) opt.selected = true;
+        select.append(opt);
+      }
+      const label = el("label", { for: "seat-" + s }, t("table.seat", { seat: s }) + " ");
+      const wrap = el("span", { class: "seat-choice" });
+      wrap.append(label, select);
+      seats.append(wrap);
+    }
+  };
+  redrawFront = () => { drawSeats(); drawGames(); };
+  drawPlayers();
+  drawSeats();
+  players.addEventListener("change", drawSeats);
+  variant.addEventListener("change", () => { drawPlayers(); drawSeats(); });
+  byId("start-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const body = {
+      seats: Array.from(seats.querySelectorAll("select")).map((s) => s.value),
+      variant: variant.value,
+      seed: Number(byId("seed").value || 0),
+      lang,
+    };
+    run(async () => {
+      const made = await api("POST", "/api/games", body);
+      const links = seatLinks();
+      links[made.game] = made.seats.map((s) => ({ seat: s.seat, url: s.url }));
+      links[made.game].watch = made.watch;
+      store(SEATS_KEY, links);
+      drawLinks(byId("link-list"), made.seats, made.watch, true);
+      byId("links").hidden = false;
+      byId("links").scrollIntoView({ block: "nearest" });
+      await drawGames();
+    });
+  });
+  await drawGames();
+}
+
+function copyButton(text) {
+  const b = el("button", { type: "button", class: "copy" }, t("table.copy"));
+  b.addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(text); b.textContent = t("table.copied"); } catch (e) { /* no clipboard: the link is shown */ }
+  });
+  return b;
+}
+
+function drawLinks(list, seats, watch, open) {
+  list.textContent = "";
+  seats.forEach((s, k) => {
+    const li = el("li", { "data-seat": s.seat });
+    li.append(el("span", { class: "who" }, t("table.seat_link", { seat: s.seat }) + ": "));
+    li.append(el("input", { type: "text", readonly: true, value: s.url, "aria-label": t("table.seat_link", { seat: s.seat }), class: "link" }));
+    li.append(copyButton(s.url));
+    if (open && k === 0) li.append(el("a", { href: s.url, class: "open-seat" }, t("table.open")));
+    list.append(li);
+  });
+  if (watch) {
+    const li = el("li", { class: "watch" });
+    li.append(el("span", { class: "who" }, t("table.watch_link") + ": "));
+    li.append(el("input", { type: "text", readonly: true, value: watch, "aria-label": t("table.watch_link"), class: "link" }));
+    li.append(copyButton(watch));
+    list.append(li);
+  }
+}
+
+async function drawGames() {
+  const body = byId("games").querySelector("tbody");
+  let listing = { games: [] };
+  try { listing = await api("GET", "/api/games"); } catch (e) { /* an older server lists no games */ }
+  body.textContent = "";
+  for (const g of listing.games) {
+    const tr = el("tr", { "data-game": g.game });
+    const kinds = g.seats.map((s) => s.kind === "person" ? t("table.person") : s.kind).join(", ");
+    tr.append(el("td", {}, kinds + (g.variant ? " · " + g.variant : "")));
+    const state = g.over ? t("table.game_over") : t("table.round_of", { round: g.round, rounds: g.rounds }) +
+      (g.to_move !== null && g.to_move !== undefined ? " · " + t("table.to_move", { name: t("table.seat_link", { seat: g.to_move }) }) : "");
+    tr.append(el("td", {}, state));
+    const cell = el("td");
+    cell.append(el("a", { href: g.watch }, t("table.watch")));
+    tr.append(cell);
+    body.append(tr);
+  }
+  byId("no-games").hidden = listing.games.length > 0;
+  const mine = byId("my-seats");
+  mine.textContent = "";
+  for (const [game, links] of Object.entries(seatLinks())) {
+    for (const s of links) {
+      const li = el("li");
+      li.append(el("a", { href: s.url }, game.slice(0, 8) + " · " + t("table.seat_link", { seat: s.seat })));
+      mine.append(li);
+    }
+  }
+  byId("my-seats-title").hidden = !mine.children.length;
+}
+
+// ---- the game page ---------------------------------------------------------------
+function gameIdFromPath() {
+  const m = location.pathname.match(/^\/games\/([A-Za-z0-9_-]{22})$/);
+  return m ? m[1] : null;
+}
+
+function seatFromFragment() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const n = params.get("seat"), key = params.get("key");
+  if (n === null || key === null || !/^\d+$/.test(n)) return null;
+  return { seat: Number(n), key };
+}
+
+async function refresh() {
+  const v = await api("GET", "/api/games/" + view.id);
+  await draw(v);
+}
+
+// A new version announced by the stream: fetch the view once, however many messages come,
+// and again after it if a newer one came meanwhile (or while the page was busy acting).
+let latest = -1;
+function maybeRefresh() {
+  if (!view || busy || refetching || latest <= view.version) return;
+  refetching = true;
+  refresh().catch((e) => showError(e.message)).finally(() => { refetching = false; maybeRefresh(); });
+}
+
+function listen(id) {
+  if (typeof EventSource === "undefined") return;
+  stream = new EventSource("/api/games/" + id + "/events");
+  const live = byId("live");
+  live.hidden = false;
+  stream.onopen = () => { live.textContent = "● " + t("table.live_on"); live.className = "on"; };
+  stream.onerror = () => { live.textContent = "○ " + t("table.live_off"); live.className = "off"; };
+  stream.onmessage = (ev) => {
+    let data = null;
+    try { data = JSON.parse(ev.data); } catch (e) { return; }
+    if (typeof data.version === "number") latest = Math.max(latest, data.version);
+    maybeRefresh();
+  };
+}
+
 function act(index) {
   return run(async () => {
-    const v = await api("POST", "/api/games/" + view.id + "/act", { index, version: view.version });
-    render(v);
+    const body = { index, version: view.version };
+    if (seat) { body.seat = seat.seat; body.key = seat.key; }
+    const v = await api("POST", "/api/games/" + view.id + "/act", body);
+    filter = null;
+    await draw(v);
   });
 }
 
-// A click on a board target: one matching action is applied, several are offered as buttons.
-function choose(matches) {
+// A click on a target: one action is made at once; several narrow the choices to them.
+function choose(matches, card) {
+  if (!matches.length) return;
   if (matches.length === 1) { act(matches[0].index); return; }
-  const box = document.getElementById("choices");
-  const buttons = document.getElementById("choice-buttons");
-  buttons.textContent = "";
-  for (const a of matches) {
-    const b = el("button", { type: "button", class: "choice", "data-index": a.index }, a.text);
-    b.addEventListener("click", () => act(a.index));
-    buttons.append(b);
-  }
-  box.hidden = false;
+  filter = { indices: new Set(matches.map((a) => a.index)), card: card || null };
+  drawChoices();
+  const first = byId("choices").querySelector("button.choice:not([hidden])");
+  if (first) first.focus();
 }
 
-async function showHints() {
+function holdClick(cardId) {
+  const matches = view.legal.filter((a) => a.card === cardId);
+  if (!matches.length) return;
+  filter = filter && filter.card === cardId ? null : { indices: new Set(matches.map((a) => a.index)), card: cardId };
+  drawChoices();
+  const again = document.querySelector('#my-house .held-card[data-card="' + cardId + '"]');
+  if (again) again.focus();
+}
+
+function visibleLegal() {
+  if (!view) return [];
+  if (filter) return view.legal.filter((a) => filter.indices.has(a.index));
+  return view.legal.filter((a) => !a.card);
+}
+
+async function askHint() {
   await run(async () => {
-    const h = await api("GET", "/api/games/" + view.id + "/hint");
-    const list = document.getElementById("hints");
-    list.textContent = "";
-    const bounds = h.options.map((o) => o.bound).filter((b) => b !== null);
-    const lo = Math.min(...bounds), hi = Math.max(...bounds);
-    for (const o of h.options) {
-      const li = el("li", { "data-index": o.index });
-      let cls = "bnone";
-      if (o.bound !== null) cls = "b" + (hi === lo ? 4 : Math.round(4 * (o.bound - lo) / (hi - lo)));
-      li.append(el("span", { class: "bound " + cls }, o.bound === null ? "?" : (o.proven ? "" : "≥") + o.bound));
-      const b = el("button", { type: "button" }, o.text);
-      b.addEventListener("click", () => act(o.index));
-      li.append(b);
-      if (h.pick !== null && o.index === h.pick) {
-        li.classList.add("pick");
-        li.append(el("span", { class: "pick-mark" }, " " + t("table.solver_pick")));
-      }
-      list.append(li);
+    let h;
+    try {
+      h = await api("POST", "/api/games/" + view.id + "/hint", seat ? { seat: seat.seat, key: seat.key } : {});
+    } catch (e) {
+      if (e.status !== 405) throw e;
+      h = await api("GET", "/api/games/" + view.id + "/hint"); // an older server
     }
-    list.hidden = false;
+    hint = h;
+    drawChoices();
   });
 }
 
-// ---- drawing ----------------------------------------------------------------
-function render(v) {
+function boundText(o) {
+  if (o.bound === null || o.bound === undefined) return "?";
+  return (o.proven ? "" : "≥") + o.bound;
+}
+
+async function draw(v) {
+  if (!view || view.version !== v.version) filter = null; // a new position: the old narrowing means nothing
   view = v;
-  document.getElementById("start").hidden = true;
-  const table = document.getElementById("table");
-  table.hidden = false;
-  table.setAttribute("data-version", v.version);
-  document.getElementById("choices").hidden = true;
-  document.getElementById("hints").hidden = true;
-  document.getElementById("round").textContent = v.round;
-  document.getElementById("rounds").textContent = v.rounds;
-  document.getElementById("phase").textContent = v.phase_text;
+  byId("front").hidden = true;
+  byId("table").hidden = false;
+  byId("info").hidden = false;
+  byId("scoreboard").hidden = false;
+  byId("table").setAttribute("data-version", v.version);
+  if (hint && hint.version !== v.version) hint = null;
+  await loadRules(v.variant, v.players);
+  hideTip();
+  byId("round").textContent = v.round;
+  byId("rounds").textContent = v.rounds;
+  byId("phase").textContent = v.phase_text;
   const turn = v.terminal ? t("table.game_over") : v.your_turn ? t("table.your_turn") : t("table.to_act", { name: v.names[v.actor] });
-  document.getElementById("turn").textContent = turn;
-  document.getElementById("first").textContent = v.names[v.first] || "—";
-  document.getElementById("status").textContent =
-    t("table.status", { id: v.id, seed: v.seed }) + (v.variant ? " · " + t("table.status_variant", { variant: v.variant }) : "");
-
-  // Track: each column a target if an action names it.
-  const track = document.getElementById("track");
-  track.textContent = "";
-  for (const col of v.track) {
-    const matches = v.legal.filter((a) => a.columns.includes(col.column));
-    const box = el("button", { type: "button", class: "column", "data-column": col.column });
-    box.append(el("span", { class: "label" }, t("table.column", { column: col.column })));
-    box.append(el("span", { class: "room" }, col.room || "—"));
-    box.append(el("span", { class: "res" }, col.resource || "—"));
-    if (col.room === null && col.resource === null) box.classList.add("taken");
-    if (matches.length) {
-      box.classList.add("legal");
-      box.addEventListener("click", () => choose(matches));
-    } else {
-      box.disabled = true;
-    }
-    track.append(box);
-  }
-  document.getElementById("piles").textContent =
-    t("table.room_discard", { cards: v.room_discard.join(", ") || "—" }) + " · " +
-    t("table.roof_discard", { cards: v.roof_discard.join(", ") || "—" });
-
-  // Every legal action as a button (the fallback for anything the board does not draw).
-  const actions = document.getElementById("actions");
-  actions.textContent = "";
-  for (const a of v.legal) {
-    const b = el("button", { type: "button", class: "action", "data-index": a.index, "data-type": a.type }, a.text);
-    b.addEventListener("click", () => act(a.index));
-    actions.append(b);
-  }
-  if (!v.legal.length) actions.append(el("span", { class: "note" }, v.terminal ? t("table.over_note") : t("table.waiting")));
-  document.getElementById("hint-button").hidden = !v.your_turn;
-
-  // Log of the moves since the person's last decision.
-  const log = document.getElementById("log");
+  byId("turn").textContent = turn;
+  byId("why").textContent = v.terminal ? "" : (rules.phases[v.phase] || "");
+  // A watch page shows the first seat's house in the place of yours, named as that seat's.
+  const houseName = mySeat() === null ? t("table.house_of", { name: v.names[0] }) : t("table.your_house");
+  const houseTitle = byId("house-title");
+  houseTitle.textContent = houseName;
+  if (mySeat() === null) houseTitle.removeAttribute("data-i18n"); else houseTitle.setAttribute("data-i18n", "table.your_house");
+  byId("house-box").setAttribute("aria-label", houseName);
+  drawScoreboard(v);
+  drawOthers(v);
+  drawChoices();
+  const log = byId("log");
   log.textContent = "";
   for (const line of v.log) log.append(el("li", {}, line));
-
-  // Houses: the person's first, its legal cells highlighted and clickable.
-  const houses = document.getElementById("houses");
-  houses.textContent = "";
-  const order = [v.seat].concat(v.houses.map((h) => h.seat).filter((s) => s !== v.seat));
-  for (const seat of order) {
-    const h = v.houses[seat];
-    const box = el("div", { class: "house" + (seat === v.seat ? " mine" : ""), id: "house-" + seat, "data-score": h.score });
-    box.innerHTML = h.svg;
-    if (h.tools.length) box.append(el("p", { class: "held" }, t("table.tools", { cards: h.tools.join(", ") })));
-    houses.append(box);
-  }
-  const mine = document.getElementById("house-" + v.seat);
-  for (const cell of mine.querySelectorAll("[data-cell]")) {
-    const name = cell.getAttribute("data-cell");
-    const matches = v.legal.filter((a) => a.cells.includes(name));
-    if (matches.length) {
-      cell.classList.add("legal");
-      cell.addEventListener("click", () => choose(matches));
-    }
-  }
-  if (v.terminal) renderFinal(v);
-  else document.getElementById("final").hidden = true;
+  log.scrollTop = log.scrollHeight;
+  drawShare();
+  if (v.terminal) drawFinal(v); else byId("final").hidden = true;
 }
 
-function renderFinal(v) {
-  const final = document.getElementById("final");
-  final.hidden = false;
-  const scores = document.getElementById("scores");
-  scores.textContent = "";
-  for (const s of v.scores) {
-    const box = el("div", { class: "final-house", "data-seat": s.seat });
-    const win = v.winners.includes(s.seat) ? " — " + t("table.winner") : "";
-    box.append(el("h4", {}, s.name + ": "));
-    box.querySelector("h4").append(el("span", { class: "total" }, String(s.total)));
-    box.querySelector("h4").append(document.createTextNode(win));
-    for (const line of s.lines) {
-      box.append(el("div", { class: "scoreline" }, String(line.points).padStart(3) + "  " + line.part + " — " + line.text));
+function mySeat() {
+  if (!view) return null;
+  if (view.you !== undefined) return view.you;
+  return seat ? seat.seat : view.seat; // an older server: the one person's seat
+}
+
+function houseSeat() { const me = mySeat(); return me === null || me === undefined ? 0 : me; }
+
+function drawScoreboard(v) {
+  const board = byId("scoreboard");
+  board.textContent = "";
+  for (const h of v.houses) {
+    const li = el("li", { class: "score" + (h.seat === mySeat() ? " me" : "") + (!v.terminal && h.seat === v.actor ? " moving" : ""), "data-seat": h.seat });
+    if (h.seat === v.first) {
+      li.append(el("span", { class: "marker", title: t("table.first_marker"), "aria-hidden": "true" }, "①"));
+      li.append(el("span", { class: "sr-only" }, t("table.first_marker") + ": "));
     }
-    scores.append(box);
+    li.append(el("span", { class: "who" }, v.names[h.seat]));
+    li.append(el("span", { class: "points" }, String(h.score)));
+    board.append(li);
   }
-  document.getElementById("replay-link").setAttribute("href", v.replay);
-  const best = document.getElementById("best");
-  best.textContent = t("table.computing");
+}
+
+function drawTrack(v) {
+  const track = byId("track");
+  track.textContent = "";
+  const shown = visibleLegal();
+  for (const col of v.track) {
+    const matches = shown.filter((a) => a.columns.includes(col.column));
+    const li = el("li", { class: "column-slot" });
+    const res = col.resource_card;
+    const label = t("table.column", { column: col.column }) + ": " + (col.room || "—") + " · " +
+      (col.column === 0 && !res ? t("table.first_marker") : (col.resource || "—"));
+    const box = el("button", { type: "button", class: "column", "data-column": col.column });
+    box.append(el("span", { class: "sr-only" }, label + " — "));
+    const top = el("span", { class: "slot-res" });
+    if (res) top.append(cardFace(res.id, res.window ? "▣" : ""));
+    else if (col.column === 0 && col.room_id) top.append(el("span", { class: "face marker-card" }, "① " + t("table.first_marker")));
+    else top.append(el("span", { class: "face gone" }, "—"));
+    const bottom = el("span", { class: "slot-room" });
+    if (col.room_id) bottom.append(cardFace(col.room_id)); else bottom.append(el("span", { class: "face gone" }, "—"));
+    box.append(el("span", { class: "colnum" }, String(col.column)), top, bottom);
+    if (!col.room_id && !res) box.classList.add("taken");
+    if (matches.length) {
+      box.classList.add("legal");
+      box.addEventListener("click", () => choose(matches, filter && filter.card));
+    } else {
+      box.setAttribute("aria-disabled", "true");
+      box.tabIndex = -1;
+    }
+    li.append(box);
+    const infos = el("span", { class: "infos" });
+    if (res) { explains(top, res.id); infos.append(infoButton(res.id)); }
+    if (col.room_id) { explains(bottom, col.room_id); infos.append(infoButton(col.room_id)); }
+    li.append(infos);
+    track.append(li);
+  }
+  byId("piles").textContent =
+    t("table.room_discard", { cards: v.room_discard.join(", ") || "—" }) + " · " +
+    t("table.roof_discard", { cards: v.roof_discard.join(", ") || "—" });
+}
+
+// A house as a grid of spaces, floor by floor, laid on the rules' columns; `mine`: clickable.
+function drawHouse(box, v, h, mine) {
+  box.textContent = "";
+  if (!h || !h.cells) return;
+  const floors = rules.board.floors;
+  const columns = Array.from(new Set(floors.flatMap((f) => f.columns))).sort((a, b) => a - b);
+  const grid = el("div", { class: "house-grid", id: mine ? "house-" + h.seat : null, "data-seat": h.seat });
+  grid.style.setProperty("--cols", columns.length);
+  const shown = mine ? visibleLegal() : [];
+  let k = 0;
+  floors.forEach((floor, fi) => {
+    grid.append(el("span", { class: "floor-name", style: "grid-row:" + (fi + 1) }, floor.name));
+    for (const c of floor.columns) {
+      const cell = h.cells[k++];
+      const row = "grid-row:" + (fi + 1) + ";grid-column:" + (columns.indexOf(c) + 2);
+      const matches = shown.filter((a) => a.cells.includes(cell.cell));
+      const tag = mine ? "button" : "span";
+      const label = describeCell(cell);
+      const node = el(tag, { class: "cell s-" + cell.state, "data-cell": cell.cell, style: row, title: mine ? null : label });
+      if (mine) {
+        node.type = "button";
+        if (cell.state !== "empty") node.append(el("span", { class: "sr-only" }, label + " — "));
+      }
+      if (cell.state === "card") node.append(cardFace(cell.room, cell.token ? "● " + rules.cards[cell.token].name : ""));
+      else if (cell.state === "face_down") node.append(el("span", { class: "face c-down" }, t("table.empty_room")));
+      else if (cell.state === "scaffold") node.append(el("span", { class: "face c-scaffold" }, "▦"));
+      else node.append(el("span", { class: "face c-empty" }, mine ? cell.cell : ""));
+      if (cell.state === "card" && rules.cards[cell.room]) explains(node, cell.room);
+      if (mine) {
+        if (matches.length) {
+          node.classList.add("legal");
+          node.addEventListener("click", () => choose(matches, filter && filter.card));
+        } else {
+          node.setAttribute("aria-disabled", "true");
+          node.tabIndex = -1;
+        }
+      }
+      grid.append(node);
+    }
+  });
+  // Each room as one shape (its cards joined) with its score on its last card (SCORE-ROOMS).
+  for (const room of h.rooms || []) {
+    room.cells.forEach((name, k) => {
+      const node = grid.querySelector('[data-cell="' + name + '"]');
+      if (!node) return;
+      if (room.cells.length > 1) node.classList.add(k === 0 ? "room-first" : k === room.cells.length - 1 ? "room-last" : "room-mid");
+      if (k === room.cells.length - 1) node.append(el("span", { class: "room-score", "aria-hidden": "true" }, "+" + room.points));
+    });
+  }
+  // The roof pile sits under the floor the rules say, on its columns.
+  const pile = rules.board.roof_pile;
+  if (pile && h.roofs) {
+    const fi = floors.findIndex((f) => f.name === pile.under) + 1;
+    const first = columns.indexOf(pile.columns[0]) + 2;
+    const roofs = el("span", { class: "roof-pile", style: "grid-row:" + (fi + 1) + ";grid-column:" + first + " / span " + pile.columns.length });
+    roofs.append(el("span", { class: "pile-label" }, t("table.roofs", { count: h.roofs.length })));
+    for (const r of h.roofs) {
+      const roof = el("span", { class: "roof", "data-card": r.id });
+      roof.style.setProperty("--card", rules.cards[r.id] ? rules.cards[r.id].colour : "#999");
+      if (r.window) roof.classList.add("window");
+      explains(roof, r.id);
+      roofs.append(roof);
+    }
+    grid.append(roofs);
+  }
+  box.append(grid);
+  // What the house holds: the cards of the column just taken (being placed), tools and
+  // helpers (a click uses one), furnishings outside.
+  const held = el("div", { class: "held" });
+  const pending = v.pending && h.seat === v.actor && !v.terminal ? [v.pending.room, v.pending.resource && v.pending.resource.id].filter((x) => x) : [];
+  if (pending.length) {
+    held.append(el("span", { class: "held-label" }, t("table.pending") + ":"));
+    for (const id of pending) {
+      const s = el("span", { class: "held-card pending", tabindex: "0" });
+      s.append(cardFace(id));
+      explains(s, id);
+      held.append(s);
+    }
+  }
+  const cards = (h.tool_ids || []).concat(h.helper_ids || []).concat(h.outside_ids || []);
+  if (cards.length) held.append(el("span", { class: "held-label" }, t("table.held") + ":"));
+  for (const id of cards) {
+    const usable = mine && view.legal.some((a) => a.card === id);
+    if (mine) {
+      const name = rules.cards[id] ? rules.cards[id].name : id;
+      const b = el("button", { type: "button", class: "held-card" + (usable ? " legal" : "") + (filter && filter.card === id ? " chosen" : ""), "data-card": id, "aria-label": usable ? t("table.use_card", { card: name }) : name, "aria-pressed": filter && filter.card === id ? "true" : "false" });
+      b.append(cardFace(id));
+      if (usable) b.addEventListener("click", () => holdClick(id));
+      else { b.setAttribute("aria-disabled", "true"); }
+      explains(b, id);
+      held.append(b);
+    } else {
+      const s = el("span", { class: "held-card" });
+      s.append(cardFace(id));
+      explains(s, id);
+      held.append(s);
+    }
+  }
+  box.append(held);
+}
+
+function describeCell(cell) {
+  if (cell.state === "card") {
+    const name = rules.cards[cell.room] ? rules.cards[cell.room].name : cell.room;
+    const token = cell.token && rules.cards[cell.token] ? " + " + rules.cards[cell.token].name : "";
+    return t("table.cell", { cell: cell.cell, card: name + token });
+  }
+  if (cell.state === "face_down") return t("table.cell", { cell: cell.cell, card: t("table.empty_room") });
+  if (cell.state === "scaffold") return t("table.cell", { cell: cell.cell, card: "▦" });
+  return t("table.empty_cell", { cell: cell.cell });
+}
+
+function drawOthers(v) {
+  const box = byId("others");
+  box.textContent = "";
+  const me = houseSeat();
+  for (const h of v.houses) {
+    if (h.seat === me) continue;
+    const wrap = el("section", { class: "other", "data-seat": h.seat, "aria-label": t("table.house_of", { name: v.names[h.seat] }) });
+    const title = el("h3", {}, v.names[h.seat] + " · " + h.score);
+    if (h.seat === v.first) title.prepend(el("span", { class: "marker", title: t("table.first_marker") }, "① "));
+    wrap.append(title);
+    const inner = el("div", { class: "mini" });
+    drawHouse(inner, v, h, false);
+    wrap.append(inner);
+    box.append(wrap);
+  }
+}
+
+function drawChoices() {
+  const list = byId("choices");
+  list.textContent = "";
+  const watching = mySeat() === null;
+  byId("watching").hidden = !watching;
+  byId("hint-button").hidden = !view.your_turn;
+  const legal = view.legal;
+  const picks = hint ? new Map(hint.options.map((o) => [o.index, o])) : null;
+  for (const a of legal) {
+    const li = el("li", { "data-index": a.index });
+    const b = el("button", { type: "button", class: "choice action", "data-index": a.index, "data-type": a.type }, a.text);
+    b.addEventListener("click", () => act(a.index));
+    if (filter && !filter.indices.has(a.index)) li.hidden = true;
+    if (picks && picks.has(a.index)) {
+      const o = picks.get(a.index);
+      li.append(el("span", { class: "bound" + (o.proven ? "" : " unproven") }, boundText(o)));
+      if (hint.pick === a.index) li.classList.add("pick");
+    }
+    li.prepend(b);
+    list.append(li);
+  }
+  byId("filter-note").hidden = !filter;
+  const none = byId("no-choices");
+  none.hidden = legal.length > 0 || watching;
+  none.textContent = view.terminal ? t("table.over_note") : t("table.no_choices");
+  const pick = byId("hint-pick");
+  pick.textContent = "";
+  if (hint && hint.pick !== null && hint.pick !== undefined) {
+    const o = hint.options.find((x) => x.index === hint.pick);
+    const value = hint.pick_text || (o ? boundText(o) : "?"); // the pick's own value where the hint gives it
+    pick.append(el("span", { class: "pick-mark" }, t("table.pick_value", { value })));
+    if (hint.reason) pick.append(el("span", { class: "reason" }, " " + t("table.pick_reason", { reason: hint.reason })));
+  }
+  // the board shows the targets of the choices in view (a held card's, once it is clicked)
+  drawTrack(view);
+  drawHouse(byId("my-house"), view, view.houses[houseSeat()], mySeat() !== null);
+}
+
+function drawShare() {
+  const links = view ? seatLinks()[view.id] : null;
+  const share = byId("share");
+  share.hidden = !links;
+  if (links) drawLinks(byId("share-list"), links, links.watch, false);
+}
+
+function drawFinal(v) {
+  const final = byId("final");
+  final.hidden = false;
+  const best = Math.max(...v.scores.map((s) => s.total));
+  const winners = v.winners.map((p) => v.names[p]).join(", ");
+  byId("winner").textContent = "★ " + t("table.winner_banner", { names: winners, points: best });
+  const scores = byId("scores");
+  scores.textContent = "";
+  byId("best").removeAttribute("data-game");
+  // One table of every house side by side, part by part (SCORE-TOTAL), then optimize's best;
+  // each house's lines (as `dreamhome score` prints them) under it, one table each.
+  const parts = [];
+  for (const s of v.scores) for (const line of s.lines) if (!parts.includes(line.part)) parts.push(line.part);
+  const table = el("table", { class: "breakdown summary" });
+  const head = el("tr");
+  head.append(el("th", { scope: "col" }, t("table.what")));
+  for (const s of v.scores) head.append(el("th", { scope: "col", class: v.winners.includes(s.seat) ? "won" : null, "data-seat": s.seat }, (v.winners.includes(s.seat) ? "★ " : "") + s.name));
+  table.append(head);
+  for (const part of parts) {
+    const tr = el("tr");
+    tr.append(el("th", { scope: "row" }, part));
+    for (const s of v.scores) tr.append(el("td", { class: "num" }, String(s.lines.filter((l) => l.part === part).reduce((a, l) => a + l.points, 0))));
+    table.append(tr);
+  }
+  const total = el("tr", { class: "total-row" });
+  total.append(el("th", { scope: "row" }, t("table.total")));
+  for (const s of v.scores) total.append(el("td", { class: "num total", "data-seat": s.seat }, String(s.total)));
+  table.append(total);
+  const bestRow = el("tr", { class: "best-row" });
+  bestRow.append(el("th", { scope: "row" }, t("table.best_short")));
+  for (const s of v.scores) bestRow.append(el("td", { class: "num best", "data-seat": s.seat }, "…"));
+  table.append(bestRow);
+  scores.append(table);
+  const lines = el("div", { class: "lines" });
+  for (const s of v.scores) {
+    const box = el("details", { "data-seat": s.seat });
+    box.append(el("summary", {}, s.name + ": " + s.total));
+    const detail = el("table", { class: "breakdown" });
+    const dh = el("tr");
+    dh.append(el("th", { scope: "col" }, t("table.what")), el("th", { scope: "col" }, t("table.points")));
+    detail.append(dh);
+    for (const line of s.lines) {
+      const tr = el("tr");
+      tr.append(el("td", {}, line.part + " — " + line.text), el("td", { class: "num" }, String(line.points)));
+      detail.append(tr);
+    }
+    box.append(detail);
+    lines.append(box);
+  }
+  scores.append(lines);
+  byId("replay-link").setAttribute("href", v.replay);
+  const box = byId("best");
+  if (box.getAttribute("data-game") === v.id) return;
+  box.setAttribute("data-game", v.id);
+  box.textContent = t("table.computing");
   api("GET", v.final).then((f) => {
-    best.textContent = "";
+    box.textContent = "";
     for (const h of f.houses) {
-      const box = el("div", { class: "best-house", "data-seat": h.seat });
+      const item = el("div", { class: "best-house", "data-seat": h.seat });
       const line = t("table.best_line", { name: h.name, played: h.played, best: h.best });
-      box.append(el("p", {}, line + (h.optimal ? " " + t("table.proven") : "")));
+      const cell = scores.querySelector('td.best[data-seat="' + h.seat + '"]'); // optimize's best beside the one played
+      if (cell) cell.textContent = (h.optimal ? "" : "≥") + h.best;
+      item.append(el("p", {}, line + (h.optimal ? " " + t("table.proven") : "")));
       const steps = el("ol");
       for (const a of h.actions) steps.append(el("li", {}, a));
-      box.append(steps);
-      const pic = el("div");
+      item.append(steps);
+      const pic = el("div", { class: "svg" });
       pic.innerHTML = h.svg;
-      box.append(pic);
-      best.append(box);
+      const svg = pic.querySelector("svg");
+      if (svg) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", t("table.best_house", { name: h.name })); }
+      item.append(pic);
+      box.append(item);
     }
-  }).catch((e) => { best.textContent = e.message; });
+  }).catch((e) => { box.textContent = e.message; });
 }
 
-window.addEventListener("popstate", () => location.reload());
+// ---- start ---------------------------------------------------------------------------
 document.addEventListener("DOMContentLoaded", () => {
-  document.getElementById("hint-button").addEventListener("click", showHints);
-  document.getElementById("lang").addEventListener("change", (ev) => switchLang(ev.target.value));
+  byId("hint-button").addEventListener("click", askHint);
+  byId("lang").addEventListener("change", (ev) => switchLang(ev.target.value));
+  byId("howto-button").addEventListener("click", () => toggleHowTo());
+  byId("howto-close").addEventListener("click", () => { toggleHowTo(false); byId("howto-button").focus(); });
+  byId("cancel").addEventListener("click", () => { filter = null; drawChoices(); });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Escape") return;
+    hideTip();
+    if (!byId("howto").hidden) { toggleHowTo(false); byId("howto-button").focus(); }
+  });
+  document.addEventListener("click", (ev) => { if (tipFor && !ev.target.closest(".info")) hideTip(); });
   const id = gameIdFromPath();
+  seat = seatFromFragment();
   run(async () => {
-    const options = await loadTexts(storedLang());
-    if (id) render(await api("GET", "/api/games/" + id));
-    else await setupStart(options);
+    let wanted = null;
+    try { wanted = localStorage.getItem(LANG_KEY); } catch (e) { /* private mode */ }
+    await loadTexts(wanted);
+    if (id) {
+      const v = await api("GET", "/api/games/" + id);
+      await draw(v);
+      listen(id);
+    } else {
+      await loadRules("", options.players[0]);
+      await setupFront();
+    }
   });
 });
+window.addEventListener("hashchange", () => location.reload());
