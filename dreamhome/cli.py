@@ -623,8 +623,15 @@ def max_command(as_json, engine, check, time_limit, workers, save_path, rules_sp
     help="Continue a game saved by a human seat (`save FILE`), with its own players, bots, seed and rules"
     " (a game with a module:Class bot needs --bots naming its bots).",
 )
+@click.option(
+    "--review/--no-review",
+    default=True,
+    show_default=True,
+    help="After a game with a human seat, print the game review's summary (docs/REVIEW.md: accuracy, "
+    "points lost and luck a player; a few seconds of solving).",
+)
 @rules_options
-def play(players, bots, seed, first_player, record_path, as_json, resume_path, rules_spec):
+def play(players, bots, seed, first_player, record_path, as_json, resume_path, review, rules_spec):
     """Play a full game between bots (or with human seats); the same seed gives the same game.
 
     A `human` seat is you at this terminal: at each of your decisions the table is shown and
@@ -641,7 +648,7 @@ def play(players, bots, seed, first_player, record_path, as_json, resume_path, r
     from dreamhome.game.record import HUMAN, play_game, write_record
 
     if resume_path:
-        _resume_game(resume_path, record_path, as_json, rules_spec)
+        _resume_game(resume_path, record_path, as_json, rules_spec, review)
         return
     outputs_or_fail([record_path], [rules_spec[0]])
     named = [b.strip() for b in bots.split(",")] if bots else None
@@ -663,7 +670,7 @@ def play(players, bots, seed, first_player, record_path, as_json, resume_path, r
             state = GameState(rules, players, seed, first_player)
         except DreamhomeError as exc:
             fail(str(exc))
-        _play_with_humans(state, tuple(names), tuple(seats), record_path, as_json, rules_spec[0])
+        _play_with_humans(state, tuple(names), tuple(seats), record_path, as_json, rules_spec[0], review)
         return
     try:
         result = play_game(rules, players, names, seed, first_player)
@@ -681,7 +688,7 @@ DEFAULT_PLAYERS = 4
 """`play`'s players when neither --players nor --bots says."""
 
 
-def _resume_game(resume_path: str, record_path: str | None, as_json: bool, rules_spec) -> None:
+def _resume_game(resume_path: str, record_path: str | None, as_json: bool, rules_spec, review: bool = True) -> None:
     """`play --resume FILE`: the saved game's own players, bots, seed and rules; none may be given,
     except `--bots` naming the record's bots exactly, which a record with a `module:Class` bot
     needs: a save file is data, and it runs no code the user did not name (checked before any
@@ -728,10 +735,12 @@ def _resume_game(resume_path: str, record_path: str | None, as_json: bool, rules
     except DreamhomeError as exc:
         fail(str(exc))
     click.echo(f"{source}: resumed in round {resumed.state.round}")
-    _play_with_humans(resumed.state, resumed.bots, resumed.seats, record_path, as_json)
+    _play_with_humans(resumed.state, resumed.bots, resumed.seats, record_path, as_json, review=review)
 
 
-def _play_with_humans(state, names, seats, record_path: str | None, as_json: bool, rules_path: str | None = None) -> None:
+def _play_with_humans(
+    state, names, seats, record_path: str | None, as_json: bool, rules_path: str | None = None, review: bool = True
+) -> None:
     """The game with human seats at the terminal (dreamhome.game.human) to its end, a quit or
     the end of the input (one line, exit 2; a saved game says how to continue it). The seat's
     `save` keeps off the rules file and the --record file, as every output of the CLI does."""
@@ -767,6 +776,28 @@ def _play_with_humans(state, names, seats, record_path: str | None, as_json: boo
         except DreamhomeError as exc:
             fail(str(exc))
     game.show_result()  # the final scores in the seat's language (as _print_game prints them in English)
+    if review:
+        _print_review(outcome.result, lang, {p: game.seat_name(p) for p in range(state.n) if game.seats[p] is None})
+
+
+def _print_review(result, lang: str, names: dict[int, str]) -> None:
+    """The game review's summary at the end of a terminal game (issue 23): each player's
+    accuracy, points lost and luck by dreamhome.review's one evaluation (deterministic)."""
+    from rich.markup import escape
+
+    from dreamhome.i18n import text as ui
+    from dreamhome.render.review_text import summary_for_game
+
+    console = _console()
+    console.rule(escape(ui("seat.review", lang)), style="dim")
+    with console.status(escape(ui("seat.reviewing", lang))):
+        try:
+            lines = summary_for_game(result, lang, names)
+        except DreamhomeError as exc:
+            fail(str(exc))
+    for line in lines:
+        console.print(escape(line))
+    console.print(escape(ui("seat.review_more", lang)), style="dim")
 
 
 def _print_game(result, as_json: bool) -> None:
@@ -1350,6 +1381,7 @@ def rules_variants(as_json, rules_spec):
     """List the variants: the packaged variant files (each with its question) and the
     `variant` blocks of the rules in use (each with its title). Switch one on with `--variant NAME`."""
     from dreamhome.dsl.compiler import VARIANTS_DIR
+    from dreamhome.variant_menu import variant_question
 
     if rules_spec[1]:
         fail("rules variants lists every variant of the rules in use; --variant does not apply to it")
@@ -1366,12 +1398,13 @@ def rules_variants(as_json, rules_spec):
         return
     width = max((len(v["name"]) for v in files + blocks), default=0)
     click.echo(f"Variant files ({len(files)}), applied over the rules in use:")
+    lang = current_lang()  # each question or title in the reader's language where the file gives one
     for v in files:
-        click.echo(f"  {v['name']:<{width}}  {printable(v['question'])}")
+        click.echo(f"  {v['name']:<{width}}  {printable(variant_question(ruleset, v['name'], lang))}")
     where = printable(rules_spec[0]) if rules_spec[0] else "base.dh"
     click.echo(f"Variant blocks of {where} ({len(blocks)}):")
     for v in blocks:
-        click.echo(f"  {v['name']:<{width}}  {printable(v['title'])}")
+        click.echo(f"  {v['name']:<{width}}  {printable(variant_question(ruleset, v['name'], lang))}")
 
 
 @main.command()

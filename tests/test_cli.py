@@ -302,3 +302,35 @@ def test_lang_works_after_every_subcommand_that_takes_rules_after_it():
     after = run("score", EXAMPLE, "--lang", "ru")
     assert after.returncode == 0 and after.stdout == before.stdout and "итого" in after.stdout
     assert run("--lang", "fr", "score", EXAMPLE, "--lang", "ru").stdout == before.stdout
+
+
+def test_a_terminal_game_ends_with_its_review(tmp_path):
+    """Issue 23: the terminal seat prints the game review's summary at its end — each player's line
+    as dreamhome.review says it for the recorded game, the person's seat named "you" — and
+    `--no-review` leaves it out."""
+    import subprocess
+    import sys
+
+    from dreamhome.render.review_text import summary_lines
+    from dreamhome.review import review_record
+
+    record = tmp_path / "game.json"
+
+    def play(*extra: str) -> str:
+        proc = subprocess.run(
+            [sys.executable, "-m", "dreamhome", "play", "--bots", "human,greedy", "--seed", "3", *extra],
+            input="1\n" * 400,
+            capture_output=True,
+            text=True,
+            env={"COLUMNS": "400", "PATH": "/usr/bin:/bin", "HOME": "/tmp"},
+            timeout=600,
+        )
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        return proc.stdout
+
+    out = play("--record", str(record))
+    expected = summary_lines(review_record(json.loads(record.read_text()), str(record)), "en", {0: "you"})
+    assert "Review of this game" in out
+    assert all(line in out for line in expected), (expected, out[-2000:])
+    assert expected[0].startswith("player 0 (you)")
+    assert "Review of this game" not in play("--no-review")

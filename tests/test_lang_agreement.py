@@ -26,7 +26,7 @@ def _catalogue(lang: str) -> dict[str, str]:
 
 
 def _discarded(rules: Ruleset, card: str, lang: str) -> str:
-    return i18n.text("event.furnishing_discarded", lang, round=3, who="x", card=rules.card_name(card, lang))
+    return i18n.text("event.furnishing_discarded", lang, when="x", who="x", card=rules.card_name(card, lang))
 
 
 # ---- agreement: a feminine and a masculine card, the same sentence -------------------------
@@ -52,8 +52,8 @@ def test_russian_discarded_follows_the_card(rules: Ruleset) -> None:
 def test_a_name_without_a_gender_takes_the_first_form() -> None:
     """A house rule's card with no gender given (and any plain string) reads the first form,
     never a blank or a format error."""
-    assert i18n.text("event.furnishing_discarded", "fr", round=1, who="x", card="Tabouret").count("défaussé ") == 1
-    assert "сброшен " in i18n.text("event.furnishing_discarded", "ru", round=1, who="x", card="Табурет")
+    assert i18n.text("event.furnishing_discarded", "fr", when="x", who="x", card="Tabouret").count("défaussé ") == 1
+    assert "сброшен " in i18n.text("event.furnishing_discarded", "ru", when="x", who="x", card="Табурет")
 
 
 def test_french_roof_colours_agree_with_toit(rules: Ruleset) -> None:
@@ -129,7 +129,8 @@ def test_hungarian_says_it_as_its_rulebook() -> None:
     assert "erőforráskártya" in hu["seat.resource"] and "erőforráskártya" in hu["seat.hint_explain"]
     assert hu["card.kind.tool"] == "eszköz" and hu["held.tools"] == "eszközök"
     assert hu["table.round"] == "Kör" and "kör" in hu["seat.rule"] and "kör" not in hu["phase.turn"]
-    assert all(hu[k].startswith("{round}. kör:") for k in hu if k.startswith("event."))
+    assert hu["event.when.round"] == "{round}. kör"
+    assert all(hu[k].startswith("{when}:") for k in hu if k.startswith("event.") and not k.startswith("event.when."))
 
 
 def test_russian_says_column_never_row() -> None:

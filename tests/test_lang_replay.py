@@ -69,3 +69,24 @@ def test_the_page_words_are_in_its_language(record: dict) -> None:
     assert game["t"]["replay.next"] == "вперёд" and '<button id="next">вперёд</button>' in html
     assert game["t"]["replay.round_of"] == "раунд {round} из {rounds}"
     assert game["events"][0].startswith("раунд 1: ")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ru", "hu"])
+def test_the_end_game_is_never_a_round_past_the_last(lang: str) -> None:
+    """Issue 22 ("no 'round 13 of 12'"): END-ORDER's decisions and the final scores, which the
+    engine counts in the round after the last, are said "end game"; every other event by its round."""
+    from dreamhome import i18n
+    from dreamhome.game.event_text import event_text
+
+    rules = compile_rules()
+    state = play_game(rules, 3, ["greedy", "solver", "greedy"], 4).state
+    last = rules.game.rounds
+    end = i18n.text("event.when.end", lang)
+    said = [(e, event_text(state, e, "x", lang)) for e in state.events]
+    assert any(e["round"] > last for e, _ in said)  # the game has an end game to say
+    for e, line in said:
+        if e["round"] > last:
+            assert line.startswith(end), line
+        else:
+            assert line.startswith(i18n.text("event.when.round", lang, round=e["round"])), line
+        assert i18n.text("event.when.round", lang, round=last + 1) not in line

@@ -19,16 +19,26 @@ from dreamhome.game.state import GameState
 from dreamhome.i18n import DEFAULT_LANG, has_text, text
 
 
+def when_text(state: GameState, round_number: object, lang: str = DEFAULT_LANG) -> str:
+    """When an event happened, in `lang`: its round, or "end game" for the end game and the final
+    scoring, which the engine counts as the round after the last (END-ORDER; issue 22: never
+    "round 13 of 12")."""
+    if isinstance(round_number, int) and not isinstance(round_number, bool) and round_number > state.rules.game.rounds:
+        return text("event.when.end", lang)
+    return text("event.when.round", lang, round=round_number)
+
+
 def event_text(state: GameState, event: dict[str, Any], who: str, lang: str = DEFAULT_LANG) -> str:
     """`event` (one of `state.events`, or of a record replayed into `state`) in `lang`; `who`:
     how the page names the event's player."""
     rules = state.rules
+    when = when_text(state, event.get("round"), lang)
     if "text" in event:
         try:
             said = describe(state, action_from_dict(event.get("action")), lang)
         except (ValueError, TypeError, KeyError):
             said = str(event["text"])
-        return text("event.forced" if event.get("forced") else "event.decision", lang, round=event["round"], who=who, action=said)
+        return text("event.forced" if event.get("forced") else "event.decision", lang, when=when, who=who, action=said)
     kind = str(event.get("event", ""))
     if has_text(f"event.{kind}"):
         rooms = ", ".join(rules.card_name(r, lang) if r else "—" for r in event.get("rooms") or [])
@@ -36,7 +46,7 @@ def event_text(state: GameState, event: dict[str, Any], who: str, lang: str = DE
         return text(
             f"event.{kind}",
             lang,
-            round=event.get("round"),
+            when=when,
             who=who,
             rooms=rooms,
             card=rules.card_name(card, lang) if isinstance(card, str) else "",
@@ -48,7 +58,7 @@ def event_text(state: GameState, event: dict[str, Any], who: str, lang: str = DE
         for k, v in event.items()
         if k not in ("round", "event") and isinstance(v, (str, int)) and not isinstance(v, bool)
     )
-    return text("event.other", lang, round=event.get("round"), what=kind.replace("_", " ") + (f" ({detail})" if detail else ""))
+    return text("event.other", lang, when=when, what=kind.replace("_", " ") + (f" ({detail})" if detail else ""))
 
 
 __all__ = ["event_text"]

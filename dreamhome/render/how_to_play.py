@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from dreamhome.i18n import DEFAULT_LANG, has_text, text
 from dreamhome.ruleset import Ruleset
+from dreamhome.variant_menu import variant_question
 
 PHASES = ("discard", "round_start", "turn", "scaffold_before", "place", "scaffold_after", "token", "end", "done")
 """The engine's phases (`GameState.phase`), each with a `howto.why.*` line."""
@@ -118,8 +119,8 @@ def how_to_play(rules: Ruleset, lang: str = DEFAULT_LANG) -> tuple[Section, ...]
     end = _t("end", lang, cards=_names(rules, end_helpers, lang) or "—")  # END-ORDER
     scoring = _scoring(rules, lang)
     sections.append(Section(scoring.title, (end, *scoring.paragraphs)))
-    if rules.variants_on:  # VAR-*: the variant's own title (the catalogue of variants is English)
-        titles = ", ".join(f"{v} ({rules.variants_available.get(v, v)})" for v in rules.variants_on)
+    if rules.variants_on:  # VAR-*: the variant's own question or title, in `lang` where it has one
+        titles = ", ".join(f"{v} ({variant_question(rules, v, lang)})" for v in rules.variants_on)
         sections.append(Section(_t("title.variant", lang), (_t("variant", lang, variants=titles),)))
     return tuple(sections)
 

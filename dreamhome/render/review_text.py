@@ -29,14 +29,16 @@ def _signed(value: float) -> str:
     return ("+" if value > 0 else "") + _num(value)
 
 
-def summary_lines(review: GameReview, lang: str = DEFAULT_LANG) -> list[str]:
-    """One line a player: accuracy, points lost, blunders, final against expected, luck."""
+def summary_lines(review: GameReview, lang: str = DEFAULT_LANG, names: dict[int, str] | None = None) -> list[str]:
+    """One line a player: accuracy, points lost, blunders, final against expected, luck. `names`
+    (seat → name) says a seat otherwise than by its bot (the terminal seat's "you")."""
+    names = names or {}
     return [
         ui(
             "review.summary",
             lang,
             seat=p.seat,
-            bot=p.bot,
+            bot=names.get(p.seat, p.bot),
             accuracy=round(100 * p.accuracy),
             lost=_num(p.total_loss),
             mean_loss=f"{p.mean_loss:.2f}",
@@ -49,10 +51,11 @@ def summary_lines(review: GameReview, lang: str = DEFAULT_LANG) -> list[str]:
     ]
 
 
-def summary_for_game(result: GameResult, lang: str = DEFAULT_LANG) -> list[str]:
+def summary_for_game(result: GameResult, lang: str = DEFAULT_LANG, names: dict[int, str] | None = None) -> list[str]:
     """The review's summary of a game just finished (a `GameResult`, a person's seat named
-    "human" among the bots): what the terminal seat prints at the end of its game."""
-    return summary_lines(review_game(result), lang)
+    "human" among the bots): what the terminal seat prints at the end of its game, each seat
+    named as `names` says where it says (the seat's "you")."""
+    return summary_lines(review_game(result), lang, names)
 
 
 def decision_line(review: GameReview, d: Decision, lang: str = DEFAULT_LANG) -> str:

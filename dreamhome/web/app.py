@@ -23,6 +23,7 @@ each body and answer):
 * `GET /api/games/{id}/events`: Server-Sent Events, `{"version", "to_move", "over"}` at once
   and after every stored change (`live.Hub`).
 * `GET /api/games/{id}/final`, `GET /games/{id}/replay`: the end comparison, the replay page.
+* `GET /games/{id}/review`: the game review's annotated page of a finished game (issue 23).
 
 Every API request may name its language, `?lang=ru` (one of `i18n.LANGUAGES`; the server's
 `--lang` by default): the answer's labels, card names and action texts are in it. The language
@@ -58,6 +59,7 @@ import logging
 import os
 import re
 import sys
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -76,6 +78,7 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.game.hints import HINT_WORK, Hint, hint
 from dreamhome.game.state import GameState, IllegalAction
 from dreamhome.i18n import DEFAULT_LANG, LANGUAGES, UnknownLanguageError, check_lang, language_name
+from dreamhome.variant_menu import variant_menu
 from dreamhome.web.live import DEFAULT_STREAMS_PER_CLIENT, Hub, TooManyStreamsError
 from dreamhome.web.ratelimit import DEFAULT_BURST, DEFAULT_RATE, RateLimit, client_of
 from dreamhome.web.store import (
@@ -108,6 +111,8 @@ MAX_BODY = 4096
 """Largest request body read (bytes): a start or act request is under 200."""
 LISTED = 100
 """Games the front page's list shows at most (`GET /api/games`)."""
+REVIEWS_KEPT = 16
+"""The review pages kept in memory (`GET /games/{id}/review`): each costs seconds of solving."""
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
@@ -417,7 +422,7 @@ def create_app(
                 "players": [rules.game.min_players, rules.game.max_players],
                 "variant_players": {name: list(players_range(name)) for name in ("", *variant_catalogue())},
                 "bots": list(BOT_NAMES),
-                "variants": variant_catalogue(),
+                "variants": {choice.name: choice.text for choice in variant_menu(rules, chosen)},  # VAR-*: each one's question
                 "lang": chosen,
                 "default_lang": default_lang,
                 "languages": [{"code": code, "name": language_name(code)} for code in LANGUAGES],
@@ -564,11 +569,44 @@ def create_app(
         if not game.state.is_terminal():
             raise ConflictError("the replay is ready when the game is over")
 
+        chosen = lang_of(request)
+
         def work() -> str:
             record = GameResult(game.state, tuple(game.settings.seat_names())).record()
-            return replay_html(record, f"game {game.id}")
+            return replay_html(record, f"game {game.id}", lang=chosen)
 
         html = await run_in_threadpool(_locked, game, work)
+        return HTMLResponse(html, headers={"content-security-policy": REPLAY_CSP})
+
+    reviews: OrderedDict[tuple[str, str], str] = OrderedDict()  # (game, lang) → page: a finished game's review never changes
+
+    async def review(request: Request) -> Response:
+        """ "Review this game" (issue 23): the annotated replay page of a finished game, every
+        decision against the best by the review's evaluation (dreamhome.review). A review costs
+        seconds of solving, so the last `REVIEWS_KEPT` pages are kept: a finished game's review
+        is deterministic and never changes."""
+        from dreamhome.game.record import GameResult
+        from dreamhome.render.replay_page import CSP as REPLAY_CSP
+        from dreamhome.render.review_page import review_page_for_game
+
+        game = store.get(request.path_params["game_id"])
+        if not game.state.is_terminal():
+            raise ConflictError("the review is ready when the game is over")
+        chosen = lang_of(request)
+        key = (game.id, chosen)
+        html = reviews.get(key)
+        if html is None:
+
+            def snapshot() -> GameResult:
+                return GameResult(game.state.clone(), tuple(game.settings.seat_names()))
+
+            # The game's lock only for the copy: the review's seconds of solving hold no lock.
+            result = await run_in_threadpool(_locked, game, snapshot)
+            html = await run_in_threadpool(review_page_for_game, result, chosen)
+            reviews[key] = html
+            while len(reviews) > REVIEWS_KEPT:
+                reviews.popitem(last=False)
+        reviews.move_to_end(key)
         return HTMLResponse(html, headers={"content-security-policy": REPLAY_CSP})
 
     async def on_http_error(request: Request, exc: Exception) -> Response:
@@ -593,6 +631,7 @@ def create_app(
         Route(f"/api/games/{gid}/events", _answers(events)),
         Route(f"/api/games/{gid}/final", _answers(final)),
         Route(f"/games/{gid}/replay", _answers(replay)),
+        Route(f"/games/{gid}/review", _answers(review)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [  # the first is outermost: the refusals of the others carry the headers too

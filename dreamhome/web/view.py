@@ -17,12 +17,13 @@ from __future__ import annotations
 from typing import Any
 
 from dreamhome.game.action_text import describe, resource_text, roof_text, room_text
-from dreamhome.game.actions import Action, action_from_dict
+from dreamhome.game.actions import Action
+from dreamhome.game.event_text import event_text
 from dreamhome.game.hints import Hint, bound_text, reason_text
 from dreamhome.game.roles import has_role
 from dreamhome.game.state import GameState
 from dreamhome.house import House
-from dreamhome.i18n import DEFAULT_LANG, has_text, keys, text
+from dreamhome.i18n import DEFAULT_LANG, floor_name, has_text, keys, text
 from dreamhome.render.card_text import all_card_texts
 from dreamhome.render.house_svg import house_svg
 from dreamhome.render.how_to_play import how_to_play, phase_reasons
@@ -50,37 +51,11 @@ def page_texts(lang: str = DEFAULT_LANG) -> dict[str, str]:
 
 
 def _event_text(state: GameState, event: dict[str, Any], names: list[str], lang: str) -> str:
-    """One line of the log in `lang`: a decision by its action (`describe`), a dealt track or
-    another note by its catalogue entry (`event.<kind>`), else its English fields."""
-    rules = state.rules
+    """One line of the log in `lang` (dreamhome.game.event_text, as the replay page says it), its
+    player named as the page names the seats."""
     player = event.get("player")
     who = names[player] if isinstance(player, int) and 0 <= player < len(names) else str(player)
-    if "text" in event:
-        try:
-            said = describe(state, action_from_dict(event.get("action")), lang)
-        except ValueError:
-            said = str(event["text"])
-        return text("event.forced" if event.get("forced") else "event.decision", lang, round=event["round"], who=who, action=said)
-    kind = str(event.get("event", ""))
-    if has_text(f"event.{kind}"):
-        rooms = ", ".join(rules.card_name(r, lang) if r else "—" for r in event.get("rooms") or [])
-        card = event.get("furnishing") or event.get("token")
-        return text(
-            f"event.{kind}",
-            lang,
-            round=event.get("round"),
-            who=who,
-            rooms=rooms,
-            card=rules.card_name(card, lang) if isinstance(card, str) else "",
-            cell=event.get("cell", ""),
-            scores=", ".join(map(str, event.get("scores") or [])),
-        )
-    detail = ", ".join(
-        f"{k} {v}"
-        for k, v in event.items()
-        if k not in ("round", "event") and isinstance(v, (str, int)) and not isinstance(v, bool)
-    )
-    return f"round {event['round']}: {kind.replace('_', ' ')}" + (f" ({detail})" if detail else "")
+    return event_text(state, event, who, lang)
 
 
 def seat_label(game: Game, seat: int, lang: str = DEFAULT_LANG, you: int | None = None) -> str:
@@ -196,6 +171,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
         ]
         view["winners"] = state.winners()
         view["replay"] = f"/games/{game.id}/replay"
+        view["review"] = f"/games/{game.id}/review"
         view["final"] = f"/api/games/{game.id}/final"
     return view
 
@@ -344,7 +320,10 @@ def rules_view(rules: Ruleset, players: int, lang: str = DEFAULT_LANG) -> dict[s
     board = rules.board
     return {
         "board": {
-            "floors": [{"name": f.name, "kind": f.kind, "columns": list(f.columns)} for f in board.floors],
+            "floors": [
+                {"name": f.name, "label": floor_name(f.name, lang), "kind": f.kind, "columns": list(f.columns)}
+                for f in board.floors
+            ],
             "roof_pile": None if board.roof_pile is None else {"under": board.roof_pile[0], "columns": list(board.roof_pile[1])},
         },
         "cards": {ident: card.to_json() for ident, card in all_card_texts(rules, lang).items()},

@@ -549,7 +549,7 @@ function drawHouse(box, v, h, mine) {
   const shown = mine ? visibleLegal() : [];
   let k = 0;
   floors.forEach((floor, fi) => {
-    grid.append(el("span", { class: "floor-name", style: "grid-row:" + (fi + 1) }, floor.name));
+    grid.append(el("span", { class: "floor-name", style: "grid-row:" + (fi + 1) }, floor.label || floor.name));
     for (const c of floor.columns) {
       const cell = h.cells[k++];
       const row = "grid-row:" + (fi + 1) + ";grid-column:" + (columns.indexOf(c) + 2);
@@ -762,7 +762,8 @@ function drawFinal(v) {
     lines.append(box);
   }
   scores.append(lines);
-  byId("replay-link").setAttribute("href", v.replay);
+  byId("replay-link").setAttribute("href", withLang(v.replay));
+  byId("review-link").setAttribute("href", withLang(v.review));
   const box = byId("best");
   if (box.getAttribute("data-game") === v.id) return;
   box.setAttribute("data-game", v.id);
