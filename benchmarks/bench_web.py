@@ -29,10 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import httpx  # noqa: E402
 from bench_core import machine  # noqa: E402
+from bench_table import engine_steps  # noqa: E402
 
-from dreamhome import compile_rules  # noqa: E402
-from dreamhome.game.bots import make_bot  # noqa: E402
-from dreamhome.game.state import GameState  # noqa: E402
+from dreamhome.web.store import PERSON  # noqa: E402
 
 
 def p95(values: list[float]) -> float:
@@ -93,25 +92,10 @@ def play_http(http: httpx.Client, url: str, players: int, bots: list[str], seed:
 
 
 def play_engine(players: int, bots: list[str], seed: int, picks: list[int]) -> list[float]:
-    """The same game on the engine alone: each step is the person's action and the bots' moves."""
-    rules = compile_rules()
-    state = GameState(rules, players, seed)
-    seats = {p: make_bot(name, seed, p) for p, name in enumerate(bots, start=1)}
-
-    def bots_move() -> None:
-        while not state.is_terminal() and state.current_player() != 0:
-            bot = seats[state.current_player()]
-            state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
-
-    bots_move()
-    times = []
-    for index in picks:
-        t0 = time.perf_counter()
-        state.apply_action(state.legal_actions()[index])
-        bots_move()
-        times.append(time.perf_counter() - t0)
-    assert state.is_terminal(), "the engine's game went another way than the server's"
-    return times
+    """The same game on the engine alone: each step is the person's action and the bots' moves
+    (bench_table's `engine_steps`, the person at seat 0)."""
+    assert players == 1 + len(bots)
+    return engine_steps([PERSON, *bots], seed, picks)
 
 
 def main() -> None:

@@ -983,6 +983,27 @@ def _write_picture(output: str, svg: str) -> None:
     write_or_fail(output, svg)
 
 
+def executor_options(func):
+    """--workers, --executor, --address and --chunk: where an experiment's games run (`whatif`,
+    `report`), one set of options so both commands say them alike."""
+    options = [
+        click.option("--workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: one per core)."),
+        click.option(
+            "--executor",
+            "executor_name",
+            type=click.Choice(["local", "processes", "ray"]),
+            default="processes",
+            show_default=True,
+            help="Where games run: this process, a process pool, or a Ray cluster.",
+        ),
+        click.option("--address", default=None, help="Ray cluster address (auto, or ray://host:port)."),
+        click.option("--chunk", type=int, default=25, show_default=True, help="Games per chunk of work (at most 10,000)."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
 @main.command()
 @click.argument("rulesets", metavar="RULESET_OR_VARIANT...", nargs=-1, required=True)
 @click.option("--games", type=int, default=100, show_default=True, help="Games per ruleset (at most 1,000,000).")
@@ -994,17 +1015,7 @@ def _write_picture(output: str, svg: str) -> None:
     help="One bot per seat, comma-separated, as play --bots takes them but human (default: greedy for every seat).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i is played from seed S + i under every ruleset.")
-@click.option("--workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: one per core).")
-@click.option(
-    "--executor",
-    "executor_name",
-    type=click.Choice(["local", "processes", "ray"]),
-    default="processes",
-    show_default=True,
-    help="Where games run: this process, a process pool, or a Ray cluster.",
-)
-@click.option("--address", default=None, help="Ray cluster address (auto, or ray://host:port).")
-@click.option("--chunk", type=int, default=25, show_default=True, help="Games per chunk of work (at most 10,000).")
+@executor_options
 @click.option(
     "--out",
     "out_dir",
@@ -1167,17 +1178,7 @@ def _players_list(ctx: click.Context, param: click.Parameter, value: str | None)
     help="Player count of the restricted-play games (default: the first of --players).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i of every condition is played from seed S + i.")
-@click.option("--workers", type=click.IntRange(1, 256), default=None, help="Worker processes (default: one per core).")
-@click.option(
-    "--executor",
-    "executor_name",
-    type=click.Choice(["local", "processes", "ray"]),
-    default="processes",
-    show_default=True,
-    help="Where games run: this process, a process pool, or a Ray cluster.",
-)
-@click.option("--address", default=None, help="Ray cluster address (auto, or ray://host:port).")
-@click.option("--chunk", type=int, default=25, show_default=True, help="Games per chunk of work (at most 10,000).")
+@executor_options
 @click.option(
     "--out",
     "out_dir",
