@@ -1024,9 +1024,17 @@ def executor_options(func):
     help="Directory for chunks, results.json, report.md and plots.",
 )
 @click.option("--resume", is_flag=True, help="Continue the experiment already in --out.")
+@click.option(
+    "--records",
+    is_flag=True,
+    help="Also keep every game played as a game record in OUT/records/ (needs --out), so `dreamhome analyze OUT` "
+    "reviews them; the numbers are the same either way.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print results.json instead of the table.")
 @rules_options
-def whatif(rulesets, games, players, bots, seed, workers, executor_name, address, chunk, out_dir, resume, as_json, rules_spec):
+def whatif(
+    rulesets, games, players, bots, seed, workers, executor_name, address, chunk, out_dir, resume, records, as_json, rules_spec
+):
     """Compare rulesets or variants over many seeded games (the first is the baseline).
 
     Each argument is a variant name of the rules in use, `base` (the rules in use with
@@ -1041,6 +1049,8 @@ def whatif(rulesets, games, players, bots, seed, workers, executor_name, address
     from dreamhome.whatif.report import crashed_games
     from dreamhome.whatif.runner import run_experiment
 
+    if records and not out_dir:
+        fail("--records keeps the games' records in the experiment's folder: give it with --out")
     try:
         if out_dir:
             check_output_dir(out_dir)
@@ -1086,6 +1096,7 @@ def whatif(rulesets, games, players, bots, seed, workers, executor_name, address
                 address=address,
                 progress=progress,
                 warn=lambda problem: say(f"warning: {problem}"),
+                records=records,
             )
         except DreamhomeError as exc:
             fail(str(exc))

@@ -147,3 +147,31 @@ def test_a_finished_game_with_a_person_at_the_table_is_reviewed(base: Ruleset) -
     page = review_page_for_game(result, "ru")
     assert 'id="review-chart"' in page and "Достижимый итоговый счёт" in page
     assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
+
+
+def test_a_whatifs_games_are_reviewed_from_its_folder(tmp_path: Path) -> None:
+    """Issue 23, batch: `whatif --records` keeps each game's record beside the experiment (the
+    numbers the same as without), and `analyze OUT` reviews them, each record the game its seed
+    plays; a what-if folder without records is one line and exit 2."""
+    from dreamhome import compile_rules
+    from dreamhome.game.record import GameResult, load_record
+
+    plain, kept = tmp_path / "plain", tmp_path / "kept"
+    args = ["whatif", "base", "kids", "--games", "2", "--players", "2", "--bots", "greedy,solver", "--seed", "40"]
+    assert run(*args, "--executor", "local", "--chunk", "1", "--out", plain).returncode == 0
+    assert run(*args, "--executor", "processes", "--workers", "2", "--chunk", "1", "--out", kept, "--records").returncode == 0
+    assert json.loads((plain / "results.json").read_text()) == json.loads((kept / "results.json").read_text())
+    files = sorted(p.name for p in (kept / "records").iterdir())
+    assert files == [f"ruleset{r}-game{g:07d}.json" for r in (0, 1) for g in (0, 1)]
+    base = compile_rules()
+    same = GameResult(play_game(base, 2, ["greedy", "solver"], 41).state, ("greedy", "solver")).record()
+    assert load_record(kept / "records" / "ruleset0-game0000001.json")["events"] == same["events"]
+    proc = run("analyze", kept, "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    _validator().validate(data)
+    assert data["games"] == 4 and set(data["by_bot"]) == {"greedy", "solver"}
+    proc = run("analyze", plain)
+    assert proc.returncode == 2 and "--records" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    proc = run("whatif", "base", "--games", "1", "--records")
+    assert proc.returncode == 2 and "--out" in proc.stderr

@@ -18,15 +18,21 @@ from typing import Any
 from dreamhome.errors import DreamhomeError
 from dreamhome.review.evaluation import REVIEW_WORK
 from dreamhome.review.marks import BLUNDER, MISTAKE, TOLERANCE
+from dreamhome.whatif.runner import RECORDS_DIR
 
 BATCH_FORMAT = "dreamhome.review-batch/1"
 
 
 def record_paths(paths: Iterable[str]) -> list[str]:
-    """The records named: files as given, a folder as its `*.json` files (sorted by name)."""
+    """The records named: files as given, a folder as its `*.json` files (sorted by name), and a
+    what-if's folder (its `manifest.json` beside `records/`, `whatif --records`) as its records."""
     out: list[str] = []
     for path in paths:
         p = Path(path)
+        if p.is_dir() and (p / "manifest.json").is_file():
+            if not (p / RECORDS_DIR).is_dir():
+                raise DreamhomeError(f"{path}: a what-if's folder without its games' records: run the what-if with --records")
+            p = p / RECORDS_DIR
         if p.is_dir():
             found = sorted(str(f) for f in p.glob("*.json") if f.is_file())
             if not found:

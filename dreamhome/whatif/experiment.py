@@ -199,24 +199,28 @@ def play_chunk(job: dict) -> dict:
                     counts[name] = counts.get(name, 0) + 1
                 elif code == FACE_DOWN:
                     counts["empty room"] = counts.get("empty room", 0) + 1
-        games.append(
-            {
-                "game": i,
-                "seed": seed,
-                "scores": result.scores(),
-                "winners": result.winners(),
-                "first": state.initial_first,
-                "components": [dict(zip(COMPONENTS, score_components(rules, h))) for h in state.houses],
-                "cards": counts,
-            }
-        )
+        summary = {
+            "game": i,
+            "seed": seed,
+            "scores": result.scores(),
+            "winners": result.winners(),
+            "first": state.initial_first,
+            "components": [dict(zip(COMPONENTS, score_components(rules, h))) for h in state.houses],
+            "cards": counts,
+        }
+        if job.get("records"):  # `whatif --records`: the runner files it apart, never in the chunk
+            summary["record"] = result.record()
+        games.append(summary)
     return {"ruleset": job["ruleset"], "start": job["start"], "end": job["end"], "games": games}
 
 
-def job_payload(exp: Experiment, job: tuple[int, int, int]) -> dict:
+def job_payload(exp: Experiment, job: tuple[int, int, int], records: bool = False) -> dict:
+    """What a worker needs to play chunk `job`; with `records`, each game's record comes back too
+    (`whatif --records`: a game review reads them)."""
     r, a, b = job
     spec = exp.rulesets[r]
     return {
+        **({"records": True} if records else {}),
         "ruleset": r,
         "start": a,
         "end": b,

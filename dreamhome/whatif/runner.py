@@ -2,15 +2,37 @@
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from dreamhome.fileio import write_atomic
 from dreamhome.whatif.executors import executor
 from dreamhome.whatif.experiment import Experiment, job_payload
 from dreamhome.whatif.report import results_document, write_report
 from dreamhome.whatif.stats import experiment_stats
 from dreamhome.whatif.store import Store
+
+RECORDS_DIR = "records"
+"""Where `whatif --records` keeps the games' records, under the experiment's folder."""
+
+
+def record_name(ruleset: int, game: int) -> str:
+    """The file of game `game` under ruleset `ruleset` (both as the experiment counts them)."""
+    return f"ruleset{ruleset}-game{game:07d}.json"
+
+
+def _file_records(out: Path, chunk: dict) -> None:
+    """Take each game's record out of `chunk` (which is stored without them) into its own file."""
+    for game in chunk.get("games", []):
+        record = game.pop("record", None)
+        if record is not None:
+            folder = out / RECORDS_DIR
+            folder.mkdir(exist_ok=True)
+            write_atomic(
+                folder / record_name(chunk["ruleset"], game["game"]), json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+            )
 
 
 def run_experiment(
@@ -23,10 +45,14 @@ def run_experiment(
     address: str | None = None,
     progress=None,
     warn: Callable[[str], None] | None = None,
+    records: bool = False,
 ) -> dict:
     """Returns the results document; with `out`, also writes it with report.md and plots there.
 
     `warn` hears of chunk files found damaged or foreign on resume (they are played again).
+    With `records` (and `out`), each game played is also kept as a game record in
+    `out/records/` (`RECORDS_DIR`, one file a game: `record_name`), for `dreamhome analyze`; the
+    chunks and the numbers are the same with or without them.
     """
     temp = None
     if out is None:
@@ -44,7 +70,8 @@ def run_experiment(
         if progress is not None:
             progress(finished, total)
         run = executor(executor_name, address)
-        for chunk in run((job_payload(exp, job) for job in todo), workers):
+        for chunk in run((job_payload(exp, job, records and temp is None) for job in todo), workers):
+            _file_records(Path(out), chunk)
             store.save(chunk)
             finished += chunk["end"] - chunk["start"]
             if progress is not None:
