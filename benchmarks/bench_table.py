@@ -127,9 +127,10 @@ class Stream:
             self.got.get()
 
 
-def engine_steps(seats: list[str], seed: int, picks: list[int]) -> list[float]:
+def engine_steps(seats: list[str], seed: int, picks: list[int], whole_game: bool = False) -> list[float]:
     """The same game on the engine alone: each step is a person's action and the bots' moves
-    until a person's turn (what one click makes the server do, without HTTP, file or view)."""
+    until a person's turn (what one click makes the server do, without HTTP, file or view).
+    With `whole_game`, the picks must end the game, as the server's game they repeat ended."""
     state = GameState(compile_rules(), len(seats), seed)
     bots = {p: make_bot(name, seed, p) for p, name in enumerate(seats) if name != PERSON}
 
@@ -145,6 +146,7 @@ def engine_steps(seats: list[str], seed: int, picks: list[int]) -> list[float]:
         state.apply_action(state.legal_actions()[index])
         bots_move()
         times.append(time.perf_counter() - t0)
+    assert state.is_terminal() or not whole_game, "the engine's game went another way than the server's"
     return times
 
 

@@ -95,7 +95,7 @@ def play_engine(players: int, bots: list[str], seed: int, picks: list[int]) -> l
     """The same game on the engine alone: each step is the person's action and the bots' moves
     (bench_table's `engine_steps`, the person at seat 0)."""
     assert players == 1 + len(bots)
-    return engine_steps([PERSON, *bots], seed, picks)
+    return engine_steps([PERSON, *bots], seed, picks, whole_game=True)
 
 
 def main() -> None:
