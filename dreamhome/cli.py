@@ -889,13 +889,15 @@ def analyze(record_paths, as_json, html_path, work, workers):
         fail("--html annotates one record; give one RECORD")
     outputs_or_fail([html_path], paths)
     console = _console()
+    progress_console = Console(stderr=True)  # the bar on stderr, and only on a terminal: stdout holds the answer alone
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         TextColumn("{task.completed}/{task.total}"),
         TimeElapsedColumn(),
-        console=Console(stderr=True) if as_json else console,
+        console=progress_console,
         transient=True,
+        disable=not progress_console.is_terminal,
     ) as bar:
         task = bar.add_task(ui("review.progress", lang), total=None)
 

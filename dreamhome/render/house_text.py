@@ -49,11 +49,13 @@ def house_grid(rules: Ruleset, house: House, violations: list[Violation] | None 
     columns = sorted({c for fl in board.floors for c in fl.columns})
     bad = {v.cell for v in violations or () if v.cell}
     grid = Table(show_header=True, show_lines=True, header_style="dim", padding=(0, 1))
-    grid.add_column(ui("grid.floor", lang), style="dim", no_wrap=True)
+    grid.add_column(ui("grid.floor", lang), style="dim", max_width=10)  # a long floor name wraps: 80 columns hold the grid
     for col in columns:
         grid.add_column(str(col), justify="center", min_width=10, max_width=13, overflow="fold")
     for fi, floor in enumerate(board.floors):
-        row: list[Text | str] = [floor_name(floor.name, lang)]
+        said = floor_name(floor.name, lang)
+        # The options name a cell by its id ("middle/2"): a translated floor shows its id under it.
+        row: list[Text | str] = [said if said == floor.name else f"{said}\n({floor.name})"]
         for col in columns:
             if col in floor.columns:
                 row.append(_cell_text(rules, house, board.index[f"{floor.name}/{col}"], bad, lang))

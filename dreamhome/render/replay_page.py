@@ -138,7 +138,7 @@ function show(n) {
     '</div></div>').join('');
   el('log').innerHTML = G.events.map((e, i) => '<div class="' + (i < s.events && i >= (step ? G.steps[step - 1].events : 0) ? 'now' : '') +
     '">' + i + '. ' + esc(e) + '</div>').join('');
-  const now = el('log').querySelector('.now'); if (now) now.scrollIntoView({block: 'nearest'});
+  const log = el('log'), now = log.querySelector('.now'); if (now) log.scrollTop += now.getBoundingClientRect().top - log.getBoundingClientRect().top - log.clientHeight / 2;
   el('round').value = String(s.round);
 }
 el('prev').textContent = T['replay.previous'];

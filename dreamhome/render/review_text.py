@@ -77,7 +77,7 @@ def decision_line(review: GameReview, d: Decision, lang: str = DEFAULT_LANG) -> 
 def players_table(review: GameReview, lang: str = DEFAULT_LANG) -> Table:
     table = Table(title=ui("review.title", lang, seed=review.walk.result.state.seed), title_justify="left")
     for key in ("seat", "bot", "accuracy", "mean_loss", "lost", "marks", "expected", "final", "luck"):
-        table.add_column(ui(f"review.col.{key}", lang), justify="left" if key == "bot" else "right")
+        table.add_column(ui(f"review.col.{key}", lang), justify="left" if key == "bot" else "right", overflow="fold")
     for p in review.players:
         table.add_row(
             str(p.seat),
@@ -114,7 +114,7 @@ def batch_table(summary: dict[str, Any], lang: str = DEFAULT_LANG) -> list[Table
     for group, name in (("by_bot", "bot"), ("by_seat", "seat")):
         table = Table(title=ui(f"review.batch.{group}", lang), title_justify="left")
         for key in (name, "games", "decisions", "mean_loss", "interval", "accuracy", "blunders_game", "luck", "score"):
-            table.add_column(ui(f"review.col.{key}", lang), justify="left" if key == name else "right")
+            table.add_column(ui(f"review.col.{key}", lang), justify="left" if key == name else "right", overflow="fold")
         for who, s in summary[group].items():
             low, high = s["mean_loss_ci95"]
             table.add_row(

@@ -165,9 +165,13 @@ def summary(doc: dict) -> str:
             f"least {bottom['name']} {_worth(bottom)}"
         )
         flagged = {f: [c["name"] for c in doc["cards"] if f in c["flags"]] for f in ("essential", "worthless")}
+        said = {  # the flags as a reader takes them: "worthless" only says the interval holds 0
+            "essential": "essential (forbidding it costs at least half an even share of wins)",
+            "worthless": "no measurable worth (its points interval holds 0)",
+        }
         for f, names in flagged.items():
             if names:
-                lines.append(f"  {f}: {', '.join(names)}")
+                lines.append(f"  {said[f]}: {', '.join(names)}")
     best = doc["best_house"]
     reached = max((s["best_reached"] for s in doc["shape"] if s["best_reached"] is not None), default=None)
     lines.append(f"  best house reached {reached}, proven best {best['total']}; {len(doc['assumed'])} assumed values")
