@@ -12,7 +12,8 @@ import json
 import math
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import NoReturn
 
 import click
@@ -985,6 +986,33 @@ def _write_picture(output: str, svg: str) -> None:
     write_or_fail(output, svg)
 
 
+@contextmanager
+def games_bar(label: str, total: int, quiet: bool = False) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar of games played (done/total, games a second, time left) for `whatif` and
+    `report`; yields the `progress(done, total)` their runners call. `quiet` (`--json`) hides it."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn(label),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} games"),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=_console(),
+        disable=quiet,
+        transient=False,
+    ) as bar:
+        task = bar.add_task(label, total=total, rate="")
+
+        def progress(done: int, total: int) -> None:
+            elapsed = bar.tasks[task].elapsed or 0
+            rate = f"{done / elapsed:.1f} games/s" if elapsed > 0 and done else ""
+            bar.update(task, completed=done, total=total, rate=rate)
+
+        yield progress
+
+
 def executor_options(func):
     """--workers, --executor, --address and --chunk: where an experiment's games run (`whatif`,
     `report`), one set of options so both commands say them alike."""
@@ -1044,7 +1072,6 @@ def whatif(
     differences are paired. Results are identical whatever the executor and workers.
     Exit status 1 when games crashed (their seeds are in the results).
     """
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from dreamhome.fileio import check_output_dir
     from dreamhome.whatif.experiment import build_experiment
@@ -1069,25 +1096,7 @@ def whatif(
     except DreamhomeError as exc:
         fail(str(exc))
     specs = exp.rulesets
-    console = _console()
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total} games"),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=as_json,
-        transient=False,
-    ) as bar:
-        task = bar.add_task("games", total=games * len(specs), rate="")
-
-        def progress(done, total):
-            elapsed = bar.tasks[task].elapsed or 0
-            rate = f"{done / elapsed:.1f} games/s" if elapsed > 0 and done else ""
-            bar.update(task, completed=done, total=total, rate=rate)
-
+    with games_bar("games", games * len(specs), quiet=as_json) as progress:
         try:
             doc = run_experiment(
                 exp,
@@ -1239,8 +1248,6 @@ def report(
     """
     from pathlib import Path
 
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
     from dreamhome.fileio import check_output_dir
     from dreamhome.report.document import build_document, summary
     from dreamhome.report.html import write_report
@@ -1268,24 +1275,7 @@ def report(
     except DreamhomeError as exc:
         fail(str(exc))
     total = sum(c.games for c in plan.conditions())
-    with Progress(
-        TextColumn("report"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total} games"),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=_console(),
-        disable=as_json,
-        transient=False,
-    ) as bar:
-        task = bar.add_task("games", total=total, rate="")
-
-        def progress(done, total):
-            elapsed = bar.tasks[task].elapsed or 0
-            rate = f"{done / elapsed:.1f} games/s" if elapsed > 0 and done else ""
-            bar.update(task, completed=done, total=total, rate=rate)
-
+    with games_bar("report", total, quiet=as_json) as progress:
         try:
             results = run_plan(
                 plan,
