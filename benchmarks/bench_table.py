@@ -65,9 +65,11 @@ def ms(seconds: float) -> str:
     return f"{value:.1f} ms" if value < 10 else f"{value:,.0f} ms"
 
 
-def start_server(folder: str) -> tuple[subprocess.Popen[str], str]:
+def start_server(folder: str, *options: str) -> tuple[subprocess.Popen[str], str]:
+    """`dreamhome serve --port 0 --data FOLDER OPTIONS…` in its own process, and its URL (no
+    trailing slash); bench_web starts its server here too."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "dreamhome", "serve", "--port", "0", "--data", folder],
+        [sys.executable, "-m", "dreamhome", "serve", "--port", "0", "--data", folder, *options],
         stderr=subprocess.PIPE,
         text=True,
         cwd=Path(__file__).resolve().parent.parent,

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
 import statistics
 import subprocess
 import sys
@@ -30,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import httpx  # noqa: E402
 from bench_core import machine  # noqa: E402
 from bench_table import engine_steps  # noqa: E402
+from bench_table import start_server as serve_in_process  # noqa: E402
 
 from dreamhome.web.store import PERSON  # noqa: E402
 
@@ -45,29 +45,9 @@ def ms(seconds: float) -> str:
 
 
 def start_server(folder: str) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "dreamhome",
-            "serve",
-            "--port",
-            "0",
-            "--data",
-            folder,
-            "--rate",
-            "0",
-        ],  # one client, clicking at once
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=Path(__file__).resolve().parent.parent,
-    )
-    line = proc.stderr.readline() if proc.stderr else ""
-    found = re.search(r"http://\S+/", line)
-    if not found:
-        proc.kill()
-        raise SystemExit(f"the server did not start: {line}")
-    return proc, found.group(0)
+    """bench_table's server, with no rate limit (one client, clicking at once); its URL ends in "/"."""
+    proc, url = serve_in_process(folder, "--rate", "0")
+    return proc, url + "/"
 
 
 def play_http(http: httpx.Client, url: str, players: int, bots: list[str], seed: int) -> tuple[list[int], list[float], float]:
