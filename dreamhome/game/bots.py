@@ -276,6 +276,10 @@ class SolverBot(GreedyBot):
         out the track's cards, so a card in hand (or each compared column's) is never dealt again."""
         return [self._offers(obs, house, pool) for _ in range(self.samples)] or None
 
+    def _scenario_weights(self, scenarios: list[Any] | None) -> list[int] | None:
+        """Each scenario's weight in the column comparison (None: all alike)."""
+        return None
+
     def _offers(self, obs: Observation, house: House, pool: dict[int, int]) -> list[dict[int, int]]:
         """One sampled future (a determinisation): the unseen room cards, less those on the track
         now, dealt `offer_size` a round for the rounds still to come."""
@@ -316,7 +320,7 @@ class SolverBot(GreedyBot):
         room = rules.room(places[0].room).code
         placements = [_placement(rules, a) for a in places]
         planned, self.planned = self.planned, None
-        if planned is not None and planned[:2] == (_plan_key(self._light(obs, house)), room) and planned[2] in placements:
+        if planned is not None and planned[:2] == (plan_key(self._light(obs, house)), room) and planned[2] in placements:
             return places[placements.index(planned[2])]  # the column's solve placed this card already
         _value, chosen = self._lookahead(obs, house, _without(self._pool(obs), room), room, placements)
         if chosen is None:
@@ -340,11 +344,13 @@ class SolverBot(GreedyBot):
             assert room is not None
             placements = legal_placements(rules, house, room)
             if placements:
-                options.append((action, Take(room, placements, self._take_bonus(obs, action, room))))
+                extra = self._placement_bonus(obs, house, room, placements)
+                options.append((action, Take(room, placements, self._take_bonus(obs, action, room), extra)))
         if not options:
             return ranked[0]
         light = self._light(obs, house)
         pool = self._pool(obs)
+        scenarios = self._scenarios(obs, house, pool)
         try:
             _value, index, placement = best_take_now(
                 rules,
@@ -352,13 +358,19 @@ class SolverBot(GreedyBot):
                 pool,
                 [take for _a, take in options],
                 deterministic_time=self.work_per_decision * len(options),
-                scenarios=self._scenarios(obs, house, pool),
+                scenarios=scenarios,
+                weights=self._scenario_weights(scenarios),
             )
         except DreamhomeError:  # nothing found within the work limit: the greedy choice
             return ranked[0]
         action, take = options[index]
-        self.planned = (_plan_key(light), take.card, placement)
+        self.planned = (plan_key(light), take.card, placement)
         return action
+
+    def _placement_bonus(self, obs: Observation, house: House, room: int, placements: list[Placement]) -> tuple[float, ...]:
+        """A value per placement added in the column comparison: none for the solver bot (a
+        subclass may weigh, say, the points a placement scores at once)."""
+        return ()
 
     def _take_bonus(self, obs: Observation, action: TakeColumn, room: int) -> float:
         """What comes with a column's room card: its resource card's value, and for the column
@@ -417,7 +429,7 @@ class SolverBot(GreedyBot):
         return EndTurn()
 
 
-def _plan_key(house: House) -> House:
+def plan_key(house: House) -> House:
     """What a placement's look-ahead depends on: the house but its roof cards and outside
     furnishings (constants of the completion: SCORE-ROOF, SCORE-FURN), so such a card taken
     with the column keeps the column's placement."""

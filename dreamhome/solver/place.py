@@ -158,6 +158,7 @@ class Take:
     card: int
     placements: list[Placement]
     bonus: float = 0.0
+    placement_bonus: tuple[float, ...] = ()  # one value per placement, added to `bonus` (empty: none)
 
 
 TAKE_SCALE = 1000
@@ -173,6 +174,7 @@ def best_take_now(
     deterministic_time: float | None = None,
     seed: int = 0,
     scenarios: list[list[dict[int, int]]] | None = None,
+    weights: list[int] | None = None,
 ) -> tuple[float, int, Placement]:
     """One solve for a choice among cards on the track, instead of one `best_placement_now` per
     card: `pool` counts every card of `takes` (they are still to come until one is taken). The
@@ -180,14 +182,15 @@ def best_take_now(
     best value, the index of its take and the placement. Equal values go to the earlier take, so
     a caller ranks its takes by preference. (The solver bot compares columns with it.)"""
     options = [(i, take.card, pl) for i, take in enumerate(takes) for pl in take.placements]
+    extras = [take.placement_bonus[j] if take.placement_bonus else 0.0 for take in takes for j in range(len(take.placements))]
     if not options:
         raise DreamhomeError("place: no take has a placement")
-    n = max(len(scenarios or ()), 1)
+    n = sum(weights) if weights else max(len(scenarios or ()), 1)
     # Objective in thousandths of a point per scenario; a bonus is kept to the hundredth, and the
     # last digit prefers earlier takes among equal values (at most 9 takes).
     if len(takes) > 9:
         raise DreamhomeError("place: at most 9 takes are compared in one solve")
-    bonus = [round(t.bonus * n * 100) * 10 + (len(takes) - i) for i, t in enumerate(takes)]
+    bonus = [round((takes[i].bonus + extra) * n * 100) * 10 + (len(takes) - i) for (i, _c, _p), extra in zip(options, extras)]
     total, _proven, chosen = _solve_completion(
         rules,
         house,
@@ -200,7 +203,8 @@ def best_take_now(
         scenarios,
         from_pool=True,
         scale=TAKE_SCALE,
-        option_bonus=[bonus[i] for i, _card, _pl in options],
+        option_bonus=bonus,
+        weights=weights,
     )
     assert chosen is not None  # the model places exactly one option
     i, _card, placement = options[chosen]
@@ -221,6 +225,7 @@ def _solve_completion(
     from_pool: bool = False,
     scale: int = 1,
     option_bonus: list[int] | None = None,
+    weights: list[int] | None = None,
 ) -> tuple[int, bool, int | None]:
     """The model's optimum — `scale` × the sum of the best completions' values over `scenarios`
     (one without), plus the chosen option's bonus — whether it is proven, and the index of the
@@ -257,7 +262,7 @@ def _solve_completion(
             add_offers(hm, final, scenario, f"s{s}_offer", in_hand)
         add_final_score(hm, final.stage, house)
         hm.constant += roof_points
-        objective.append(hm.objective_expr())
+        objective.append(hm.objective_expr() * (weights[s] if weights else 1))
         if not options:
             continue
         down = hm.index.get(CardClass("down", 0))
