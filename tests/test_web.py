@@ -30,7 +30,7 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx; bot
 from dreamhome import i18n  # noqa: E402
 from dreamhome.dsl.compiler import compile_rules  # noqa: E402
 from dreamhome.game.action_text import describe  # noqa: E402
-from dreamhome.game.bots import make_bot  # noqa: E402
+from dreamhome.game.roster import make_bot  # noqa: E402
 from dreamhome.game.state import GameState  # noqa: E402
 from dreamhome.scoring import score_total  # noqa: E402
 from dreamhome.web.app import create_app  # noqa: E402
