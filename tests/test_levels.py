@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import math
 import statistics
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -61,6 +63,45 @@ def test_every_level_plays_and_replays_from_the_command_line(level: str, tmp_pat
     assert json.loads(path.read_text())["bots"] == [level, "greedy"]
     replayed = run("replay", path)
     assert replayed.returncode == 0, replayed.stderr
+
+
+def test_every_level_sits_at_the_terminal(tmp_path: Path) -> None:
+    """`play --bots human,LEVEL`: a person at the terminal (always option 1) plays a whole game
+    against each level, and the record names the seats as given."""
+    for level in LEVEL_NAMES:
+        path = tmp_path / f"{level}.json"
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "dreamhome",
+                "play",
+                "--bots",
+                f"human,{level}",
+                "--seed",
+                "2",
+                "--no-review",
+                "--record",
+                str(path),
+            ],
+            input="1\n" * 600,
+            capture_output=True,
+            text=True,
+            env={"COLUMNS": "160", "PATH": "/usr/bin:/bin", "HOME": "/tmp"},
+        )
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        record = json.loads(path.read_text())
+        assert record["bots"] == ["human", level] and "finished" not in record
+
+
+def test_every_level_plays_a_what_if(tmp_path: Path) -> None:
+    """whatif's experiments take the levels as bots (one game of three seats, one per level)."""
+    from dreamhome.whatif.experiment import build_experiment
+    from dreamhome.whatif.runner import run_experiment
+
+    exp = build_experiment(["base"], games=1, players=3, bots=list(LEVEL_NAMES), seed=1, chunk=1)
+    results = run_experiment(exp, tmp_path / "out", executor_name="local", workers=1)
+    assert [r["games"] for r in results["rulesets"]] == [1]
 
 
 def test_medium_plays_the_solver_bots_game() -> None:
