@@ -95,7 +95,7 @@ def main() -> None:
                 times += level_times
                 print(
                     f"| {level} | {opponent} | {len(results)} | {diff:+.2f} ± {half:.2f} | {wins:.0%} "
-                    f"| {statistics.mean(level_times):.3f} | {p95(level_times):.3f} |",
+                    f"| {statistics.mean(level_times):.4f} | {p95(level_times):.4f} |",
                     flush=True,
                 )
             duels[level] = {}

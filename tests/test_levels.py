@@ -16,9 +16,11 @@ import pytest
 
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
+from dreamhome.game.actions import Action
 from dreamhome.game.bots import GreedyBot, RandomBot, SolverBot
 from dreamhome.game.easy_bot import EasyBot
 from dreamhome.game.hard_bot import HardBot
+from dreamhome.game.observation import Observation
 from dreamhome.game.roster import BOT_NAMES, LEVELS, make_bot
 from dreamhome.game.state import GameState
 from tests.helpers.cli import run
@@ -243,3 +245,32 @@ def test_the_strongest_bot_is_a_pyspiel_bot() -> None:
         walk.apply_action(number)
     assert engine is not None and engine.is_terminal()
     assert returns == [float(s) for s in engine.returns()] == state.returns()
+
+
+class SeenBot(GreedyBot):
+    """The greedy bot, keeping the type of every argument it is given (the SEE-1 test below)."""
+
+    name = "seen"
+    seen: list[type] = []
+
+    def choose(self, obs: Observation, legal: list[Action]) -> Action:
+        SeenBot.seen.append(type(obs))
+        return super().choose(obs, legal)
+
+
+def test_the_pyspiel_bot_hands_its_bot_only_the_observation() -> None:
+    """SEE-1: seated through OpenSpiel, a bot is given the player's `Observation` at each of its
+    decisions, never OpenSpiel's state nor the game state (which hold the decks)."""
+    pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    import numpy as np
+    from open_spiel.python.algorithms import evaluate_bots
+    from open_spiel.python.bots.uniform_random import UniformRandomBot
+
+    from dreamhome.openspiel.game import DreamHomeGame
+    from dreamhome.openspiel.spiel_bot import DreamhomeSpielBot
+
+    SeenBot.seen.clear()
+    game = DreamHomeGame({"players": 2})
+    bots = [UniformRandomBot(0, np.random.RandomState(1)), DreamhomeSpielBot(1, "tests.test_levels:SeenBot", seed=4)]
+    evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(2))
+    assert SeenBot.seen and set(SeenBot.seen) == {Observation}
