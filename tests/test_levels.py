@@ -216,7 +216,7 @@ def test_the_strongest_bot_is_a_pyspiel_bot() -> None:
     first: int | None = None
     rooms: list[int] = []
     res: list = []
-    pending = None
+    pending: Action | None = None
     for number in state.history():
         if walk.is_chance_node():
             dealing = "first" if first is None else ("room" if len(rooms) < g.deal_rooms else "res")
@@ -230,6 +230,7 @@ def test_the_strongest_bot_is_a_pyspiel_bot() -> None:
                 if engine is None:
                     engine = GameState(rules, 2, 0, first, first_deal=(rooms, res))
                 else:
+                    assert pending is not None  # a later deal follows the move that ended a round
                     engine.stack_deal(rooms, res)
                     engine.apply_action(pending)
                     pending = None
