@@ -527,7 +527,8 @@ def test_serve_prints_its_url_and_answers(tmp_path: Path) -> None:
         assert url, line
         import httpx
 
-        assert httpx.get(url.group(0) + "api/options", timeout=10).json()["bots"] == ["easy", "medium", "hard", "random", "greedy", "solver"]
+        bots = httpx.get(url.group(0) + "api/options", timeout=10).json()["bots"]
+        assert bots == ["easy", "medium", "hard", "random", "greedy", "solver"]
         assert (tmp_path / "games").is_dir()
     finally:
         proc.terminate()
