@@ -77,7 +77,8 @@ def main() -> None:
     levels = [name.strip() for name in args.levels.split(",")]
     unknown = [name for name in levels if name not in LEVELS]
     if unknown or args.games < 2 or args.processes < 1:
-        parser.exit(2, f"bench_levels: levels are {', '.join(LEVELS)}; --games at least 2, --processes at least 1\n")
+        bad = f"unknown level {unknown[0]!r}; " if unknown else ""
+        parser.exit(2, f"bench_levels: {bad}levels are {', '.join(LEVELS)}; --games at least 2, --processes at least 1\n")
     print(f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC — {machine()}\n")
     print("4-player: the level in one seat (rotating), three of the opponent in the others, paired by seed.\n")
     print("| level | against 3× | games | level − mean others (95%) | level wins | s/decision mean | s/decision p95 |")

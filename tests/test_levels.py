@@ -245,6 +245,7 @@ def test_the_strongest_bot_is_a_pyspiel_bot() -> None:
                 engine.apply_action(move)
         walk.apply_action(number)
     assert engine is not None and engine.is_terminal()
+    assert sum(1 for e in engine.events if e.get("player") == 0 and not e.get("forced")) > g.rounds  # the bot played
     assert returns == [float(s) for s in engine.returns()] == state.returns()
 
 
