@@ -106,6 +106,15 @@ def test_every_level_plays_a_what_if(tmp_path: Path) -> None:
     assert [r["games"] for r in results["rulesets"]] == [1]
 
 
+def test_the_levels_make_a_report_ladder(tmp_path: Path) -> None:
+    """`report --bots easy,medium,hard`: the levels as the skill ladder, each rung played."""
+    proc = run("report", "--players", "2", "--games", "2", "--heavy-games", "1", "--bots", "easy,medium,hard", "--out", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    ladder = json.loads((tmp_path / "report.json").read_text())["ladder"]
+    assert [(rung["weaker"], rung["stronger"]) for rung in ladder] == [("easy", "medium"), ("medium", "hard")]
+    assert all(rung["games"] >= 1 and rung["crashed"] == 0 for rung in ladder)
+
+
 def test_medium_plays_the_solver_bots_game() -> None:
     """A level is a name: medium's games are the solver bot's, seed for seed (the record keeps
     the name chosen, the game is the same)."""
