@@ -44,17 +44,20 @@ def spec(level: str) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
-def duel(args: tuple[str, str, int, int]) -> float:
+def duel(args: tuple[str, str, int, int] | tuple[str, str, int, int, float]) -> float:
     """One 2-player game of bot `a` (in seat `seat`) against bot `b`: 1 for a win of `a`, ½ for a
-    tie, 0 for a loss. (`bench_strength.play` seats four players; this is the 2-player game.)"""
+    tie, 0 for a loss. (`bench_strength.play` seats four players; this is the 2-player game.)
+    A fifth value is the easy bot's `greedy_share` for `a` (the tuning run, `--easy-shares`)."""
     from dreamhome.dsl.compiler import compile_rules
     from dreamhome.game.roster import make_bot
     from dreamhome.game.state import GameState
 
-    a, b, seed, seat = args
+    a, b, seed, seat = args[:4]
     names = [b, b]
     names[seat] = a
     bots = [make_bot(n, seed, s) for s, n in enumerate(names)]
+    if len(args) == 5:
+        bots[seat].greedy_share = args[4]  # type: ignore[attr-defined]  # the easy bot's one knob
     state = GameState(compile_rules(), 2, seed)
     while not state.is_terminal():
         bot = bots[state.current_player()]
@@ -73,7 +76,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=50_000, help="the first game's seed")
     parser.add_argument("--levels", default=",".join(LEVELS), help=f"levels, comma-separated (of {', '.join(LEVELS)})")
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--easy-shares",
+        default=None,
+        metavar="Q,Q,…",
+        help="the easy bot's tuning run instead: its 2-player win rates for each greedy_share "
+        "(docs/PERFORMANCE.md used --seed 5000 --games 300 --easy-shares 0,0.2,0.3,0.4,0.5,0.6,0.7)",
+    )
     args = parser.parse_args()
+    if args.easy_shares is not None:
+        tune_easy(args)
+        return
     levels = [name.strip() for name in args.levels.split(",")]
     unknown = [name for name in levels if name not in LEVELS]
     if unknown or args.games < 2 or args.processes < 1:
@@ -110,6 +123,28 @@ def main() -> None:
     for level, rates in duels.items():
         (g, gh), (r, rh) = rates["greedy"], rates["random"]
         print(f"| {level} | {args.games} | {g:.0%} ± {gh:.0%} | {r:.0%} ± {rh:.0%} | {(g + r) / 2:.0%} |")
+
+
+def tune_easy(args: argparse.Namespace) -> None:
+    """The 2-player win rates of the easy bot for each `greedy_share` of `--easy-shares`."""
+    try:
+        shares = [float(q) for q in args.easy_shares.split(",")]
+    except ValueError:
+        shares = []
+    if not shares or not all(0.0 <= q <= 1.0 for q in shares) or args.games < 2 or args.processes < 1:
+        print("bench_levels: --easy-shares takes numbers from 0 to 1, comma-separated; --games at least 2", file=sys.stderr)
+        sys.exit(2)
+    print(f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC — {machine()}, seeds from {args.seed}\n")
+    print("| greedy_share | games | win rate against greedy (95%) | against random (95%) | mean of the two |")
+    print("|---|---|---|---|---|")
+    with ProcessPoolExecutor(args.processes) as pool:
+        for q in shares:
+            rates = {}
+            for opponent in OPPONENTS:
+                jobs = [("easy", opponent, args.seed + g, g % 2, q) for g in range(args.games)]
+                rates[opponent] = interval(list(pool.map(duel, jobs)))
+            (g, gh), (r, rh) = rates["greedy"], rates["random"]
+            print(f"| {q:g} | {args.games} | {g:.0%} ± {gh:.0%} | {r:.0%} ± {rh:.0%} | {(g + r) / 2:.0%} |", flush=True)
 
 
 if __name__ == "__main__":
