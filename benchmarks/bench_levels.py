@@ -2,6 +2,7 @@
 
     PYTHONPATH=. python benchmarks/bench_levels.py                     # the table of docs/PERFORMANCE.md
     PYTHONPATH=. python benchmarks/bench_levels.py --games 40 --levels easy,hard --processes 1
+    PYTHONPATH=. python benchmarks/bench_levels.py --seed 5000 --games 300 --easy-shares 0.4,0.5,0.6   # easy's knob
 
 Two measures per level:
 
