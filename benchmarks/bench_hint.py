@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import machine  # noqa: E402
 
 from dreamhome import compile_rules  # noqa: E402
-from dreamhome.game.bots import make_bot  # noqa: E402
 from dreamhome.game.hints import hint  # noqa: E402
+from dreamhome.game.roster import make_bot  # noqa: E402
 from dreamhome.game.state import GameState  # noqa: E402
 
 PLAYERS = 3

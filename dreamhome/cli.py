@@ -601,9 +601,9 @@ def max_command(as_json, engine, check, time_limit, workers, save_path, rules_sp
     "--bots",
     default=None,
     metavar="NAMES",
-    help="One seat each, comma-separated: random, greedy, solver, mcts[@N] or ismcts[@N] (OpenSpiel's "
-    "searches, N simulations), module:Class for a bot of your own, or human for you at the terminal "
-    "(default: greedy for every seat).",
+    help="One seat each, comma-separated: a level, easy, medium or hard (medium is the solver bot); "
+    "random, greedy, solver, mcts[@N] or ismcts[@N] (OpenSpiel's searches, N simulations), module:Class "
+    "for a bot of your own, or human for you at the terminal (default: greedy for every seat).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the shuffle (and of the bots).")
 @click.option("--first-player", type=int, default=None, help="Seat holding the first-player marker (default: by seed).")
@@ -642,7 +642,8 @@ def play(players, bots, seed, first_player, record_path, as_json, resume_path, r
 
     \b
     Examples:
-      dreamhome play --bots human,solver
+      dreamhome play --bots human,hard,hard
+      dreamhome play --bots human,easy
       dreamhome play --bots human,greedy,greedy --seed 7 --lang fr
       dreamhome play --players 3 --seed 4 --json
     """
@@ -1042,7 +1043,8 @@ def executor_options(func):
     "--bots",
     default=None,
     metavar="NAMES",
-    help="One bot per seat, comma-separated, as play --bots takes them but human (default: greedy for every seat).",
+    help="One bot per seat, comma-separated, as play --bots takes them but human: a level (easy, medium, hard) "
+    "or a bot (default: greedy for every seat).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i is played from seed S + i under every ruleset.")
 @executor_options
@@ -1178,7 +1180,7 @@ def _players_list(ctx: click.Context, param: click.Parameter, value: str | None)
     type=int,
     default=700,
     show_default=True,
-    help="Games a condition for the light bots (random, greedy): per player count, per ladder rung, per card type.",
+    help="Games a condition for the light bots (random, greedy, easy): per player count, per ladder rung, per card type.",
 )
 @click.option(
     "--heavy-games",
@@ -1190,7 +1192,8 @@ def _players_list(ctx: click.Context, param: click.Parameter, value: str | None)
     "--bots",
     default=None,
     metavar="NAMES",
-    help="The skill ladder, weakest first, comma-separated (default: random,greedy,solver); "
+    help="The skill ladder, weakest first, comma-separated (default: random,greedy,solver; the levels "
+    "easy,medium,hard make one too); "
     "each but random also plays the seats.",
 )
 @click.option(

@@ -360,7 +360,8 @@ def test_make_bot_imports_module_class(tmp_path: Path, monkeypatch: pytest.Monke
     import sys
 
     from dreamhome.errors import DreamhomeError
-    from dreamhome.game.bots import Bot, make_bot
+    from dreamhome.game.bots import Bot
+    from dreamhome.game.roster import make_bot
 
     (tmp_path / "docbots.py").write_text(
         "from dreamhome.game.bots import Bot\n"

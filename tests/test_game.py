@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import TakeColumn
-from dreamhome.game.bots import BOTS, SolverBot, make_bot
+from dreamhome.game.bots import BOTS, SolverBot
 from dreamhome.game.record import load_record, play_game, replay_record
+from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState, IllegalAction, Phase
 from dreamhome.legality import house_violations
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD

@@ -19,9 +19,9 @@ import pytest
 
 from dreamhome.engine.endgame import END_ROLES, helper_uses
 from dreamhome.game.actions import EndTurn, PlaceRoom, TakeColumn
-from dreamhome.game.bots import make_bot
 from dreamhome.game.hints import hint
 from dreamhome.game.record import GameResult, load_record, replay_record, resume_record
+from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
 from dreamhome.house import house_to_json
 from dreamhome.ruleset import EMPTY, SCAFFOLD

@@ -22,7 +22,7 @@ from dreamhome.dsl.compiler import check_rules, compile_rules
 from dreamhome.dsl.playability import MAX_DECK, MAX_SPACES
 from dreamhome.engine.placement import legal_placements
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.bots import make_bot
+from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
 from dreamhome.house import House, house_to_json
 from dreamhome.legality import final_state_violations

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamhome.game.actions import TakeColumn, TakeRoomAtRoundStart
-from dreamhome.game.bots import make_bot
+from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
 from dreamhome.report import stats
 from dreamhome.report.restricted import RestrictedBot, make_seat

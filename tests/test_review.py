@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dreamhome.game.actions import PlaceRoom
-from dreamhome.game.bots import make_bot
 from dreamhome.game.record import GameResult, play_game, write_record
+from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
 from dreamhome.review import review_record
 from dreamhome.review.batch import aggregate, review_many

@@ -19,9 +19,9 @@ from rich.console import Console
 
 from dreamhome import i18n
 from dreamhome.game.actions import Action, EndTurn, SwapWithTrack, TakeColumn
-from dreamhome.game.bots import make_bot
 from dreamhome.game.hints import bound_text, hint, reason_text
 from dreamhome.game.human import HumanGame, Menu, option_text
+from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
 from dreamhome.house import house_to_json
 from tests.helpers.reference import reference_score

@@ -29,9 +29,9 @@ from dreamhome.game.actions import (
     TakeFromRoofDiscard,
     TakeRoomAtRoundStart,
 )
-from dreamhome.game.bots import make_bot
 from dreamhome.game.record import GameResult, replay_record
 from dreamhome.game.roles import effect_role, when
+from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState, Phase
 from dreamhome.generate import random_house
 from dreamhome.scoring import score_house, score_total

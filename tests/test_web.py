@@ -30,7 +30,7 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx; bot
 from dreamhome import i18n  # noqa: E402
 from dreamhome.dsl.compiler import compile_rules  # noqa: E402
 from dreamhome.game.action_text import describe  # noqa: E402
-from dreamhome.game.bots import make_bot  # noqa: E402
+from dreamhome.game.roster import make_bot  # noqa: E402
 from dreamhome.game.state import GameState  # noqa: E402
 from dreamhome.scoring import score_total  # noqa: E402
 from dreamhome.web.app import create_app  # noqa: E402
@@ -527,7 +527,8 @@ def test_serve_prints_its_url_and_answers(tmp_path: Path) -> None:
         assert url, line
         import httpx
 
-        assert httpx.get(url.group(0) + "api/options", timeout=10).json()["bots"] == ["random", "greedy", "solver"]
+        bots = httpx.get(url.group(0) + "api/options", timeout=10).json()["bots"]
+        assert bots == ["easy", "medium", "hard", "random", "greedy", "solver"]
         assert (tmp_path / "games").is_dir()
     finally:
         proc.terminate()

@@ -143,6 +143,9 @@ SEARCH_BOTS = ("mcts", "ismcts")
 def make_bot(name: str, seed: int, seat: int) -> Bot:
     """The bot for one seat: a name of `BOTS`, or `module:Class` for a bot of your own.
 
+    The entry points call `dreamhome.game.roster.make_bot`, which adds the levels (easy, medium,
+    hard) on top of this one; this one stays for code that names the packaged bots only.
+
     A bot of your own is a `Bot` subclass in any importable module (docs/python.md); it is
     built like the packaged ones, with the game seed and its seat, so its games replay too.
     Whatever goes wrong is one `DreamhomeError` line, since the name comes from the command line

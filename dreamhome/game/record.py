@@ -24,7 +24,8 @@ from typing import Any
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import RECORD1_NOTES, RECORD1_TYPES, Action, action_from_dict
-from dreamhome.game.bots import Bot, make_bot
+from dreamhome.game.bot import Bot
+from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState, IllegalAction, copy_events
 from dreamhome.ruleset import Ruleset
 

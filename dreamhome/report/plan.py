@@ -21,7 +21,7 @@ from dreamhome.report.restricted import card_types, make_seat, restricted_name
 from dreamhome.ruleset import Ruleset
 from dreamhome.whatif.experiment import Experiment, RulesetSpec, bot_code_hash, check_size, resolve_ruleset
 
-LIGHT_BOTS = ("random", "greedy")
+LIGHT_BOTS = ("random", "greedy", "easy")
 """Bots cheap enough for the full game count; any other bot (solver, a search, your own) plays
 the smaller `heavy_games`."""
 DEFAULT_LADDER = ("random", "greedy", "solver")

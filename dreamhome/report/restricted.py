@@ -15,8 +15,8 @@ from __future__ import annotations
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import Action, TakeColumn, TakeRoomAtRoundStart
 from dreamhome.game.bot import Bot
-from dreamhome.game.bots import make_bot
 from dreamhome.game.observation import Observation
+from dreamhome.game.roster import make_bot
 from dreamhome.ruleset import Ruleset
 
 MARK = "/no="

@@ -61,10 +61,12 @@ from typing import Any, TypeVar
 
 from dreamhome import fileio
 from dreamhome.errors import DreamhomeError
+from dreamhome.game import roster
 from dreamhome.game.actions import action_from_dict
-from dreamhome.game.bots import Bot, make_bot
+from dreamhome.game.bot import Bot
 from dreamhome.game.phases import Phase
 from dreamhome.game.record import HUMAN, GameResult, resume_record
+from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
 from dreamhome.house import House, house_from_json, house_to_json
 from dreamhome.ruleset import Ruleset
@@ -77,8 +79,9 @@ KEY_BYTES = 16
 DIGEST = re.compile(r"[0-9a-f]{64}")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{22}")
 """What `secrets.token_urlsafe(16)` makes (128 random bits); nothing else names a game."""
-BOT_NAMES = ("random", "greedy", "solver")
-"""The packaged bots a seat may get; `module:Class` bots are never taken from a request."""
+BOT_NAMES = roster.BOT_NAMES
+"""The packaged bots a seat may get, the levels (easy, medium, hard) first; `module:Class` bots
+are never taken from a request."""
 PERSON = "person"
 """A person's seat, in a start request and in the game record (the replay page shows it beside the bots)."""
 MAX_SEED = 2**31 - 1

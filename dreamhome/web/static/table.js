@@ -251,7 +251,8 @@ async function setupFront() {
       const kinds = ["person"].concat(options.bots);
       const want = chosen[s] || (s === 0 ? "person" : "greedy");
       for (const b of kinds) {
-        const opt = el("option", { value: b }, b === "person" ? t("table.person") : b);
+        const key = b === "person" ? "table.person" : "table.level." + b; // a level has a label; other bots go by name
+        const opt = el("option", { value: b }, texts[key] !== undefined ? t(key) : b);
         if (b === want) opt.selected = true;
         select.append(opt);
       }

@@ -1,0 +1,43 @@
+"""Every bot by name: the levels (`easy`, `medium`, `hard`), the packaged bots, OpenSpiel's
+searches and `module:Class` bots of your own — one `make_bot` for every entry point that
+takes a bot's name (`play --bots`, whatif and report, records, the browser table).
+
+Its own module because the hard level's bot (`game.hard_bot`) builds on `game.bots`: the
+table of levels can live neither there nor in `game.bots` without an import circle.
+
+A level is a name for a bot class, resolved where the bot is made; a record keeps the name as
+given (`medium`, not `solver`), since it says what the player chose. The medium level *is*
+the solver bot (same class, same `name`, so the same random stream): `--bots medium` and
+`--bots solver` play the same game for a seed.
+"""
+
+from __future__ import annotations
+
+from dreamhome.errors import DreamhomeError
+from dreamhome.game.bot import Bot
+from dreamhome.game.bots import BOTS, SEARCH_BOTS, SolverBot
+from dreamhome.game.bots import make_bot as _packaged_bot
+from dreamhome.game.easy_bot import EasyBot
+from dreamhome.game.hard_bot import HardBot
+
+LEVELS: dict[str, type[Bot]] = {"easy": EasyBot, "medium": SolverBot, "hard": HardBot}
+"""The levels, weakest first (issue 25; strength and time a decision in docs/PERFORMANCE.md)."""
+
+BOT_NAMES: tuple[str, ...] = (*LEVELS, *BOTS)
+"""Every packaged bot that needs no extra: the levels first, then random, greedy, solver."""
+
+
+def make_bot(name: str, seed: int, seat: int) -> Bot:
+    """The bot for one seat: a level, a packaged bot (`random`, `greedy`, `solver`), one of
+    OpenSpiel's searches (`mcts@N`, `ismcts@N`, the `openspiel` extra) or `module:Class`.
+
+    Built with the game seed and its seat, so its games replay. An unknown name is one
+    `DreamhomeError` line listing the levels, since names come from command lines and records."""
+    if name in LEVELS:
+        return LEVELS[name](seed, seat)
+    if ":" not in name and name.partition("@")[0] not in SEARCH_BOTS and name not in BOTS:
+        raise DreamhomeError(
+            f"unknown bot '{name}'; levels: {', '.join(LEVELS)}; other bots: "
+            f"{', '.join((*BOTS, *SEARCH_BOTS))}, or module:Class for a bot of your own"
+        )
+    return _packaged_bot(name, seed, seat)
