@@ -2,12 +2,17 @@
 
     PYTHONPATH=. python benchmarks/bench_strength.py                       # the table of docs/PERFORMANCE.md
     PYTHONPATH=. python benchmarks/bench_strength.py --games 40 --pairs solver/greedy,ismcts@20/greedy
+    PYTHONPATH=.:benchmarks python benchmarks/bench_strength.py --seed 5000 --games 300 \
+        --pairs tuning_bots:FiveColumns/greedy,tuning_bots:WithSwaps/greedy     # issue 25's tuning runs
 
 Each pairing A/B plays seeded 4-player games with A in one seat and B in the other three, A's
 seat rotating with the game number (seat-fair). Per game, A's score minus the mean of the B
 seats: the paired difference; the table gives its mean with a 95% interval (normal
 approximation), A's win share, and each bot's mean seconds per decision (its own `choose`
-time, measured in the same games). Games run on all cores (one process per game, each
+time, measured in the same games; the 95th percentile beside the mean). Every pairing after the
+first also gets its paired difference against the first: the same seeds and seats, game by
+game, which cancels much of the deal's luck (issue 25: a variant against its baseline).
+Games run on all cores (one process per game, each
 deterministic by its seed), so the figures do not depend on the number of cores.
 Seeds start at --seed (default 50,000, kept apart from the seeds any bot was tuned on).
 """
@@ -33,7 +38,7 @@ DEFAULT_PAIRS = "solver/greedy,ismcts@10/greedy,ismcts@40/greedy,solver/ismcts@4
 def play(args: tuple[str, str, int, int]) -> tuple[float, bool, list[float], list[float]]:
     """One game: (A − mean B, A won, A's decision times, B's decision times)."""
     from dreamhome.dsl.compiler import compile_rules
-    from dreamhome.game.bots import make_bot
+    from dreamhome.game.roster import make_bot
     from dreamhome.game.state import GameState
 
     a, b, seed, seat = args
@@ -74,8 +79,10 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     print(f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC — {machine()}\n")
-    print("| A / B (A in one seat of 4) | games | A − mean B (95%) | A wins | A s/decision | B s/decision | wall |")
-    print("|---|---|---|---|---|---|---|")
+    head = "| A / B (A in one seat of 4) | games | A − mean B (95%) | paired vs the first row | A wins"
+    print(head + " | A s/decision (p95) | B s/decision | wall |")
+    print("|---|---|---|---|---|---|---|---|")
+    first: list[float] | None = None
     with ProcessPoolExecutor(args.processes) as pool:
         for pair in args.pairs.split(","):
             a, b = pair.split("/")
@@ -83,11 +90,23 @@ def main() -> None:
             jobs = [(a, b, args.seed + g, g % 4) for g in range(args.games)]
             results = list(pool.map(play, jobs))
             wall = time.perf_counter() - t0
-            diff, half = interval([r[0] for r in results])
+            diffs = [r[0] for r in results]
+            diff, half = interval(diffs)
+            paired = "—"
+            if first is None:
+                first = diffs
+            else:
+                mean, width = interval([x - y for x, y in zip(diffs, first)])
+                paired = f"{mean:+.2f} ± {width:.2f}"
             wins = sum(r[1] for r in results) / len(results)
-            ta = statistics.mean(t for r in results for t in r[2])
+            times = sorted(t for r in results for t in r[2])
+            ta = statistics.mean(times)
+            p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
             tb = statistics.mean(t for r in results for t in r[3])
-            row = f"| {a} / {b} | {len(results)} | {diff:+.2f} ± {half:.2f} | {wins:.0%} | {ta:.3f} | {tb:.3f} | {wall:,.0f} s |"
+            row = (
+                f"| {a} / {b} | {len(results)} | {diff:+.2f} ± {half:.2f} | {paired} | {wins:.0%} | {ta:.3f} ({p95:.3f}) "
+                f"| {tb:.3f} | {wall:,.0f} s |"
+            )
             print(row, flush=True)
 
 

@@ -1,10 +1,14 @@
-"""The solver bot's variants measured while looking for a stronger bot (issue #15), as bots
-`bench_strength.py` can seat by `module:Class`:
+"""The solver bot's variants measured while looking for a stronger bot (issues #15 and 25), as
+bots `bench_strength.py` can seat by `module:Class`:
 
     PYTHONPATH=.:benchmarks python benchmarks/bench_strength.py --seed 5000 --games 100 \
         --pairs tuning_bots:Sampled4/greedy,tuning_bots:FiveColumns/greedy
+    PYTHONPATH=.:benchmarks python benchmarks/bench_strength.py --seed 5000 --games 300 \
+        --pairs tuning_bots:FiveColumns/greedy,tuning_bots:WithSwaps/greedy,tuning_bots:RoofOdds/greedy
 
-Seeds 5000–5099 are the tuning seeds; the table of docs/PERFORMANCE.md uses seeds from 50,000.
+Seeds from 5000 are the tuning seeds; the benchmark's tables in docs/PERFORMANCE.md use seeds
+from 50,000. The second command prints each variant's paired difference against the first row
+(issue 25's table: 300 games, every variant against `FiveColumns`).
 Each class changes one documented knob of `SolverBot` (or overrides one method), nothing else.
 A bot's random stream is seeded by its `name`, so each class keeps the name it had in the
 measured run, and a rerun repeats its figure.
@@ -12,6 +16,7 @@ measured run, and a rerun repeats its figure.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 from typing import Any
@@ -199,12 +204,6 @@ class Lexicographic(FiveColumns):
         return None if scenarios is None else [self.primary] + [1] * (len(scenarios) - 1)
 
 
-class Lexicographic8(Lexicographic):
-    name = "lexi8"
-    samples = 8
-    work_per_decision = 0.15
-
-
 class RolloutTies(FiveColumns):
     """Issue 25: the columns whose bound ties at the top are told apart by play-outs: `rollouts`
     sampled deals (the same for every column), the column taken and its card placed as the
@@ -285,11 +284,6 @@ def _playout(obs: Observation, action: TakeColumn, placement: Placement, rng: ra
     if relative:
         return scores[me] - sum(s for i, s in enumerate(scores) if i != me) / (len(scores) - 1)
     return float(scores[me])
-
-
-class RolloutTies16(RolloutTies):
-    name = "rollties16"
-    rollouts = 16
 
 
 class ResourcesEarly(FiveColumns):
@@ -440,8 +434,72 @@ class SwapsResourcesEarly(WithSwaps):
         return (1 + (rounds - obs.round) / rounds) * super()._take_bonus(obs, action, room)
 
 
-class SwapsMoreWork(WithSwaps):
-    """`WithSwaps` with five times the CP-SAT work a decision (0.2 deterministic seconds)."""
+class RoofOdds(WithSwaps):
+    """Issue 25: a roof card valued by the roof's chances counted from the cards (SCORE-ROOF):
+    every resource card is dealt by the last round (the deck holds one a slot a round), so each
+    roof card nobody has seen yet will reach the track; the bot takes any one of them with the
+    chance `roof_take`, at most one a round, and a roofer it holds (END-ROOFER) adds a card of a
+    colour the roof discard pile shows. The roof's worth is the best of a one-colour roof (its
+    chance by a binomial over that colour's unseen cards) falling back on a mixed one."""
 
-    name = "hard"
-    work_per_decision = 0.2
+    name = "roofodds"
+    roof_take = 0.35
+
+    def _resource_value(self, obs: Observation, res: Resource | None, room: int) -> float:
+        if res is None or res.kind != "roof":
+            return super()._resource_value(obs, res, room)
+        rules = obs.rules
+        roofs = list(obs.houses[obs.me].roofs)
+        card = (rules.roof(res.id).index, res.window)
+        return self._roof_worth(obs, roofs + [card], card) - self._roof_worth(obs, roofs, card)
+
+    def _roof_worth(self, obs: Observation, roofs: list[tuple[int, bool]], on_track: tuple[int, bool]) -> float:
+        from dreamhome.engine.endgame import helper_uses
+
+        rules = obs.rules
+        t = rules.tables
+        size = t.roof_size
+        n = t.n_roof_colours
+        unseen = [r.count for r in sorted(rules.roofs, key=lambda r: r.index)]
+        seen: list[tuple[int, bool]] = [c for h in obs.houses for c in h.roofs] + list(obs.roof_discard)
+        seen += [(rules.roof(x.id).index, x.window) for x in obs.track_res if x is not None and x.kind == "roof"]
+        for colour, _w in seen:
+            unseen[colour] -= 1
+        rounds_left = max(0, rules.game.rounds - obs.round)
+        roofers = len(helper_uses(rules, obs.houses[obs.me]).roof_discard_take)
+        pile = [0] * n
+        for colour, _w in obs.roof_discard:
+            pile[colour] += 1
+        have = [0] * n
+        wins = [0] * n
+        for colour, window in roofs:
+            have[colour] += 1
+            wins[colour] += bool(window)
+        q = self.roof_take
+
+        def chance(need: int, cards: int) -> float:
+            if need <= 0:
+                return 1.0
+            if need > rounds_left or need > cards:
+                return 0.0
+            return sum(math.comb(cards, k) * q**k * (1 - q) ** (cards - k) for k in range(need, cards + 1))
+
+        cover = min(roofers, sum(pile))
+        mixed_need = max(0, size - len(roofs) - cover)
+        mixed = chance(mixed_need, max(0, sum(unseen))) * (t.roof_mixed + t.roof_window * min(size, sum(wins)))
+        best = mixed
+        for c in range(n):
+            need = max(0, size - have[c] - min(roofers, pile[c]))
+            p = chance(need, max(0, unseen[c]))
+            best = max(best, p * (t.roof_uniform + t.roof_window * min(size, wins[c])) + (1 - p) * mixed)
+        return best
+
+
+class RoofOddsHalf(RoofOdds):
+    name = "roofodds5"
+    roof_take = 0.5
+
+
+class RoofOddsQuarter(RoofOdds):
+    name = "roofodds25"
+    roof_take = 0.25

@@ -16,8 +16,9 @@ from dreamhome.engine.endgame import best_roof_discard_picks, helper_uses
 from dreamhome.engine.placement import apply_placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.generate import random_house
+from dreamhome.ruleset import EMPTY, SCAFFOLD
 from dreamhome.house import House, load_house
-from dreamhome.solver.place import Take, best_placement_now, best_take_now, placement_bounds
+from dreamhome.solver.place import Take, best_placement_now, best_take_now, completion_bound, placement_bounds
 from tests.helpers.paths import EXAMPLES
 from tests.helpers.reference_endgame import reference_best_final
 from tests.helpers.rules import compiled
@@ -108,14 +109,18 @@ def test_a_choice_of_takes_in_one_solve_is_the_best_take(house, seed, data):
     cards = data.draw(st.lists(st.sampled_from(sorted(pool)), min_size=1, max_size=3))
     bonuses = data.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.25]), min_size=len(cards), max_size=len(cards)))
     takes = [Take(card, legal_placements(BASE, house, card), bonus) for card, bonus in zip(cards, bonuses)]
+    if data.draw(st.booleans()):  # a value per placement too (the tuning variants' `placement_bonus`)
+        extra = st.sampled_from([0.0, 0.25, 1.0, 3.0])
+        takes = [replace(t, placement_bonus=tuple(data.draw(extra) for _ in t.placements)) for t in takes]
     exact: dict[tuple[int, object], float] = {}
     for i, take in enumerate(takes):
         rest = dict(pool)
         rest[take.card] -= 1
-        for placement in take.placements:
+        for j, placement in enumerate(take.placements):
             after = apply_placement(BASE, house, take.card, placement)
             if completions(BASE, after, rest):
-                exact[i, placement] = exact_best(BASE, after, rest) + take.bonus
+                extra_value = take.placement_bonus[j] if take.placement_bonus else 0.0
+                exact[i, placement] = exact_best(BASE, after, rest) + take.bonus + extra_value
     if not exact:
         with pytest.raises(DreamhomeError):
             best_take_now(BASE, house, pool, takes)
@@ -125,6 +130,35 @@ def test_a_choice_of_takes_in_one_solve_is_the_best_take(house, seed, data):
     assert value == pytest.approx(best)
     assert exact[index, placement] == pytest.approx(best)
     assert index == min(i for (i, _p), v in exact.items() if v == pytest.approx(best))
+
+
+@settings(max_examples=10, deadline=None)
+@given(small_houses(), st.integers(0, 1000), st.data())
+def test_weighted_scenarios_are_the_weighted_mean_of_each_alone(house, seed, data):
+    """`best_take_now(weights=…)` (the tuning variant that lets sampled futures break the bound's
+    ties): the value of a take is the weighted mean of its value in each scenario alone, and the
+    take chosen is the best by that mean. Each scenario alone is its own `best_take_now`."""
+    house = replace(house, helpers=tuple(h for h in house.helpers if h in ("architect", "interior_designer")))
+    pool = small_pool(BASE, house, seed)
+    cards = data.draw(st.lists(st.sampled_from(sorted(pool)), min_size=1, max_size=2, unique=True))
+    takes = [Take(card, legal_placements(BASE, house, card)) for card in cards]
+    free = sum(1 for c in house.cells if c in (EMPTY, SCAFFOLD))
+    offer = st.dictionaries(st.sampled_from(sorted(pool)), st.integers(1, 2), min_size=1, max_size=3)
+    scenarios = [[data.draw(offer) for _ in range(free)] for _ in range(2)]
+    weights = [data.draw(st.integers(1, 3)), 1]
+    mean: dict[tuple[int, object], float] = {}
+    for i, take in enumerate(takes):
+        for placement in take.placements:
+            one = [Take(take.card, [placement])]
+            try:
+                alone = [best_take_now(BASE, house, pool, one, scenarios=[sc])[0] for sc in scenarios]
+            except DreamhomeError:
+                continue  # no completion with the card there in some scenario
+            mean[i, placement] = sum(w * v for w, v in zip(weights, alone)) / sum(weights)
+    assume(mean)
+    value, index, placement = best_take_now(BASE, house, pool, takes, scenarios=scenarios, weights=weights)
+    assert value == pytest.approx(max(mean.values()), abs=1e-6)
+    assert mean[index, placement] == pytest.approx(max(mean.values()), abs=1e-6)
 
 
 @settings(max_examples=10, deadline=None)
@@ -283,3 +317,26 @@ def test_sampled_futures_found_case(base):
     unlimited = {9: 3, 13: 2, 15: 1}  # as many as the offers show
     loose = {p: exact_with_offers(base, apply_placement(base, house, 13, p), offers, unlimited) for p in placements}
     assert max(v for v in loose.values() if v is not None) == value + 1  # the bathroom twice: out of reach
+
+
+@settings(max_examples=10, deadline=None)
+@given(small_houses(), st.integers(0, 1000), st.data())
+def test_a_completion_from_offers_is_bounded_by_the_pool(house, seed, data):
+    """`completion_bound(offers=…)` (one card from each round's offer, completion.add_offers):
+    never above the pool's bound, and equal to it when every round offers the whole pool."""
+    house = replace(house, helpers=tuple(h for h in house.helpers if h in ("architect", "interior_designer")))
+    pool = small_pool(BASE, house, seed)
+    free = sum(1 for c in house.cells if c in (EMPTY, SCAFFOLD))
+    try:
+        whole, _ = completion_bound(BASE, house, pool, deterministic_time=5.0)
+    except DreamhomeError:
+        return  # no completion at all
+    offer = st.dictionaries(st.sampled_from(sorted(pool)), st.integers(1, 2), min_size=1, max_size=3)
+    offers = [data.draw(offer) for _ in range(free)]
+    try:
+        some, _ = completion_bound(BASE, house, pool, deterministic_time=5.0, offers=offers)
+    except DreamhomeError:
+        some = None  # the offers leave no completion
+    assert some is None or some <= whole
+    everything, _ = completion_bound(BASE, house, pool, deterministic_time=5.0, offers=[dict(pool)] * free)
+    assert everything == whole

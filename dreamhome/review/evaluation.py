@@ -22,7 +22,10 @@ public API, never a second copy of a rule or of the bound:
   the uses still left, before the decision (the best) and after the chosen one.
 
 The cards still to come are counted from what the player saw (SEE-1, `hints.pool_of`), never
-from the deck; swap helpers are left out during the rounds, as the bot's look-ahead does. Each
+from the deck. The house is completed with every helper it holds, the swap helpers (END-HANDYMAN,
+END-SUPPLIER) included, as the hard bot's look-ahead does: a placement that only a swap at the
+end makes good is not a loss (the solver bot and the hints leave them out, for speed; issue 25
+found the review charging the hard bot for plans its swaps would finish). Each
 solve is bounded by CP-SAT's deterministic time (`work`, one worker, seed 0), never the wall
 clock, so a review is the same on a busy machine. A bound not proven within its work is the best
 found: the best is then the larger of the two values read, so a loss is never negative.
@@ -43,7 +46,6 @@ from dreamhome.game.hints import END_WORK, pool_of
 from dreamhome.game.phases import Phase
 from dreamhome.game.state import GameState
 from dreamhome.house import House
-from dreamhome.ruleset import Ruleset
 
 REVIEW_WORK = 0.1
 """CP-SAT deterministic time of one solve of the review (the solver bot gives 0.04 to a decision)."""
@@ -97,12 +99,6 @@ def _finite(ev: Evaluation, chosen: int) -> Evaluation:
     return Evaluation(ev.options, chosen, known, known, False)
 
 
-def _light(rules: Ruleset, house: House) -> House:
-    """The house without its swap helpers, as the solver bot's look-ahead and the hints see it
-    during the rounds (for speed)."""
-    return replace(house, helpers=tuple(h for h in house.helpers if rules.held(h).effect("swap") is None))
-
-
 def _placement(state: GameState, action: PlaceRoom) -> Placement:
     return Placement(state.rules.board.index[action.cell], action.face_down)
 
@@ -113,7 +109,7 @@ def _best(state: GameState, legal: list[Action], me: int, work: float, depth: in
 
     rules = state.rules
     obs = state.observation(me, lookahead=False)
-    house = _light(rules, obs.houses[me])
+    house = obs.houses[me]
     places = [a for a in legal if isinstance(a, PlaceRoom)]
     takes = [a for a in legal if isinstance(a, (TakeColumn, TakeRoomAtRoundStart))]
     best, best_i, proven = -math.inf, 0, True
@@ -161,7 +157,7 @@ def _value(state: GameState, legal: list[Action], chosen: Action, me: int, work:
 
     rules = state.rules
     obs = state.observation(me, lookahead=False)
-    house = _light(rules, obs.houses[me])
+    house = obs.houses[me]
     if isinstance(chosen, PlaceRoom):
         code = rules.room(chosen.room).code
         try:
@@ -203,9 +199,7 @@ def _after(state: GameState, action: Action, me: int, work: float, depth: int) -
                 return value, proven
     seen = child.observation(me, lookahead=False)
     try:
-        value, proven = completion_bound(
-            state.rules, _light(state.rules, seen.houses[me]), pool_of(seen), deterministic_time=work
-        )
+        value, proven = completion_bound(state.rules, seen.houses[me], pool_of(seen), deterministic_time=work)
     except DreamhomeError:
         return -math.inf, False
     return float(value), proven

@@ -14,8 +14,9 @@ MISTAKE = 2.0
 BLUNDER = 5.0
 
 CONSISTENCY = 4.0
-"""The most a column choice of the solver bot may lose by this evaluation (docs/REVIEW.md,
-consistency): its placements use the same bound (a loss within `TOLERANCE`), but its column
+"""The most a column choice of the solver or the hard bot may lose by this evaluation (docs/REVIEW.md,
+consistency): the hard bot's placements use the same bound (a loss within `TOLERANCE`; the solver
+bot's leave the swap helpers out, issue 25), but a column
 choice adds a value for the resource card above the room card, which the evaluation leaves out,
 and compares only the three columns the greedy value ranks best (measured: at most 4 points
 over the 100-game benchmark). A track tool the bot never plays before its take is no

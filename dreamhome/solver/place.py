@@ -100,9 +100,13 @@ def completion_bound(
     workers: int = 1,
     seed: int = 0,
     deterministic_time: float | None = None,
+    offers: list[dict[int, int]] | None = None,
 ) -> tuple[int, bool]:
-    """The best final score of any completion of `house` (then its end game), and whether it is proven."""
-    value, proven, _ = _solve_completion(rules, house, pool, [], time_limit, workers, seed, deterministic_time)
+    """The best final score of any completion of `house` (then its end game), and whether it is
+    proven. `offers`: the rounds still to come as the cards each offers, one card taken from each
+    (completion.add_offers) — benchmarks/value_of_information.py's clairvoyant ceiling."""
+    scenarios = None if offers is None else [offers]
+    value, proven, _ = _solve_completion(rules, house, pool, [], time_limit, workers, seed, deterministic_time, scenarios)
     return value, proven
 
 
