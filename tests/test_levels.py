@@ -11,6 +11,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -151,6 +152,23 @@ def test_every_locale_labels_every_level() -> None:
     for level in LEVEL_NAMES:
         labels = {lang: texts[f"table.level.{level}"] for lang, texts in catalogues.items()}
         assert len(set(labels.values())) == 4, labels
+
+
+def test_a_level_seat_is_named_in_the_pages_language() -> None:
+    """The page's "{bot} bot (seat N)" names a level in the page's language, its short name
+    beginning the menu's label; another bot keeps its name."""
+    from types import SimpleNamespace
+
+    from dreamhome.i18n import text
+    from dreamhome.web.store import Settings
+    from dreamhome.web.view import seat_label
+
+    game: Any = SimpleNamespace(settings=Settings(seats=("person", "hard", "greedy"), variant="", seed=1))  # all it reads
+    for lang in ("en", "fr", "hu", "ru"):
+        short = text("table.level_short.hard", lang)
+        assert text("table.level.hard", lang).startswith(short)
+        assert short in seat_label(game, 1, lang, you=0)
+        assert "greedy" in seat_label(game, 2, lang, you=0)
 
 
 def _duel(a: str, b: str, seed: int, seat: int) -> float:

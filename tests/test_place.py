@@ -16,8 +16,8 @@ from dreamhome.engine.endgame import best_roof_discard_picks, helper_uses
 from dreamhome.engine.placement import apply_placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.generate import random_house
-from dreamhome.ruleset import EMPTY, SCAFFOLD
 from dreamhome.house import House, load_house
+from dreamhome.ruleset import EMPTY, SCAFFOLD
 from dreamhome.solver.place import Take, best_placement_now, best_take_now, completion_bound, placement_bounds
 from tests.helpers.paths import EXAMPLES
 from tests.helpers.reference_endgame import reference_best_final

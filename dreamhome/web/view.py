@@ -21,6 +21,7 @@ from dreamhome.game.actions import Action
 from dreamhome.game.event_text import event_text
 from dreamhome.game.hints import Hint, bound_text, reason_text
 from dreamhome.game.roles import has_role
+from dreamhome.game.roster import LEVELS
 from dreamhome.game.state import GameState
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, floor_name, has_text, keys, text
@@ -66,7 +67,8 @@ def seat_label(game: Game, seat: int, lang: str = DEFAULT_LANG, you: int | None 
         return text("table.you", lang)
     if name == PERSON:
         return text("table.person_seat", lang, seat=seat)
-    return text("table.bot_seat", lang, bot=name, seat=seat)
+    bot = text(f"table.level_short.{name}", lang) if name in LEVELS else name  # a level in the page's language
+    return text("table.bot_seat", lang, bot=bot, seat=seat)
 
 
 def _since_last_decision(events: list[dict[str, Any]], seats: set[int]) -> int:
