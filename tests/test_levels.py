@@ -172,16 +172,15 @@ def test_a_level_seat_is_named_in_the_pages_language() -> None:
 
 
 def _duel(a: str, b: str, seed: int, seat: int) -> float:
-    """A 2-player game of `a` (at `seat`) against `b`: 1 won, ½ tied, 0 lost."""
-    names = [b, b]
-    names[seat] = a
-    bots = [make_bot(n, seed, s) for s, n in enumerate(names)]
-    state = GameState(compile_rules(), 2, seed)
-    while not state.is_terminal():
-        bot = bots[state.current_player()]
-        state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
-    winners = state.winners()
-    return 0.0 if seat not in winners else 1.0 / len(winners)
+    """A 2-player game of `a` (at `seat`) against `b`: 1 won, ½ tied, 0 lost — the game
+    benchmarks/bench_levels.py measures the levels by, imported rather than copied."""
+    folder = str(Path(__file__).resolve().parent.parent / "benchmarks")
+    sys.path.insert(0, folder)
+    try:
+        from bench_levels import duel
+    finally:
+        sys.path.remove(folder)
+    return duel((a, b, seed, seat))
 
 
 def _interval(values: list[float]) -> tuple[float, float]:
