@@ -601,7 +601,8 @@ def max_command(as_json, engine, check, time_limit, workers, save_path, rules_sp
     "--bots",
     default=None,
     metavar="NAMES",
-    help="One seat each, comma-separated: a level, easy, medium or hard (medium is the solver bot); "
+    help="One seat each, comma-separated: a level — easy (a newcomer wins about half the time), medium (the "
+    "solver bot), hard (the strongest) — or "
     "random, greedy, solver, mcts[@N] or ismcts[@N] (OpenSpiel's searches, N simulations), module:Class "
     "for a bot of your own, or human for you at the terminal (default: greedy for every seat).",
 )
@@ -648,12 +649,21 @@ def play(players, bots, seed, first_player, record_path, as_json, resume_path, r
       dreamhome play --players 3 --seed 4 --json
     """
     from dreamhome.game.record import HUMAN, play_game, write_record
+    from dreamhome.game.roster import make_bot
 
     if resume_path:
         _resume_game(resume_path, record_path, as_json, rules_spec, review)
         return
     outputs_or_fail([record_path], [rules_spec[0]])
-    named = [b.strip() for b in bots.split(",")] if bots else None
+    named = [b.strip() for b in bots.split(",")] if bots is not None else None
+    for name in named or ():
+        if name != HUMAN:
+            try:
+                make_bot(name, seed, 0)  # an unknown name is named as such, before any count is checked
+            except DreamhomeError as exc:
+                fail(str(exc))
+    if named is not None and players is None and len(named) < 2:
+        fail(f"--bots names {len(named)} seat; name one per seat, you included, e.g. --bots human,hard,hard")
     if players is None:
         players = len(named) if named else DEFAULT_PLAYERS  # --bots names one seat each: its count is the players'
     elif named is not None and len(named) != players:
@@ -1038,13 +1048,18 @@ def executor_options(func):
 @main.command()
 @click.argument("rulesets", metavar="RULESET_OR_VARIANT...", nargs=-1, required=True)
 @click.option("--games", type=int, default=100, show_default=True, help="Games per ruleset (at most 1,000,000).")
-@click.option("--players", type=int, default=4, show_default=True, help="Players in each game (2–4 in the base rules).")
+@click.option(
+    "--players",
+    type=int,
+    default=None,
+    help="Players in each game (2–4 in the base rules; default: one per name of --bots, else 4).",
+)
 @click.option(
     "--bots",
     default=None,
     metavar="NAMES",
-    help="One bot per seat, comma-separated, as play --bots takes them but human: a level (easy, medium, hard) "
-    "or a bot (default: greedy for every seat).",
+    help="One bot per seat, comma-separated, as play --bots takes them but human: a level — easy (a newcomer "
+    "wins about half the time), medium (the solver bot), hard (the strongest) — or a bot (default: greedy for every seat).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i is played from seed S + i under every ruleset.")
 @executor_options
@@ -1088,8 +1103,8 @@ def whatif(
         exp = build_experiment(
             rulesets,
             games=games,
-            players=players,
-            bots=[b.strip() for b in bots.split(",")] if bots else None,
+            players=players if players is not None else len(bots.split(",")) if bots else DEFAULT_PLAYERS,
+            bots=[b.strip() for b in bots.split(",")] if bots is not None else None,
             seed=seed,
             chunk=chunk,
             base_rules=rules_spec[0],

@@ -49,6 +49,27 @@ def test_an_unknown_bot_is_one_line_listing_the_levels() -> None:
     assert all(level in proc.stderr for level in LEVEL_NAMES)
 
 
+@pytest.mark.parametrize(
+    ("bots", "said"),
+    [
+        ("hard", "name one per seat"),  # "me against hard": one seat is no game
+        ("expert", "unknown bot 'expert'"),  # a single unknown name is named, not counted
+        ("", "unknown bot ''"),
+        ("hard@5", "unknown bot 'hard@5'"),
+    ],
+)
+def test_play_says_what_is_wrong_with_its_bots(bots: str, said: str) -> None:
+    proc = run("play", "--bots", bots, "--seed", "1")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and said in proc.stderr, proc.stderr
+
+
+def test_whatif_takes_its_players_from_its_bots(tmp_path: Path) -> None:
+    """As `play`: three names are three players, without --players."""
+    proc = run("whatif", "base", "--games", "1", "--bots", "easy,medium,hard", "--json", "--out", tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))["experiment"]["players"] == 3
+
+
 def test_play_help_names_the_levels() -> None:
     proc = run("play", "--help")
     assert proc.returncode == 0 and all(level in proc.stdout for level in LEVEL_NAMES)
