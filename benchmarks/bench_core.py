@@ -56,6 +56,12 @@ def plain_placements(rules, house, card):
     return out
 
 
+def p95(values: list[float]) -> float:
+    """The 95th percentile by nearest rank: one definition for every benchmark's p95 column."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))] if ordered else 0.0
+
+
 def machine() -> str:
     model = platform.processor() or "cpu"
     try:

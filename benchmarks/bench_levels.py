@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_core import machine  # noqa: E402
+from bench_core import machine, p95  # noqa: E402
 from bench_strength import interval, play  # noqa: E402
 
 from dreamhome.game.roster import LEVELS  # noqa: E402
@@ -65,10 +65,6 @@ def duel(args: tuple[str, str, int, int] | tuple[str, str, int, int, float]) -> 
         state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
     winners = state.winners()
     return 0.0 if seat not in winners else 1.0 / len(winners)
-
-
-def p95(values: list[float]) -> float:
-    return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else (values[0] if values else 0.0)
 
 
 def main() -> None:

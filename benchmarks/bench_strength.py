@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_core import machine  # noqa: E402
+from bench_core import machine, p95  # noqa: E402
 
 DEFAULT_PAIRS = "solver/greedy,ismcts@10/greedy,ismcts@40/greedy,solver/ismcts@40,mcts@40/greedy"
 
@@ -99,12 +99,11 @@ def main() -> None:
                 mean, width = interval([x - y for x, y in zip(diffs, first)])
                 paired = f"{mean:+.2f} ± {width:.2f}"
             wins = sum(r[1] for r in results) / len(results)
-            times = sorted(t for r in results for t in r[2])
+            times = [t for r in results for t in r[2]]
             ta = statistics.mean(times)
-            p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
             tb = statistics.mean(t for r in results for t in r[3])
             row = (
-                f"| {a} / {b} | {len(results)} | {diff:+.2f} ± {half:.2f} | {paired} | {wins:.0%} | {ta:.3f} ({p95:.3f}) "
+                f"| {a} / {b} | {len(results)} | {diff:+.2f} ± {half:.2f} | {paired} | {wins:.0%} | {ta:.3f} ({p95(times):.3f}) "
                 f"| {tb:.3f} | {wall:,.0f} s |"
             )
             print(row, flush=True)

@@ -44,18 +44,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import httpx  # noqa: E402
-from bench_core import machine  # noqa: E402
+from bench_core import machine, p95  # noqa: E402
 
 from dreamhome import compile_rules  # noqa: E402
 from dreamhome.game.roster import make_bot  # noqa: E402
 from dreamhome.game.state import GameState  # noqa: E402
 
 PERSON = "person"
-
-
-def p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def ms(seconds: float) -> str:

@@ -27,16 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import httpx  # noqa: E402
-from bench_core import machine  # noqa: E402
+from bench_core import machine, p95  # noqa: E402
 from bench_table import engine_steps  # noqa: E402
 from bench_table import start_server as serve_in_process  # noqa: E402
 
 from dreamhome.web.store import PERSON  # noqa: E402
-
-
-def p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def ms(seconds: float) -> str:

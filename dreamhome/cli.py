@@ -1100,11 +1100,12 @@ def whatif(
     try:
         if out_dir:
             check_output_dir(out_dir)
+        named = [b.strip() for b in bots.split(",")] if bots is not None else None
         exp = build_experiment(
             rulesets,
             games=games,
-            players=players if players is not None else len(bots.split(",")) if bots else DEFAULT_PLAYERS,
-            bots=[b.strip() for b in bots.split(",")] if bots is not None else None,
+            players=players if players is not None else len(named) if named else DEFAULT_PLAYERS,
+            bots=named,
             seed=seed,
             chunk=chunk,
             base_rules=rules_spec[0],

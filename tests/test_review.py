@@ -34,31 +34,28 @@ GAMES = 8
 SEATS = ["random", "greedy", "solver", "greedy"]
 
 
-@pytest.fixture(scope="module")
-def batch(base: Ruleset, tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
-    """8 seeded 4-player games, the bots rotating seats, reviewed on two processes."""
-    folder = tmp_path_factory.mktemp("records")
+def _reviewed(base: Ruleset, folder: Path, games: list[tuple[list[str], int]]) -> list[dict]:
+    """Each (bots, seed) played as a 4-player game, recorded in `folder`, reviewed on two processes."""
     paths = []
-    for seed in range(GAMES):
-        bots = SEATS[seed % 4 :] + SEATS[: seed % 4]
-        path = folder / f"game{seed}.json"
+    for i, (bots, seed) in enumerate(games):
+        path = folder / f"game{i}.json"
         write_record(play_game(base, 4, bots, seed), path)
         paths.append(str(path))
     return review_many(paths, workers=2)
 
 
 @pytest.fixture(scope="module")
+def batch(base: Ruleset, tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
+    """8 seeded 4-player games, the bots rotating seats, reviewed on two processes."""
+    games = [(SEATS[seed % 4 :] + SEATS[: seed % 4], seed) for seed in range(GAMES)]
+    return _reviewed(base, tmp_path_factory.mktemp("records"), games)
+
+
+@pytest.fixture(scope="module")
 def hard_batch(base: Ruleset, tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
     """5 seeded 4-player games of the hard bot against three greedy bots, its seat rotating."""
-    folder = tmp_path_factory.mktemp("hard")
-    paths = []
-    for seed in range(5):
-        bots = ["greedy"] * 4
-        bots[seed % 4] = "hard"
-        path = folder / f"game{seed}.json"
-        write_record(play_game(base, 4, bots, 60 + seed), path)
-        paths.append(str(path))
-    return review_many(paths, workers=2)
+    games = [(["hard" if s == seed % 4 else "greedy" for s in range(4)], 60 + seed) for seed in range(5)]
+    return _reviewed(base, tmp_path_factory.mktemp("hard"), games)
 
 
 def test_ordering_random_greedy_solver_with_intervals_apart(batch: list[dict]) -> None:
