@@ -649,7 +649,7 @@ def play(players, bots, seed, first_player, record_path, as_json, resume_path, r
       dreamhome play --players 3 --seed 4 --json
     """
     from dreamhome.game.record import HUMAN, play_game, write_record
-    from dreamhome.game.roster import make_bot
+    from dreamhome.players.roster import make_bot
 
     if resume_path:
         _resume_game(resume_path, record_path, as_json, rules_spec, review)
@@ -753,11 +753,11 @@ def _resume_game(resume_path: str, record_path: str | None, as_json: bool, rules
 def _play_with_humans(
     state, names, seats, record_path: str | None, as_json: bool, rules_path: str | None = None, review: bool = True
 ) -> None:
-    """The game with human seats at the terminal (dreamhome.game.human) to its end, a quit or
+    """The game with human seats at the terminal (dreamhome.terminal.seat) to its end, a quit or
     the end of the input (one line, exit 2; a saved game says how to continue it). The seat's
     `save` keeps off the rules file and the --record file, as every output of the CLI does."""
-    from dreamhome.game.human import HumanGame, eof_line, quit_line, resume_hint
     from dreamhome.game.record import write_record
+    from dreamhome.terminal.seat import HumanGame, eof_line, quit_line, resume_hint
 
     if as_json:
         fail("--json cannot be used with a human seat (the terminal is the game's)")
@@ -886,9 +886,9 @@ def analyze(record_paths, as_json, html_path, work, workers):
     from dreamhome.fileio import display_name
     from dreamhome.game.record import load_record
     from dreamhome.i18n import text as ui
+    from dreamhome.players.evaluation import REVIEW_WORK
     from dreamhome.review.batch import aggregate, review_many
     from dreamhome.review.batch import record_paths as expand
-    from dreamhome.review.evaluation import REVIEW_WORK
     from dreamhome.review.game import review_record
 
     lang = current_lang()

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dreamhome.game.actions import TakeColumn, TakeRoomAtRoundStart
-from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
+from dreamhome.players.roster import make_bot
 from dreamhome.report import stats
 from dreamhome.report.restricted import RestrictedBot, make_seat
 from tests.helpers.cli import run

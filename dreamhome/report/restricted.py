@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import Action, TakeColumn, TakeRoomAtRoundStart
-from dreamhome.game.bot import Bot
 from dreamhome.game.observation import Observation
-from dreamhome.game.roster import make_bot
+from dreamhome.players.bot import Bot
+from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import Ruleset
 
 MARK = "/no="
