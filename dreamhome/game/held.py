@@ -44,12 +44,6 @@ class HeldCards(GameFields):
             return next((c.id for c in tools_with_role(self.rules, action.role)), None)
         return None
 
-    def usable_tools(self, p: int, role: str) -> list[str]:
-        """RES-TOOL, TOOL-LAST: the player's tools playing `role`, usable this round."""
-        house = self.houses[p]
-        ids = {c.id for c in tools_with_role(self.rules, role)}
-        return [t for t, r in zip(house.tools, self.tool_rounds[p]) if t in ids and r < self.rules.game.rounds]
-
     def usable_cards(self, p: int, role: str, timing: str) -> list[tuple[str, int]]:
         """TOOL-TIMING, RES-TOOL, TOOL-LAST: the player's cards that can play `role` at `timing` now,
         as (kind, slot in the house's tools or helpers): tools first, in the order taken, then
