@@ -85,3 +85,26 @@ def test_the_kids_variant_moves_the_first_seat_as_its_paired_interval_says():
             assert (statistics.fmean(apart) > 0) == (change["low"] > 0)
         first = sum(1 / len(r.winners()) for r in played if r.state.initial_first in r.winners())
         assert seats["positions"][0]["win_rate"]["rate"] == pytest.approx(first / games)
+
+
+def test_a_planted_three_player_ladder_comes_out_in_its_known_order():
+    """random < easy < greedy (issue 35's check): on each rung of a 3-player ladder the weaker bot,
+    in every seat in turn, wins less than an even 1/3 and a stronger seat more, by the intervals;
+    and its win rate is the one counted from the games played apart (play_game), seat by seat."""
+    games = 10
+    ladder = ["random", "easy", "greedy"]
+    plan = build_plan(rules_path=None, players=[3], ladder=ladder, games=games, cards=False, seed=2, chunk=5)
+    doc = _document(plan, run_plan(plan, None, executor_name="processes", workers=2))
+    assert [(r["weaker"], r["stronger"]) for r in doc["ladder"]] == [("random", "easy"), ("easy", "greedy")]
+    base = compile_rules(None)
+    for rung in doc["ladder"]:
+        assert rung["players"] == 3 and rung["even_share"] == pytest.approx(1 / 3) and rung["games"] == 3 * games
+        assert rung["weaker_win_rate"]["high"] < 1 / 3 < rung["stronger_win_rate"]["low"]
+        assert rung["margin"]["low"] > 0
+        wins = 0.0
+        for seat in range(3):
+            bots = [rung["weaker"] if p == seat else rung["stronger"] for p in range(3)]
+            for i in range(games):
+                winners = play_game(base, 3, bots, 2 + i).winners()
+                wins += 1 / len(winners) if seat in winners else 0.0
+        assert rung["weaker_win_rate"]["rate"] == pytest.approx(wins / (3 * games))

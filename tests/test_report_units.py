@@ -58,21 +58,45 @@ def test_an_unknown_kind_of_card_is_refused():
         make_seat("greedy/no=castle:x", 0, 0)
 
 
-def test_variance_shares_of_a_known_table():
-    """Scores (weaker, stronger) of two games: the bots apart by 10, the games by 2 → the sums
-    of squares are 100 between the bots, 4 between the games, 0 left (of 104)."""
-    shares = stats.variance_shares([(0, 10), (2, 12)])
-    assert shares == pytest.approx({"bots": 100 / 104, "draw": 4 / 104, "rest": 0.0})
+def test_the_deals_share_of_a_known_table():
+    """Margins of three deals, each played twice: deal means 0, 6, 12 (MSB = 2·36 = 72), within
+    each deal ±1 (MSW = 2·3/3 = 2): σ²_deal = (72 − 2)/2 = 35, its share 35/37."""
+    assert stats.deal_share([[-1, 1], [5, 7], [11, 13]]) == pytest.approx(35 / 37)
+    assert stats.deal_share([[0, 10], [10, 0], [5, 5]]) == 0.0  # the deals alike: no share
+    assert stats.deal_share([[3, 3], [8, 8]]) == 1.0  # nothing varies within a deal
+    assert stats.deal_share([[1, 2]]) is None  # one deal: no estimate
 
 
-@given(st.lists(st.tuples(st.integers(0, 90), st.integers(0, 90)), min_size=2, max_size=40))
-def test_variance_shares_split_the_whole_variance(pairs):
-    shares = stats.variance_shares(pairs)
-    if statistics.pvariance([v for p in pairs for v in p]) == 0:
-        assert shares == {"bots": None, "draw": None, "rest": None}
-        return
-    assert all(0 <= v <= 1 + 1e-9 for v in shares.values())
-    assert sum(shares.values()) == pytest.approx(1.0)
+@given(st.lists(st.tuples(st.integers(-30, 30), st.integers(-30, 30), st.integers(-30, 30)), min_size=2, max_size=30))
+def test_the_deals_share_is_a_share(groups):
+    share = stats.deal_share(groups)
+    values = [v for g in groups for v in g]
+    if statistics.pvariance(values) == 0:
+        assert share is None
+    else:
+        assert share is not None and 0 <= share <= 1
+
+
+def test_a_rung_reads_the_weaker_bot_in_whatever_seat_it_sat():
+    """Three players, the weaker bot in seat k of rotation k (it never wins here): its win rate is
+    0 against an even 1/3 and a stronger seat's is 1/2, whichever seat won; the margin is
+    the stronger seats' mean less the weaker's."""
+    rotations = []
+    for k in range(3):
+        games = []
+        for i in range(4):
+            scores = [20 + i, 30, 40 - i]
+            scores[k] = 10
+            games.append(_game(i, scores))
+        rotations.append((k, games))
+    rung = stats.ladder(rotations, 3, seed=0)
+    assert rung["weaker_win_rate"]["rate"] == 0 and rung["even_share"] == pytest.approx(1 / 3)
+    assert rung["stronger_win_rate"]["rate"] == pytest.approx(0.5)
+    assert rung["weaker_win_rate"]["high"] < 1 / 3 < rung["stronger_win_rate"]["low"]
+    assert rung["games"] == 12 and rung["deals"] == 4
+    margins = [statistics.fmean(s for p, s in enumerate(g["scores"]) if p != k) - 10 for k, gs in rotations for g in gs]
+    expected = statistics.fmean(margins)
+    assert rung["margin"]["mean"] == pytest.approx(expected)
 
 
 def _game(index, scores, first=0, winners=None):
@@ -175,3 +199,19 @@ def test_restricted_play_has_its_unrestricted_games_whatever_the_ladder():
     cards = [c for c in conditions if c.role == "card"]
     assert len(cards) == len(plan.cards[0]) and all(c.bots[0].endswith("/no=" + c.card) and c.players == 3 for c in cards)
     assert len({c.key for c in conditions}) == len(conditions)
+
+
+def test_vs_without_cards_or_a_ladder_has_no_empty_table_and_lists_the_assumptions_once(tmp_path):
+    """Issue 35: `--vs` with one bot and --no-cards left an empty plot, header-only tables and
+    the assumptions twice."""
+    import re
+
+    out = tmp_path / "r"
+    args = ("report", "--vs", "kids", "--players", "2", "--bots", "greedy", "--no-cards", "--games", "2", "--chunk", "1")
+    assert run(*args, "--out", out).returncode == 0
+    html = (out / "report.html").read_text()
+    tables = re.findall(r"<table>(.*?)</table>", html, re.S)
+    assert tables and all(t.count("<tr>") >= 2 for t in tables)
+    assert html.count('<th class="l">card</th>') == 1  # the assumptions' table, once
+    assert "The same assumed values as above." in html
+    assert html.count("data:image/png;base64,") == 3  # seats, shape, the differences: no empty plot

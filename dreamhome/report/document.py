@@ -39,8 +39,13 @@ def _conditions(plan: ReportPlan, r: int, role: str) -> list[Condition]:
 def _section(plan: ReportPlan, results: Results, r: int, rules: Ruleset) -> dict:
     seats = [{"bot": c.bots[0], **stats.seats(results[c], c.players)} for c in _conditions(plan, r, "seats")]
     ladder = [
-        {"weaker": c.bots[0], "stronger": c.bots[1], "players": c.players, **stats.ladder(results[c], plan.seed)}
-        for c in _conditions(plan, r, "ladder")
+        {
+            "weaker": weak,
+            "stronger": strong,
+            "players": rotations[0].players,
+            **stats.ladder([(c.bots.index(weak), results[c]) for c in rotations], rotations[0].players, plan.seed),
+        }
+        for weak, strong, rotations in plan.rungs(r)
     ]
     cards = []
     base = results.get(plan.card_baseline(r), [])
@@ -108,14 +113,15 @@ def _differences(plan: ReportPlan, results: Results) -> dict:
                 **{f"part_{c}": stats.paired(ga, gb, partial(_part_mean, part=i)) for i, c in enumerate(COMPONENTS)},
             }
         )
-    for a, b in zip(_conditions(plan, 0, "ladder"), _conditions(plan, 1, "ladder")):
-        ga, gb = results[a], results[b]
+    for (weak, strong, rot_a), (_w, _s, rot_b) in zip(plan.rungs(0), plan.rungs(1)):
+        ga = _rotated(weak, rot_a, results)
+        gb = _rotated(weak, rot_b, results)
         out["ladder"].append(
             {
-                "weaker": a.bots[0],
-                "stronger": a.bots[1],
-                "stronger_win_rate": stats.paired(ga, gb, lambda g: stats.win_share(g, 1)),
-                "margin": stats.paired(ga, gb, lambda g: g["scores"][1] - g["scores"][0]),
+                "weaker": weak,
+                "stronger": strong,
+                "weaker_win_rate": stats.paired(ga, gb, lambda g: stats.win_share(g, g["weak"])),
+                "margin": stats.paired(ga, gb, stats.margin_of_weaker),
             }
         )
     base_a, base_b = results.get(plan.card_baseline(0), []), results.get(plan.card_baseline(1), [])
@@ -127,6 +133,16 @@ def _differences(plan: ReportPlan, results: Results) -> dict:
         worth_a = dict(_worths(results[a], base_a))
         diffs = [w - worth_a[k] for k, w in _worths(results[twin], base_b) if k in worth_a]
         out["cards"].append({"card": a.card, "worth": stats.mean_ci(diffs)})
+    return out
+
+
+def _rotated(weak: str, rotations: Sequence[Condition], results: Results) -> list[dict]:
+    """A rung's games from every rotation, each marked with the weaker bot's seat and indexed
+    (rotation, game) so that two rulesets' rungs pair game by game."""
+    out = []
+    for k, c in enumerate(rotations):
+        seat = c.bots.index(weak)
+        out += [{**g, "weak": seat, "game": (k, g["game"])} for g in results[c]]
     return out
 
 
@@ -152,11 +168,10 @@ def summary(doc: dict) -> str:
             f"tie-break decided {format_interval(s['tiebreak_decided'])}"
         )
     for rung in doc["ladder"]:
-        share = rung["variance"]["bots"]["share"]
         lines.append(
-            f"  {rung['stronger']} over {rung['weaker']}: wins {format_interval(rung['stronger_win_rate'])}, "
-            f"margin {format_interval(rung['margin'], 1)}; variance explained by the bots "
-            + (f"{share:.0%}" if share is not None else "—")
+            f"  {rung['stronger']} over {rung['weaker']} ({rung['players']} players, the weaker in every seat): "
+            f"the weaker wins {format_interval(rung['weaker_win_rate'])} (even {rung['even_share']:.1%}), "
+            f"margin {format_interval(rung['margin'], 1)} points"
         )
     if doc["cards"]:
         top, bottom = doc["cards"][0], doc["cards"][-1]

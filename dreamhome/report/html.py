@@ -97,22 +97,21 @@ def _seats(section: dict) -> str:
 def _ladder(section: dict) -> str:
     rows = []
     for r in section["ladder"]:
-        v = r["variance"]
-        share = {
-            k: (f"{v[k]['share']:.0%} [{v[k]['low']:.0%}, {v[k]['high']:.0%}]" if v[k]["share"] is not None else "—") for k in v
-        }
+        d = r["deal_share"]
         rows.append(
             [
                 f"{r['stronger']} over {r['weaker']}",
-                str(r["games"]),
+                str(r["players"]),
+                f"{r['games']} ({r['deals']} deals)",
+                interval(r["weaker_win_rate"], percent=True),
                 interval(r["stronger_win_rate"], percent=True),
+                f"{r['even_share']:.1%}",
                 interval(r["margin"], digits=1),
-                share["bots"],
-                share["draw"],
-                share["rest"],
+                f"{d['share']:.0%} [{d['low']:.0%}, {d['high']:.0%}]" if d["share"] is not None and d["low"] is not None else "—",
             ]
         )
-    return _table(["rung", "games", "stronger wins", "score margin", "variance: bots", "draw", "rest"], rows)
+    head = ["rung", "players", "games", "weaker wins", "a stronger seat wins", "even share", "margin (points)"]
+    return _table(head + ["deal's share of the margin's variance"], rows)
 
 
 def _cards(section: dict) -> str:
@@ -180,9 +179,9 @@ def _differences(doc: dict) -> str:
         ],
     )
     ladder = _table(
-        ["rung", "stronger's win share", "margin"],
+        ["rung", "weaker's win share", "margin"],
         [
-            [f"{x['stronger']} over {x['weaker']}", interval(x["stronger_win_rate"], digits=3), interval(x["margin"])]
+            [f"{x['stronger']} over {x['weaker']}", interval(x["weaker_win_rate"], digits=3), interval(x["margin"])]
             for x in d["ladder"]
         ],
     )
@@ -199,7 +198,7 @@ def _differences(doc: dict) -> str:
         ],
     )
     cards = _table(["card", "worth (points)"], [[x["card"], interval(x["worth"])] for x in d["cards"]])
-    return seats + ladder + shape + cards
+    return seats + (ladder if d["ladder"] else "") + shape + (cards if d["cards"] else "")
 
 
 def report_html(doc: dict, figures: dict[str, bytes]) -> str:
@@ -243,7 +242,7 @@ def report_html(doc: dict, figures: dict[str, bytes]) -> str:
             f"<h3>{escape(vs['ruleset'])}: shape</h3>",
             _shape(vs),
             f"<h3>{escape(vs['ruleset'])}: assumptions</h3>",
-            _assumed(vs),
+            _assumed(vs) if vs["assumed"] != doc["assumed"] else "<p>The same assumed values as above.</p>",
         ]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

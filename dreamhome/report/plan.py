@@ -33,8 +33,9 @@ CARD_BOT = "greedy"
 
 @dataclass(frozen=True)
 class Condition:
-    """One experiment of the plan. `role`: seats (self-play), ladder (bots[0] weaker than
-    bots[1]) or card (seat 0 forbidden `card`, the rest as the seats condition it pairs with)."""
+    """One experiment of the plan. `role`: seats (self-play), ladder (a weaker bot in one
+    seat, the stronger in the others: `ReportPlan.rungs`) or card (seat 0
+    forbidden `card`, the rest as the seats condition it pairs with)."""
 
     ruleset: int
     players: int
@@ -93,18 +94,33 @@ class ReportPlan:
             for p in self.players:
                 for bot in self.seat_bots():
                     out.append(Condition(r, p, (bot,) * p, self.games_for([bot]), "seats"))
-            several = [p for p in self.players if p >= 2]
-            if several:
-                for weak, strong in zip(self.ladder, self.ladder[1:]):
-                    p = min(several)
-                    bots = (weak, strong, *([strong] * (p - 2)))
-                    out.append(Condition(r, p, bots, self.games_for(bots), "ladder"))
+            for _weak, _strong, rotations in self.rungs(r):
+                out += rotations
             if self.cards[r] and self.card_baseline(r) not in out:
                 out.append(self.card_baseline(r))  # restricted play pairs with it, even off the ladder
             p = self.card_players
             for card in self.cards[r]:
                 bots = (restricted_name(CARD_BOT, card), *([CARD_BOT] * (p - 1)))
                 out.append(Condition(r, p, bots, self.games, "card", card))
+        return out
+
+    def rungs(self, r: int) -> list[tuple[str, str, list[Condition]]]:
+        """Each rung of the ladder (weaker, stronger) at the smallest player count given: one
+        condition a seat of the weaker bot (it sits at seat k of rotation k, the stronger bot
+        everywhere else). Every rotation plays the same seeds, so a deal is played once with
+        the weaker bot in each seat: its seat's luck averages out of the rung's figures and the
+        deal's share of the margin's variance can be measured (stats.ladder)."""
+        several = [p for p in self.players if p >= 2]
+        if not several:
+            return []
+        p = min(several)
+        out = []
+        for weak, strong in zip(self.ladder, self.ladder[1:]):
+            rotations = []
+            for k in range(p):
+                bots = tuple(weak if i == k else strong for i in range(p))
+                rotations.append(Condition(r, p, bots, self.games_for(bots), "ladder"))
+            out.append((weak, strong, rotations))
         return out
 
     def card_baseline(self, r: int) -> Condition:

@@ -18,7 +18,7 @@ from dreamhome.scoring import COMPONENTS
 from dreamhome.whatif.stats import mean_ci, proportion_ci
 
 BOOTSTRAP = 400
-"""Bootstrap resamples for the variance shares."""
+"""Bootstrap resamples for the figures with no closed-form interval."""
 ESSENTIAL_SHARE = 0.5
 """A card is one no one can do without when a seat forbidden it loses, at the least, half of
 an even share of wins (the win-rate worth's low end ≥ 0.5 / players)."""
@@ -82,44 +82,80 @@ def first_margin(game: dict) -> float:
     return scores[game["first"]] - (sum(others) / len(others) if others else 0.0)
 
 
-def ladder(games: Sequence[dict], seed: int) -> dict:
-    """Seat 0 the weaker bot, seat 1 the stronger: the stronger's win rate and margin, and the
-    share of the score's variance explained by the bot, by the draw and by neither."""
-    ok = ok_games(games)
-    wins = sum(win_share(g, 1) for g in ok)
-    margins = [g["scores"][1] - g["scores"][0] for g in ok]
-    pairs = [(g["scores"][0], g["scores"][1]) for g in ok]
-    shares = variance_shares(pairs)
+def ladder(rotations: Sequence[tuple[int, Sequence[dict]]], players: int, seed: int) -> dict:
+    """A rung from its rotations (the weaker bot's seat, its games): the weaker bot's win rate
+    against an even share (1/players), a stronger seat's win rate, the margin (the stronger
+    seats' mean score less the weaker's) and the deal's share of the margin's variance.
+
+    Every rotation plays the same seeds, so each deal is played once with the weaker bot in
+    every seat. The margin is averaged over a deal's rotations before its interval (the deal
+    is the independent unit). The deal's share is the one-way random-effects estimate
+    (σ²_deal / (σ²_deal + σ²_within), deals complete in every rotation), with a percentile
+    bootstrap interval over deals drawn from the report's seed."""
+    by_deal: dict[int, list[dict]] = {}
+    crashed = 0
+    for weak_seat, games in rotations:
+        crashed += len(games) - len(ok_games(games))
+        for g in ok_games(games):
+            by_deal.setdefault(g["game"], []).append({"weak": weak_seat, **g})
+    played = [g for deal in by_deal.values() for g in deal]
+    weak_wins = sum(win_share(g, g["weak"]) for g in played)
+    weaker = proportion_ci(weak_wins, len(played))
+    stronger = _others_share(weaker, players)
+    deal_margins = {k: [margin_of_weaker(g) for g in deal] for k, deal in sorted(by_deal.items())}
+    complete = [m for m in deal_margins.values() if len(m) == len(rotations)]
+    share = deal_share(complete)
     rng = random.Random(f"report-bootstrap/{seed}")
-    boot: dict[str, list[float]] = {k: [] for k in shares}
-    if len(pairs) > 1:
+    boot: list[float] = []
+    if len(complete) > 1:
         for _ in range(BOOTSTRAP):
-            sample = [pairs[rng.randrange(len(pairs))] for _ in pairs]
-            for k, v in variance_shares(sample).items():
-                if v is not None:
-                    boot[k].append(v)
+            value = deal_share([complete[rng.randrange(len(complete))] for _ in complete])
+            if value is not None:
+                boot.append(value)
     return {
-        "games": len(ok),
-        "crashed": len(games) - len(ok),
-        "stronger_win_rate": proportion_ci(wins, len(ok)),
-        "margin": mean_ci(margins),
-        "variance": {k: {"share": v, **_percentiles(boot[k])} for k, v in shares.items()},
+        "games": len(played),
+        "deals": len(by_deal),
+        "crashed": crashed,
+        "even_share": 1 / players,
+        "weaker_win_rate": weaker,
+        "stronger_win_rate": stronger,
+        "margin": mean_ci([statistics.fmean(m) for m in deal_margins.values()]),
+        "deal_share": {"share": share, **_percentiles(boot)},
     }
 
 
-def variance_shares(pairs: Sequence[tuple[float, float]]) -> dict[str, float | None]:
-    """Two-way decomposition of the scores (weaker, stronger) of each game: the sum of squares
-    between the bots, between the games (the draw: the deal and the first player) and the rest
-    (how the draw favoured one bot), each a share of the total."""
-    n = len(pairs)
-    values = [v for p in pairs for v in p]
-    if n < 2 or statistics.pvariance(values) == 0:
-        return {"bots": None, "draw": None, "rest": None}
-    grand = statistics.fmean(values)
-    total = sum((v - grand) ** 2 for v in values)
-    bots = n * sum((statistics.fmean(p[k] for p in pairs) - grand) ** 2 for k in (0, 1))
-    draw = 2 * sum((statistics.fmean(p) - grand) ** 2 for p in pairs)
-    return {"bots": bots / total, "draw": draw / total, "rest": max(0.0, total - bots - draw) / total}
+def margin_of_weaker(game: dict) -> float:
+    """The stronger seats' mean score less the weaker seat's (`weak`: its seat)."""
+    scores = game["scores"]
+    others = [s for p, s in enumerate(scores) if p != game["weak"]]
+    return statistics.fmean(others) - scores[game["weak"]]
+
+
+def _others_share(weaker: dict, players: int) -> dict:
+    """A stronger seat's win rate: the weaker seat's losses shared by the players − 1 others,
+    its interval the Wilson interval of the weaker's rate mapped through the same line."""
+    if weaker["rate"] is None:
+        return dict(weaker)
+    k = players - 1
+    return {"rate": (1 - weaker["rate"]) / k, "low": (1 - weaker["high"]) / k, "high": (1 - weaker["low"]) / k, "n": weaker["n"]}
+
+
+def deal_share(groups: Sequence[Sequence[float]]) -> float | None:
+    """One-way random-effects ANOVA (balanced): the deal's variance component as a share of
+    the whole, (MSB − MSW)/r over that plus MSW, floored at 0; None without two deals of at
+    least two games or without any variance."""
+    n = len(groups)
+    if n < 2 or not groups[0] or len(groups[0]) < 2:
+        return None
+    r = len(groups[0])
+    means = [statistics.fmean(g) for g in groups]
+    grand = statistics.fmean(means)
+    msb = r * sum((m - grand) ** 2 for m in means) / (n - 1)
+    msw = sum((v - m) ** 2 for g, m in zip(groups, means) for v in g) / (n * (r - 1))
+    between = max(0.0, (msb - msw) / r)
+    if between + msw == 0:
+        return None
+    return between / (between + msw)
 
 
 def _percentiles(values: list[float]) -> dict:
