@@ -38,12 +38,19 @@ def test_a_room_worth_20_points_ranks_first_and_a_card_with_count_0_is_absent(tm
     assert cards[0]["card"] == "room:mansion"
     assert all(cards[0]["low"] > other["high"] for other in cards[1:])  # its interval above every other card's
     assert [c["worth"] for c in cards] == sorted((c["worth"] for c in cards), reverse=True)
+    # the flags after Holm's correction (issue 35): the 20-point room is costly to lose, nothing is "worthless"
+    assert doc["multiple_comparisons"]["method"] == "holm" and "costly_to_lose" in cards[0]["flags"]
+    assert all(set(c["flags"]) <= {"costly_to_lose", "better_without", "essential"} for c in cards)
+    assert cards[0]["always_take"]["mean"] > 0  # taking the mansion whenever it can pays
+    base_rate = cards[0]["take_base"]
+    assert all(c["take_base"] == base_rate for c in cards) and 0 < base_rate["rate"] < 1
     # every card type of the decks, by the rules file's own definitions, and nothing else
     rules = compile_rules(MANSION)
     decks = {f"room:{r.id}" for r in rules.rooms if r.count} | {f"roof:{r.id}" for r in rules.roofs if r.count}
     decks |= {f"furnishing:{f.id}" for f in rules.furnishings if f.is_card and f.count}
     decks |= {f"helper:{h.id}" for h in rules.helpers if h.count} | {f"tool:{t.id}" for t in rules.tools if t.count}
     assert {c["card"] for c in cards} == decks
+    assert cards[0]["copies"] == rules.room("mansion").count
     assert "room:workshop" not in decks and rules.room("workshop").count == 0  # COMP-*: count 0, not in the game
     assert doc["assumed"] and {a["file"] for a in doc["assumed"]} <= {"base.dh", "report_mansion.dh"}
     sources = {"base.dh": files("dreamhome.rules").joinpath("base.dh").read_text(), "report_mansion.dh": MANSION.read_text()}

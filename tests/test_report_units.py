@@ -215,3 +215,73 @@ def test_vs_without_cards_or_a_ladder_has_no_empty_table_and_lists_the_assumptio
     assert html.count('<th class="l">card</th>') == 1  # the assumptions' table, once
     assert "The same assumed values as above." in html
     assert html.count("data:image/png;base64,") == 3  # seats, shape, the differences: no empty plot
+
+
+def _holm_step_down(pvalues, alpha):
+    """Holm (1979) as he states it: reject the smallest p-values in order while p_(k) ≤ α/(m − k + 1)."""
+    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
+    rejected = set()
+    for k, i in enumerate(order):
+        if pvalues[i] > alpha / (len(pvalues) - k):
+            break
+        rejected.add(i)
+    return rejected
+
+
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=40), st.sampled_from([0.01, 0.05, 0.1]))
+def test_holms_adjusted_p_values_reject_what_the_step_down_procedure_rejects(pvalues, alpha):
+    adjusted = stats.holm(pvalues)
+    assert {i for i, p in enumerate(adjusted) if p <= alpha} == _holm_step_down(pvalues, alpha)
+    assert all(p <= a <= 1 for p, a in zip(pvalues, adjusted))
+
+
+def test_a_p_value_is_the_normal_tests():
+    scipy_stats = pytest.importorskip("scipy.stats")
+    values = [1.0, 2.5, -0.5, 3.0, 1.5, 0.0, 2.0]
+    ci = stats.mean_ci(values)
+    z = ci["mean"] / (ci["sd"] / len(values) ** 0.5)
+    assert stats.p_value(ci) == pytest.approx(2 * scipy_stats.norm.sf(abs(z)))
+    z_half = (ci["mean"] - 0.5) / (ci["sd"] / len(values) ** 0.5)
+    assert stats.p_value(ci, 0.5, one_sided=True) == pytest.approx(scipy_stats.norm.sf(z_half))
+
+
+@given(st.lists(st.integers(0, 80), min_size=1, max_size=300))
+def test_a_high_quantiles_interval_brackets_it(values):
+    top = stats.quantile_ci(values, 0.99)
+    ordered = sorted(values)
+    assert top["low"] <= top["value"] <= top["high"] <= ordered[-1]
+    assert top["value"] == ordered[max(0, -(-99 * len(values) // 100) - 1)]
+
+
+@pytest.mark.parametrize("card", ["room:kitchen", "roof:red", "helper:supplier"])
+def test_an_always_take_seat_takes_a_column_holding_its_card_whenever_it_may(base, card):
+    for seed in range(2):
+        state = GameState(base, 2, seed)
+        seats = [make_seat(f"greedy/always={card}", seed, 0), make_bot("greedy", seed, 1)]
+        chances = 0
+        while not state.is_terminal():
+            actor = state.current_player()
+            obs = state.observation(lookahead=True)
+            legal = state.legal_actions()
+            action = seats[actor].choose(obs, legal)
+            if actor == 0:
+                holding = [a for a in legal if isinstance(a, TakeColumn) and card in _column_cards(obs, a.column)]
+                if holding:
+                    chances += 1
+                    assert action in holding
+            state.apply_action(action)
+        assert chances > 0
+
+
+def test_a_cards_copies_and_worth_per_copy_are_the_decks_and_the_worth_shared(base):
+    base_games = [dict(_game(i, [30, 20]), forced=[0, 0]) for i in range(4)]
+    restricted = [dict(_game(i, [30 - 3 * i, 20]), forced=[i % 2, 0]) for i in range(4)]
+    entry = stats.card(restricted, [], base_games, copies=3)
+    assert entry["worth"] == pytest.approx(4.5) and entry["copies"] == 3
+    assert entry["worth_per_copy"]["mean"] == pytest.approx(1.5)
+    assert entry["worth_per_copy"]["low"] == pytest.approx(entry["low"] / 3)
+    assert entry["forced_takes"]["mean"] == pytest.approx(0.5)
+    from dreamhome.report.restricted import card_copies
+
+    copies = card_copies(base)
+    assert copies["room:bathroom"] == base.room("bathroom").count and all(n > 0 for n in copies.values())

@@ -37,7 +37,7 @@ def _conditions(plan: ReportPlan, r: int, role: str) -> list[Condition]:
 
 
 def _section(plan: ReportPlan, results: Results, r: int, rules: Ruleset) -> dict:
-    seats = [{"bot": c.bots[0], **stats.seats(results[c], c.players)} for c in _conditions(plan, r, "seats")]
+    seats = [{"bot": c.bots[0], **stats.seats(results[c], c.players, plan.seed)} for c in _conditions(plan, r, "seats")]
     ladder = [
         {
             "weaker": weak,
@@ -49,14 +49,17 @@ def _section(plan: ReportPlan, results: Results, r: int, rules: Ruleset) -> dict
     ]
     cards = []
     base = results.get(plan.card_baseline(r), [])
-    rates = stats.take_rates(base)
+    rates, take_base = stats.take_rates(base)
+    always = {c.card: results[c] for c in _conditions(plan, r, "always")}
     for c in _conditions(plan, r, "card"):
         assert c.card is not None
         kind, _, ident = c.card.partition(":")
-        entry = {"card": c.card, "kind": kind, "name": rules.card_name(ident), **stats.card(results[c], base, c.players)}
+        figures = stats.card(results[c], always.get(c.card, []), base, plan.copies[r][c.card])
+        entry = {"card": c.card, "kind": kind, "name": rules.card_name(ident), **figures}
         entry["take_rate"] = rates.get(c.card, stats.proportion_ci(0, 0))
-        entry["flags"] = stats.flags(entry, c.players)
+        entry["take_base"] = take_base
         cards.append(entry)
+    comparisons = stats.flag_cards(cards, plan.card_players)
     cards.sort(key=lambda e: (-(e["worth"] if e["worth"] is not None else float("-inf")), e["card"]))
     for rank, entry in enumerate(cards, 1):
         entry["rank"] = rank
@@ -67,6 +70,7 @@ def _section(plan: ReportPlan, results: Results, r: int, rules: Ruleset) -> dict
         "seats": seats,
         "ladder": ladder,
         "cards": cards,
+        "multiple_comparisons": comparisons,
         "card_players": plan.card_players,
         "shape": shape,
         "best_house": best_house(rules),
@@ -164,7 +168,7 @@ def summary(doc: dict) -> str:
         first = s["positions"][0]["win_rate"]
         lines.append(
             f"  {s['players']} players, {s['bot']}: first seat wins {format_interval(first)} "
-            f"(even {s['even_share']:.1%}); largest deviation {s['balance']:.1%}; "
+            f"(even {s['even_share']:.1%}); largest deviation {_share(s['balance_ci'])}; "
             f"tie-break decided {format_interval(s['tiebreak_decided'])}"
         )
     for rung in doc["ladder"]:
@@ -179,14 +183,21 @@ def summary(doc: dict) -> str:
             f"  cards ({doc['card_players']} players, restricted play): most worth {top['name']} {_worth(top)}; "
             f"least {bottom['name']} {_worth(bottom)}"
         )
-        flagged = {f: [c["name"] for c in doc["cards"] if f in c["flags"]] for f in ("essential", "worthless")}
-        said = {  # the flags as a reader takes them: "worthless" only says the interval holds 0
-            "essential": "essential (forbidding it costs at least half an even share of wins)",
-            "worthless": "no measurable worth (its points interval holds 0)",
+        said = {
+            "costly_to_lose": "costly to lose (a seat forbidden it loses points)",
+            "better_without": "better without (a seat forbidden it gains points: the bot over-values it)",
+            "essential": "essential (forbidding it costs more than half an even share of wins)",
         }
-        for f, names in flagged.items():
+        for f, what in said.items():
+            names = [c["name"] for c in doc["cards"] if f in c["flags"]]
             if names:
-                lines.append(f"  {said[f]}: {', '.join(names)}")
+                lines.append(f"  {what}: {', '.join(names)}")
+        unflagged = sum(1 for c in doc["cards"] if not c["flags"])
+        if unflagged:
+            lines.append(
+                f"  {unflagged} card type(s): worth not told apart from 0 by these games "
+                f"({doc['multiple_comparisons']['method']}-adjusted, family-wise {doc['multiple_comparisons']['alpha']:.0%})"
+            )
     best = doc["best_house"]
     reached = max((s["best_reached"] for s in doc["shape"] if s["best_reached"] is not None), default=None)
     lines.append(f"  best house reached {reached}, proven best {best['total']}; {len(doc['assumed'])} assumed values")
@@ -200,6 +211,14 @@ def summary(doc: dict) -> str:
     if doc["crashed"]:
         lines.append(f"  {doc['crashed']} game(s) crashed; their seeds are in the games/ directories")
     return "\n".join(lines) + "\n"
+
+
+def _share(ci: dict) -> str:
+    if ci["share"] is None:
+        return "—"
+    if ci["low"] is None:
+        return f"{ci['share']:.1%}"
+    return f"{ci['share']:.1%} [{ci['low']:.1%}, {ci['high']:.1%}]"
 
 
 def _worth(card: dict) -> str:

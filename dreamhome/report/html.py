@@ -84,7 +84,7 @@ def _seats(section: dict) -> str:
                 str(s["games"]),
                 interval(s["first_advantage"], percent=True),
                 interval(s["first_margin"]),
-                f"{s['balance']:.1%}" if s["balance"] is not None else "—",
+                _share(s["balance_ci"], ".1%"),
                 interval(s["tiebreak_decided"], percent=True),
                 interval(s["ties_left"], percent=True),
             ]
@@ -120,33 +120,57 @@ def _cards(section: dict) -> str:
             str(c["rank"]),
             c["name"],
             c["kind"],
+            str(c["copies"]),
             interval(c),
+            interval(c["worth_per_copy"]),
             interval(c["win_worth"], percent=True),
+            interval(c["always_take"]),
             interval(c["take_rate"], percent=True),
-            f"{c['forced_takes']:.2f}" if c["forced_takes"] is not None else "—",
-            ", ".join(c["flags"]),
+            f"{c['take_base']['rate']:.1%}" if c["take_base"]["rate"] is not None else "—",
+            interval(c["forced_takes"]),
+            f"{c['p_adjusted']:.3f}" if c["p_adjusted"] is not None else "—",
+            ", ".join(f.replace("_", " ") for f in c["flags"]),
         ]
         for c in section["cards"]
     ]
-    return _table(["rank", "card", "kind", "worth (points)", "worth (win rate)", "take rate", "forced takes", "flags"], rows, 3)
+    head = ["rank", "card", "kind", "copies", "worth (points)", "worth a copy", "worth (win rate)", "always take (points)"]
+    head += ["take rate", "base rate", "forced takes", "p (Holm)", "flags"]
+    mc = section["multiple_comparisons"]
+    note = (
+        f"<p>Flags hold the family-wise error at {mc['alpha']:.0%} by {escape(mc['method'].title())}'s method "
+        f"({escape(mc['families']['worth'])}; {escape(mc['families']['essential'])}). A card with no flag has a worth "
+        "these games cannot tell from 0, which is not a worth of 0.</p>"
+    )
+    return _table(head, rows, 3) + note
+
+
+def _share(ci: dict, fmt: str) -> str:
+    """A figure (`share`) and its percentile interval."""
+    if ci["share"] is None:
+        return "—"
+    if ci["low"] is None:
+        return format(ci["share"], fmt)
+    return f"{ci['share']:{fmt}} [{ci['low']:{fmt}}, {ci['high']:{fmt}}]"
 
 
 def _shape(section: dict) -> str:
     rows = []
     for s in section["shape"]:
+        top = s["top_score"]
         rows.append(
             [
                 f"{s['players']} players, {s['bot']}",
                 interval(s["decisions_per_player"], digits=1),
-                f"{s['branching_factor']:.2f}" if s["branching_factor"] is not None else "—",
+                interval(s["branching_per_game"], digits=2),
                 interval(s["choice_share"], percent=True),
-                interval(s["score"], digits=1),
-                *[f"{s['parts'][c]['mean']:.1f} ({s['parts'][c]['p5']}–{s['parts'][c]['p95']})" for c in COMPONENTS],
+                interval(s["score"], digits=1) + f" ({s['score']['p5']}–{s['score']['p95']})",
+                *[interval(s["parts"][c], digits=1) for c in COMPONENTS],
+                f"{top['value']} [{top['low']}, {top['high']}]" if top["value"] is not None else "—",
                 str(s["best_reached"]),
             ]
         )
-    head = ["games", "decisions a player", "branching", "moves with a choice", "score"]
-    head += [c.replace("_", " ") for c in COMPONENTS] + ["best reached"]
+    head = ["games", "decisions a player", "branching", "moves with a choice", "score (p5–p95)"]
+    head += [c.replace("_", " ") for c in COMPONENTS] + ["99th percentile house", "best reached (a maximum: no interval)"]
     best = section["best_house"]
     proven = (
         f"{best['total']} ({'proven' if best['optimal'] else 'not proven'})"

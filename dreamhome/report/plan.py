@@ -17,7 +17,7 @@ from pathlib import Path
 
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
-from dreamhome.report.restricted import card_types, make_seat, restricted_name
+from dreamhome.report.restricted import card_copies, make_seat, restricted_name
 from dreamhome.ruleset import Ruleset
 from dreamhome.whatif.experiment import Experiment, RulesetSpec, bot_code_hash, check_size, resolve_ruleset
 
@@ -34,8 +34,9 @@ CARD_BOT = "greedy"
 @dataclass(frozen=True)
 class Condition:
     """One experiment of the plan. `role`: seats (self-play), ladder (a weaker bot in one
-    seat, the stronger in the others: `ReportPlan.rungs`) or card (seat 0
-    forbidden `card`, the rest as the seats condition it pairs with)."""
+    seat, the stronger in the others: `ReportPlan.rungs`), card (seat 0
+    forbidden `card`, the rest as the seats condition it pairs with) or always (seat 0 takes
+    `card` whenever it can)."""
 
     ruleset: int
     players: int
@@ -65,6 +66,8 @@ class ReportPlan:
     chunk: int
     cards: tuple[tuple[str, ...], ...]
     """Per ruleset, its card types (`KIND:ID`, count > 0)."""
+    copies: tuple[dict[str, int], ...] = field(default=(), compare=False)
+    """Per ruleset, each card type's copies in the decks."""
     bot_code: dict[str, str] = field(default_factory=dict, compare=False)
     files: tuple[str | None, ...] = field(default=(), compare=False)
     """Per ruleset, the rules file it is compiled from (None: the packaged base rules)."""
@@ -100,8 +103,9 @@ class ReportPlan:
                 out.append(self.card_baseline(r))  # restricted play pairs with it, even off the ladder
             p = self.card_players
             for card in self.cards[r]:
-                bots = (restricted_name(CARD_BOT, card), *([CARD_BOT] * (p - 1)))
-                out.append(Condition(r, p, bots, self.games, "card", card))
+                for role, always in (("card", False), ("always", True)):
+                    bots = (restricted_name(CARD_BOT, card, always), *([CARD_BOT] * (p - 1)))
+                    out.append(Condition(r, p, bots, self.games, role, card))
         return out
 
     def rungs(self, r: int) -> list[tuple[str, str, list[Condition]]]:
@@ -194,5 +198,6 @@ def build_plan(
     cp = card_players if card_players is not None else chosen[0]
     if cp not in chosen:
         raise DreamhomeError(f"--card-players: {cp} is not one of --players ({', '.join(map(str, chosen))})")
-    types = tuple(tuple(card_types(r)) if cards else () for r in compiled)
-    return ReportPlan(tuple(specs), chosen, names, games, heavy, cp, seed, chunk, types, code, tuple(files))
+    copies = tuple(card_copies(r) for r in compiled)
+    types = tuple(tuple(c) if cards else () for c in copies)
+    return ReportPlan(tuple(specs), chosen, names, games, heavy, cp, seed, chunk, types, copies, code, tuple(files))
