@@ -115,3 +115,66 @@ def test_a_planted_three_player_ladder_comes_out_in_its_known_order():
                 winners = play_game(base, 3, bots, 2 + i).winners()
                 wins += 1 / len(winners) if seat in winners else 0.0
         assert rung["weaker_win_rate"]["rate"] == pytest.approx(wins / (3 * games))
+
+
+def _stored_games(out: Path, condition: str) -> list[dict]:
+    """A condition's games as the store keeps them (games/<condition>/chunks/*.json)."""
+    (directory,) = (out / "games").glob(f"r0-{condition}-*")
+    return sorted(
+        (g for f in sorted((directory / "chunks").glob("*.json")) for g in json.loads(f.read_text())["games"]),
+        key=lambda g: g["game"],
+    )
+
+
+def _replayed_round_scores(rules, players: int, seed: int) -> list[list[int]]:
+    """Every house's score at each round's end, from a game stepped here with the greedy bots."""
+    from dreamhome.game.roster import make_bot
+    from dreamhome.game.state import GameState
+
+    state = GameState(rules, players, seed)
+    bots = [make_bot("greedy", seed, p) for p in range(players)]
+    out, current = [], state.round
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].choose(state.observation(), state.legal_actions()))
+        if state.round != current or state.is_terminal():
+            out.append(state.returns())
+            current = state.round
+    return out
+
+
+def test_the_tension_figures_are_those_recomputed_from_the_stored_games(tmp_path):
+    """Issue 35's check: margin, close, lead changes and the deciding round against a
+    recomputation, written apart here, from the games the report stored; the stored scores at
+    each round's end are those of the games replayed."""
+    out = tmp_path / "t"
+    proc = run(
+        "report", "--players", "3", "--bots", "greedy", "--no-cards", "--games", 12, "--chunk", 6, "--seed", 4, "--out", out
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((out / "report.json").read_text())
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(doc, json.loads(files("dreamhome.schemas").joinpath("report.schema.json").read_text()))
+    (t,) = doc["tension"]
+    games = _stored_games(out, "p3-seats")
+    base = compile_rules(None)
+    for g in games[:3]:
+        assert g["round_scores"] == _replayed_round_scores(base, 3, g["seed"]) and g["round_scores"][-1] == g["scores"]
+    margins, changes, settled = [], [], []
+    for g in games:
+        top = sorted(g["scores"])
+        margins.append(top[-1] - top[-2])
+        leaders = [[p for p in range(3) if s[p] == max(s)] for s in g["round_scores"]]
+        sole = [ls[0] for ls in leaders if len(ls) == 1]
+        changes.append(sum(1 for a, b in zip(sole, sole[1:]) if a != b))
+        # the earliest step after which some winner is at the top at every later step
+        steps = len(g["round_scores"])
+        settled.append(
+            min(next(k + 1 for k in range(steps) if all(w in leaders[j] for j in range(k, steps))) for w in g["winners"])
+        )
+    assert t["games"] == len(games) == 12 and t["steps"] == base.game.rounds + 1
+    assert t["margin"]["mean"] == pytest.approx(statistics.fmean(margins))
+    assert t["close"]["rate"] == pytest.approx(sum(m <= 2 for m in margins) / len(margins))
+    assert t["lead_changes"]["mean"] == pytest.approx(statistics.fmean(changes))
+    assert t["decided_round"]["mean"] == pytest.approx(statistics.fmean(settled))
+    for key in ("margin", "lead_changes", "decided_round"):
+        assert t[key]["low"] <= t[key]["mean"] <= t[key]["high"]

@@ -15,6 +15,7 @@ from pathlib import Path
 from dreamhome.errors import DreamhomeError
 from dreamhome.report import stats
 from dreamhome.report.plan import Condition, ReportPlan
+from dreamhome.report.tension import tension as tension_of
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import COMPONENTS
 from dreamhome.whatif.report import format_interval
@@ -64,6 +65,7 @@ def _section(plan: ReportPlan, results: Results, r: int, rules: Ruleset) -> dict
     for rank, entry in enumerate(cards, 1):
         entry["rank"] = rank
     shape = [{"bot": c.bots[0], "players": c.players, **stats.shape(results[c])} for c in _conditions(plan, r, "seats")]
+    tension = [{"bot": c.bots[0], "players": c.players, **tension_of(results[c])} for c in _conditions(plan, r, "seats")]
     return {
         "ruleset": plan.rulesets[r].label,
         "variants": list(plan.rulesets[r].variants),
@@ -73,6 +75,7 @@ def _section(plan: ReportPlan, results: Results, r: int, rules: Ruleset) -> dict
         "multiple_comparisons": comparisons,
         "card_players": plan.card_players,
         "shape": shape,
+        "tension": tension,
         "best_house": best_house(rules),
         "assumed": [
             {"id": ident, "field": fld, "file": Path(ref.file).name, "line": ref.line}
@@ -198,6 +201,12 @@ def summary(doc: dict) -> str:
                 f"  {unflagged} card type(s): worth not told apart from 0 by these games "
                 f"({doc['multiple_comparisons']['method']}-adjusted, family-wise {doc['multiple_comparisons']['alpha']:.0%})"
             )
+    for t in doc["tension"]:
+        lines.append(
+            f"  tension, {t['players']} players, {t['bot']}: winner's margin {format_interval(t['margin'], 1)}, "
+            f"close (≤ {t['close_points']}) {format_interval(t['close'])}, lead changes {format_interval(t['lead_changes'], 1)}, "
+            f"settled at step {format_interval(t['decided_round'], 1)} of {t['steps']}"
+        )
     best = doc["best_house"]
     reached = max((s["best_reached"] for s in doc["shape"] if s["best_reached"] is not None), default=None)
     lines.append(f"  best house reached {reached}, proven best {best['total']}; {len(doc['assumed'])} assumed values")

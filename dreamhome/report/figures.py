@@ -131,6 +131,28 @@ def shape_figure(section: dict) -> bytes:
     return _png(fig)
 
 
+def tension_figure(section: dict) -> bytes:
+    """The tension figures of each player count and bot, each bar with its 95% interval."""
+    plt = _plt()
+    rows = section["tension"]
+    labels = [f"{t['players']}p {t['bot']}" for t in rows]
+    fig, axes = plt.subplots(1, 4, figsize=(11, 3))
+    panels = (
+        ("margin", "mean", "winner's margin (points)"),
+        ("close", "rate", "close: won by ≤ 2"),
+        ("lead_changes", "mean", "lead changes"),
+        ("decided_round", "mean", "settled at step"),
+    )
+    for ax, (key, value, title) in zip(axes, panels):
+        values = [t[key][value] or 0.0 for t in rows]
+        errs = list(zip(*(_err(t[key], value) for t in rows))) if rows else None
+        ax.bar(labels, values, yerr=errs, capsize=3, color="#8172b3")
+        ax.set_title(title, fontsize=9)
+        ax.tick_params(axis="x", labelsize=7, rotation=30)
+    fig.suptitle("Tension (95% intervals)", fontsize=10)
+    return _png(fig)
+
+
 def vs_figure(doc: dict) -> bytes:
     """The paired differences (second ruleset less the first): the first seat's edge by player
     count, and each card's worth."""
@@ -166,7 +188,7 @@ def _first_edge_bars(ax, diff: dict) -> None:
 def all_figures(doc: dict) -> dict[str, bytes]:
     """Every plot of the report by name (the base ruleset's; `vs` when given); a section with
     nothing to plot (no ladder, --no-cards) has none."""
-    out = {"seats": seats_figure(doc), "shape": shape_figure(doc)}
+    out = {"seats": seats_figure(doc), "shape": shape_figure(doc), "tension": tension_figure(doc)}
     if doc["ladder"]:
         out["ladder"] = ladder_figure(doc)
     if doc["cards"]:

@@ -180,6 +180,22 @@ def _shape(section: dict) -> str:
     return _table(head, rows) + f"<p>Proven best house under these rules (<code>dreamhome max</code>): {escape(str(proven))}.</p>"
 
 
+def _tension(section: dict) -> str:
+    rows = [
+        [
+            f"{t['players']} players, {t['bot']}",
+            str(t["games"]),
+            interval(t["margin"], digits=1),
+            interval(t["close"], percent=True),
+            interval(t["lead_changes"], digits=2),
+            interval(t["decided_round"], digits=1) + f" of {t['steps']}",
+        ]
+        for t in section["tension"]
+    ]
+    head = ["games", "n", "winner's margin (points)", "close (won by ≤ 2)", "lead changes", "settled at step"]
+    return _table(head, rows)
+
+
 def _assumed(section: dict) -> str:
     if not section["assumed"]:
         return "<p>No value of these rules is marked <code>@assumed</code>.</p>"
@@ -247,13 +263,20 @@ def report_html(doc: dict, figures: dict[str, bytes]) -> str:
         "<h2>4. The game's shape</h2>",
         _img(figures["shape"], "score parts"),
         _shape(doc),
-        "<h2>5. Assumptions</h2>",
+        "<h2>5. Tension</h2>",
+        "<p>How close and how settled the games are, from every house's score at each round's end: "
+        "the winner's margin over the next score, the share of games won by at most 2 points, the "
+        "lead changes (the sole leader after a round differs from the last sole leader) and the step "
+        "(a round's end; the last step is the game's end) from which a winner was never behind.</p>",
+        _img(figures["tension"], "tension"),
+        _tension(doc),
+        "<h2>6. Assumptions</h2>",
         _assumed(doc),
     ]
     if "vs" in doc:
         vs = doc["vs"]
         parts += [
-            f"<h2>6. {escape(vs['ruleset'])} against {escape(doc['ruleset'])}</h2>",
+            f"<h2>7. {escape(vs['ruleset'])} against {escape(doc['ruleset'])}</h2>",
             "<p>Each difference is the second ruleset less the first, game by game on the same seeds.</p>",
             _img(figures["vs"], "paired differences"),
             _differences(doc),
@@ -265,6 +288,8 @@ def report_html(doc: dict, figures: dict[str, bytes]) -> str:
             _img(figures["vs_cards"], "cards by restricted play, second ruleset") + _cards(vs) if vs["cards"] else NO_CARDS,
             f"<h3>{escape(vs['ruleset'])}: shape</h3>",
             _shape(vs),
+            f"<h3>{escape(vs['ruleset'])}: tension</h3>",
+            _tension(vs),
             f"<h3>{escape(vs['ruleset'])}: assumptions</h3>",
             _assumed(vs) if vs["assumed"] != doc["assumed"] else "<p>The same assumed values as above.</p>",
         ]
