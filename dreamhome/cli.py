@@ -1229,6 +1229,13 @@ def _players_list(ctx: click.Context, param: click.Parameter, value: str | None)
     help="Directory for report.html, report.json, summary.txt and the games (games/, one directory a condition).",
 )
 @click.option("--no-cards", is_flag=True, help="Leave restricted play out: seats, the ladder and the shape only (quicker).")
+@click.option(
+    "--precision",
+    type=click.FloatRange(min=0, min_open=True, max=1),
+    default=None,
+    metavar="W",
+    help="Play the self-play games on, in blocks, until each first seat's win-rate interval is at most W wide (e.g. 0.04).",
+)
 @click.option("--resume", is_flag=True, help="Continue the report already in --out (its finished games are kept).")
 @click.option("--json", "as_json", is_flag=True, help="Print report.json instead of the summary.")
 @rules_options
@@ -1246,6 +1253,7 @@ def report(
     chunk,
     out_dir,
     no_cards,
+    precision,
     resume,
     as_json,
     rules_spec,
@@ -1271,7 +1279,7 @@ def report(
     from dreamhome.report.document import build_document, summary
     from dreamhome.report.html import write_report
     from dreamhome.report.plan import build_plan
-    from dreamhome.report.run import run_plan
+    from dreamhome.report.run import run_plan, run_to_precision
 
     load_rules(rules_spec)  # a rules file that does not compile: its first error, one line
     try:
@@ -1296,9 +1304,7 @@ def report(
     total = sum(c.games for c in plan.conditions())
     with games_bar("report", total, quiet=as_json) as progress:
         try:
-            results = run_plan(
-                plan,
-                out_dir,
+            where = dict(
                 executor_name=executor_name,
                 workers=workers or os.cpu_count() or 1,
                 resume=resume,
@@ -1306,8 +1312,12 @@ def report(
                 progress=progress,
                 warn=lambda problem: say(f"warning: {problem}"),
             )
+            if precision is None:
+                results = run_plan(plan, out_dir, **where)
+            else:
+                plan, results = run_to_precision(plan, out_dir, precision, say=None if as_json else say, **where)
             rulesets = plan.compiled()
-            doc = build_document(plan, results, rulesets)
+            doc = build_document(plan, results, rulesets, precision)
             write_report(Path(out_dir), doc)
         except DreamhomeError as exc:
             fail(str(exc))

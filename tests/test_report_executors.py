@@ -31,3 +31,15 @@ def test_the_report_of_a_seed_is_identical_on_every_executor_and_worker_count(tm
     assert _document(plan, run_plan(plan, tmp_path / "a", executor_name="local", workers=1, resume=True)) == local
     pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
     assert _document(plan, run_plan(plan, None, executor_name="ray", workers=2)) == local
+
+
+def test_precision_plays_the_same_blocks_on_every_executor():
+    from dreamhome.report.run import run_to_precision
+
+    plan = build_plan(rules_path=None, vs="kids", players=[2], ladder=["greedy"], games=4, chunk=2, seed=1, cards=False)
+    local_plan, local = run_to_precision(plan, None, 0.45, executor_name="local", workers=1)
+    pool_plan, pool = run_to_precision(plan, None, 0.45, executor_name="processes", workers=2)
+    assert local_plan.extensions and local_plan == pool_plan
+    doc = build_document(local_plan, local, local_plan.compiled(), 0.45)
+    assert doc == build_document(pool_plan, pool, pool_plan.compiled(), 0.45)
+    assert doc["precision"]["reached"] and doc["vs"]["differences"]["seats"][0]["mean_score"]["n"] == doc["seats"][0]["games"]

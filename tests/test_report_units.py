@@ -285,3 +285,66 @@ def test_a_cards_copies_and_worth_per_copy_are_the_decks_and_the_worth_shared(ba
 
     copies = card_copies(base)
     assert copies["room:bathroom"] == base.room("bathroom").count and all(n > 0 for n in copies.values())
+
+
+def test_the_games_needed_for_a_three_point_edge_have_the_power_they_claim():
+    """Issue 35: about 1,900 games detect a 3-point first-seat edge in 3 players. At the games
+    `games_needed` gives, the exact binomial test (scipy) has power 80% within a point or two."""
+    from dreamhome.report.power import games_needed, power_at
+
+    binom = pytest.importorskip("scipy.stats").binom
+    for players in (2, 3, 4):
+        n = games_needed(players)
+        p0 = 1 / players
+        low, high = binom.ppf(0.025, n, p0), binom.isf(0.025, n, p0)  # the test's acceptance region
+        exact = binom.sf(high, n, p0 + 0.03) + binom.cdf(low - 1, n, p0 + 0.03)
+        assert exact == pytest.approx(0.8, abs=0.02), (players, n, exact)
+        assert power_at(players, n) == pytest.approx(0.8, abs=0.001)
+    assert 1_850 <= games_needed(3) <= 2_000
+
+
+def test_precision_plays_on_until_the_first_seats_interval_is_as_narrow_as_asked(tmp_path):
+    """Issue 35's check: `--precision W` stops once every first seat's interval is at most W wide,
+    and not a block later: without its last block the interval (recounted here from the stored
+    games) is wider than W."""
+    import json
+
+    from dreamhome.whatif.stats import proportion_ci
+
+    out = tmp_path / "p"
+    proc = run(
+        "report",
+        "--players",
+        "2",
+        "--bots",
+        "greedy",
+        "--no-cards",
+        "--games",
+        10,
+        "--chunk",
+        5,
+        "--precision",
+        0.3,
+        "--out",
+        out,
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((out / "report.json").read_text())
+    precision = doc["precision"]
+    assert precision["reached"] and precision["blocks"] >= 1
+    (row,) = precision["conditions"]
+    assert row["width"] <= 0.3 and row["games"] == doc["seats"][0]["games"] == 10 + sum(
+        e["games"] for e in doc["plan"]["extensions"]
+    )
+    games = sorted(
+        (g for f in (out / "games").rglob("chunks/*.json") for g in json.loads(f.read_text())["games"]), key=lambda g: g["seed"]
+    )
+    assert [g["seed"] for g in games] == list(range(row["games"]))  # seeds 0…n−1, each once
+
+    def first_seat_width(played):
+        ci = proportion_ci(sum(1 / len(g["winners"]) for g in played if g["first"] in g["winners"]), len(played))
+        return ci["high"] - ci["low"]
+
+    assert first_seat_width(games) == pytest.approx(row["width"])
+    assert first_seat_width(games[: row["games"] - doc["plan"]["extensions"][-1]["games"]]) > 0.3
+    assert "--precision 0.3: reached" in proc.stdout

@@ -8,6 +8,7 @@ computed; the HTML and the summary round them for reading.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
@@ -15,6 +16,8 @@ from pathlib import Path
 from dreamhome.errors import DreamhomeError
 from dreamhome.report import stats
 from dreamhome.report.plan import Condition, ReportPlan
+from dreamhome.report.power import first_seat_rate, width
+from dreamhome.report.power import power as power_of
 from dreamhome.report.tension import tension as tension_of
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import COMPONENTS
@@ -24,10 +27,15 @@ FORMAT = "dreamhome.report/1"
 Results = Mapping[Condition, Sequence[dict]]
 
 
-def build_document(plan: ReportPlan, results: Results, rulesets: Sequence[Ruleset]) -> dict:
+def build_document(plan: ReportPlan, played: Results, rulesets: Sequence[Ruleset], precision: float | None = None) -> dict:
+    """report.json from the games; `precision`, the width `--precision` asked for (the
+    document then says whether each first seat's interval reached it)."""
+    results = plan.merged(played)
     sections = [_section(plan, results, r, rules) for r, rules in enumerate(rulesets)]
     doc: dict = {"format": FORMAT, "plan": plan.to_dict(), **sections[0]}
     doc["crashed"] = sum(len(g) - len(stats.ok_games(g)) for g in results.values())
+    if precision is not None:
+        doc["precision"] = _precision(plan, results, precision)
     if len(sections) > 1:
         doc["vs"] = {**sections[1], "differences": _differences(plan, results)}
     return doc
@@ -66,6 +74,7 @@ def _section(plan: ReportPlan, results: Results, r: int, rules: Ruleset) -> dict
         entry["rank"] = rank
     shape = [{"bot": c.bots[0], "players": c.players, **stats.shape(results[c])} for c in _conditions(plan, r, "seats")]
     tension = [{"bot": c.bots[0], "players": c.players, **tension_of(results[c])} for c in _conditions(plan, r, "seats")]
+    power = [power_of(c.players, c.bots[0], len(stats.ok_games(results[c]))) for c in _conditions(plan, r, "seats")]
     return {
         "ruleset": plan.rulesets[r].label,
         "variants": list(plan.rulesets[r].variants),
@@ -76,11 +85,36 @@ def _section(plan: ReportPlan, results: Results, r: int, rules: Ruleset) -> dict
         "card_players": plan.card_players,
         "shape": shape,
         "tension": tension,
+        "power": power,
         "best_house": best_house(rules),
         "assumed": [
             {"id": ident, "field": fld, "file": Path(ref.file).name, "line": ref.line}
             for ident, fld, ref in rules.assumed_values()
         ],
+    }
+
+
+def _precision(plan: ReportPlan, results: Results, target: float) -> dict:
+    """Each self-play condition's first-seat interval against the width asked for."""
+    rows = []
+    for c in plan.conditions():
+        if c.role == "seats":
+            ci = first_seat_rate(results[c], c.players)
+            wide = width(ci)
+            rows.append(
+                {
+                    "ruleset": c.ruleset,
+                    "players": c.players,
+                    "bot": c.bots[0],
+                    "games": ci["n"],
+                    "width": wide if math.isfinite(wide) else None,
+                }
+            )
+    return {
+        "width": target,
+        "reached": all(r["width"] is not None and r["width"] <= target for r in rows),
+        "blocks": len(plan.extensions),
+        "conditions": rows,
     }
 
 
@@ -207,6 +241,20 @@ def summary(doc: dict) -> str:
             f"close (≤ {t['close_points']}) {format_interval(t['close'])}, lead changes {format_interval(t['lead_changes'], 1)}, "
             f"settled at step {format_interval(t['decided_round'], 1)} of {t['steps']}"
         )
+    for pw in doc["power"]:
+        lines.append(
+            f"  power, {pw['players']} players, {pw['bot']}: a {pw['edge']:.0%} first-seat edge needs {pw['games_needed']} games "
+            f"to be detected (power {pw['power']:.0%}); {pw['games_played']} played give power {pw['power_at_played']:.0%}"
+        )
+    if "precision" in doc:
+        pr = doc["precision"]
+        outcome = "reached" if pr["reached"] else "NOT reached (the game cap)"
+        games = ", ".join(
+            f"{c['players']}p {c['bot']} {c['games']} games ({c['width'] or 0:.3f})"
+            for c in pr["conditions"]
+            if c["ruleset"] == 0
+        )
+        lines.append(f"  --precision {pr['width']}: {outcome} in {pr['blocks']} more block(s): {games}")
     best = doc["best_house"]
     reached = max((s["best_reached"] for s in doc["shape"] if s["best_reached"] is not None), default=None)
     lines.append(f"  best house reached {reached}, proven best {best['total']}; {len(doc['assumed'])} assumed values")

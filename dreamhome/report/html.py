@@ -91,7 +91,20 @@ def _seats(section: dict) -> str:
             for s in section["seats"]
         ],
     )
-    return table + balance
+    power = _table(
+        ["games", "first-seat edge to detect", "games needed (power 80%, α 5%)", "games played", "power of the games played"],
+        [
+            [
+                f"{pw['players']} players, {pw['bot']}",
+                f"{pw['edge']:.0%} of win share",
+                str(pw["games_needed"]),
+                str(pw["games_played"]),
+                f"{pw['power_at_played']:.0%}" if pw["power_at_played"] is not None else "—",
+            ]
+            for pw in section["power"]
+        ],
+    )
+    return table + balance + power
 
 
 def _ladder(section: dict) -> str:

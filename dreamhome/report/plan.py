@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dreamhome.dsl.compiler import compile_rules
@@ -44,14 +44,20 @@ class Condition:
     games: int
     role: str
     card: str | None = None
+    offset: int = 0
+    """Games `offset`… of the self-play it extends (`--precision`): game i is played from seed
+    S + offset + i and counts as game offset + i."""
 
     @property
     def key(self) -> str:
         """A directory name: readable, and unique by a hash of everything that defines it."""
         names = "+".join(self.bots)
-        digest = hashlib.sha256(f"{self.ruleset}|{self.players}|{names}|{self.games}|{self.role}".encode()).hexdigest()[:8]
-        what = self.card or "-".join(dict.fromkeys(self.bots))
-        return re.sub(r"[^A-Za-z0-9_.-]+", "_", f"r{self.ruleset}-p{self.players}-{self.role}-{what}") + f"-{digest}"
+        what = f"{self.ruleset}|{self.players}|{names}|{self.games}|{self.role}" + (f"|{self.offset}" if self.offset else "")
+        digest = hashlib.sha256(what.encode()).hexdigest()[:8]
+        label = self.card or "-".join(dict.fromkeys(self.bots))
+        if self.offset:
+            label += f"-from{self.offset}"
+        return re.sub(r"[^A-Za-z0-9_.-]+", "_", f"r{self.ruleset}-p{self.players}-{self.role}-{label}") + f"-{digest}"
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,9 @@ class ReportPlan:
     bot_code: dict[str, str] = field(default_factory=dict, compare=False)
     files: tuple[str | None, ...] = field(default=(), compare=False)
     """Per ruleset, the rules file it is compiled from (None: the packaged base rules)."""
+    extensions: tuple[tuple[int, str, int], ...] = ()
+    """(players, bot, games) blocks that extend that self-play past `games` (`--precision`),
+    in the order they were added: under every ruleset, so `--vs` stays paired."""
 
     def compiled(self) -> list[Ruleset]:
         """The rulesets compiled from their files, so each `@assumed` value keeps its own file
@@ -97,6 +106,7 @@ class ReportPlan:
             for p in self.players:
                 for bot in self.seat_bots():
                     out.append(Condition(r, p, (bot,) * p, self.games_for([bot]), "seats"))
+            out += self.extension_blocks(r)
             for _weak, _strong, rotations in self.rungs(r):
                 out += rotations
             if self.cards[r] and self.card_baseline(r) not in out:
@@ -127,6 +137,29 @@ class ReportPlan:
             out.append((weak, strong, rotations))
         return out
 
+    def extension_blocks(self, r: int) -> list[Condition]:
+        """The self-play blocks `--precision` added, each after the games before it."""
+        out = []
+        played = {(p, bot): self.games_for([bot]) for p in self.players for bot in self.seat_bots()}
+        for p, bot, games in self.extensions:
+            out.append(Condition(r, p, (bot,) * p, games, "extension", offset=played[p, bot]))
+            played[p, bot] += games
+        return out
+
+    def extended(self, players: int, bot: str, games: int) -> ReportPlan:
+        """This plan with `games` more self-play games of `players` and `bot`."""
+        return replace(self, extensions=(*self.extensions, (players, bot, games)))
+
+    def merged(self, results: Mapping[Condition, Sequence[dict]]) -> dict[Condition, list[dict]]:
+        """The results with each self-play condition's extension blocks joined to it (game
+        indices shifted by the block's offset) and the blocks themselves left out."""
+        out = {c: list(g) for c, g in results.items() if c.role != "extension"}
+        for c, games in results.items():
+            if c.role == "extension":
+                home = Condition(c.ruleset, c.players, c.bots, self.games_for(c.bots[:1]), "seats")
+                out[home] = out.get(home, []) + [{**g, "game": g["game"] + c.offset} for g in games]
+        return out
+
     def card_baseline(self, r: int) -> Condition:
         """The unrestricted games a card condition is paired with (same seeds)."""
         p = self.card_players
@@ -134,7 +167,8 @@ class ReportPlan:
 
     def experiment(self, cond: Condition) -> Experiment:
         code = tuple(self.bot_code.get(b, "") for b in cond.bots)
-        return Experiment((self.rulesets[cond.ruleset],), cond.games, cond.players, cond.bots, self.seed, self.chunk, code)
+        seed = self.seed + cond.offset
+        return Experiment((self.rulesets[cond.ruleset],), cond.games, cond.players, cond.bots, seed, self.chunk, code)
 
     def to_dict(self) -> dict:
         return {
@@ -147,6 +181,7 @@ class ReportPlan:
             "card_bot": CARD_BOT,
             "seed": self.seed,
             "chunk": self.chunk,
+            "extensions": [{"players": p, "bot": b, "games": g} for p, b, g in self.extensions],
         }
 
 
