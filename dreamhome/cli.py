@@ -1236,6 +1236,21 @@ def _players_list(ctx: click.Context, param: click.Parameter, value: str | None)
     metavar="W",
     help="Play the self-play games on, in blocks, until each first seat's win-rate interval is at most W wide (e.g. 0.04).",
 )
+@click.option(
+    "--sensitivity",
+    type=click.Choice(["all", "own"]),
+    is_flag=False,
+    flag_value="all",
+    default=None,
+    help="Vary each @assumed value one step down and up and rank them by effect (own: only your rules file's values).",
+)
+@click.option("--catalogue", is_flag=True, help="Play every variant of the rules against them, paired by seed, in one table.")
+@click.option(
+    "--alt-games",
+    type=int,
+    default=None,
+    help="Games a sensitivity change or catalogue variant plays [default: a fifth of --games].",
+)
 @click.option("--resume", is_flag=True, help="Continue the report already in --out (its finished games are kept).")
 @click.option("--json", "as_json", is_flag=True, help="Print report.json instead of the summary.")
 @rules_options
@@ -1254,6 +1269,9 @@ def report(
     out_dir,
     no_cards,
     precision,
+    sensitivity,
+    catalogue,
+    alt_games,
     resume,
     as_json,
     rules_spec,
@@ -1296,12 +1314,21 @@ def report(
             seed=seed,
             chunk=chunk,
             cards=not no_cards,
+            sensitivity=sensitivity,
+            catalogue=catalogue,
+            alt_games=alt_games,
         )
     except RulesError as exc:
         fail(exc.diagnostics[0].one_line() if exc.diagnostics else str(exc))
     except DreamhomeError as exc:
         fail(str(exc))
     total = sum(c.games for c in plan.conditions())
+    if (sensitivity or catalogue) and not as_json:
+        from dreamhome.report.run import estimate_minutes
+
+        cores = workers or os.cpu_count() or 1
+        sample, minutes = estimate_minutes(plan, cores)
+        say(f"{total} games to play; a timed sample ({sample}) puts them at about {minutes:.0f} min on {cores} worker(s)")
     with games_bar("report", total, quiet=as_json) as progress:
         try:
             where = dict(

@@ -178,3 +178,35 @@ def test_the_tension_figures_are_those_recomputed_from_the_stored_games(tmp_path
     assert t["decided_round"]["mean"] == pytest.approx(statistics.fmean(settled))
     for key in ("margin", "lead_changes", "decided_round"):
         assert t[key]["low"] <= t[key]["mean"] <= t[key]["high"]
+
+
+SENSITIVE = Path(__file__).parent / "data" / "report_sensitivity.dh"
+
+
+def test_a_planted_dominating_assumed_value_ranks_first(tmp_path):
+    """Issue 35's check: the mansion's count (25 points a copy, 2 copies, @assumed) moves the mean
+    score far more than the birdhouse's point, so one of its steps ranks first, its interval clear
+    of 0; each step is a rules override of the value at its file:line. (A catalogue row per
+    variant: tests/test_report_executors.py.)"""
+    out = tmp_path / "s"
+    args = ("--rules", SENSITIVE, "report", "--players", 2, "--bots", "greedy", "--no-cards", "--games", 20, "--chunk", 10)
+    proc = run(*args, "--sensitivity", "own", "--alt-games", 20, "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    assert "games to play; a timed sample" in proc.stderr
+    doc = json.loads((out / "report.json").read_text())
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(doc, json.loads(files("dreamhome.schemas").joinpath("report.schema.json").read_text()))
+    entries = sorted(doc["sensitivity"]["entries"], key=lambda e: e["rank"])
+    lines = SENSITIVE.read_text().splitlines()
+    mansion = f"report_sensitivity.dh:{next(i for i, line in enumerate(lines, 1) if 'count 2 @assumed' in line)}"
+    assert {e["value"] for e in entries} == {mansion, f"report_sensitivity.dh:{len(lines)}"}  # own values only
+    assert [e["step"] for e in entries if e["value"] == mansion] and len(entries) == 4
+    top = entries[0]
+    assert top["value"] == mansion and top["id"] == "mansion" and top["field"] == "count"
+    assert top["mean_score"]["low"] > 0 or top["mean_score"]["high"] < 0
+    assert all(abs(top["mean_score"]["mean"]) > abs(e["mean_score"]["mean"]) for e in entries if e["value"] != mansion)
+    # the step is the rules' own value moved by one: the override compiled says so
+    base = compile_rules(SENSITIVE)
+    assert top["change"] == f"count {base.room('mansion').count} → {base.room('mansion').count + top['step']}"
+    html = (out / "report.html").read_text()
+    assert "Sensitivity to the assumed values" in html and html.count("data:image/png;base64,") == 4

@@ -15,9 +15,10 @@ from pathlib import Path
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.report import stats
-from dreamhome.report.plan import Condition, ReportPlan
+from dreamhome.report.plan import CARD_BOT, Condition, ReportPlan
 from dreamhome.report.power import first_seat_rate, width
 from dreamhome.report.power import power as power_of
+from dreamhome.report.tension import margin as winner_margin
 from dreamhome.report.tension import tension as tension_of
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import COMPONENTS
@@ -36,6 +37,10 @@ def build_document(plan: ReportPlan, played: Results, rulesets: Sequence[Ruleset
     doc["crashed"] = sum(len(g) - len(stats.ok_games(g)) for g in results.values())
     if precision is not None:
         doc["precision"] = _precision(plan, results, precision)
+    if plan.variations:
+        doc["sensitivity"] = _sensitivity(plan, results)
+    if "catalogue" in plan.alt_roles or plan.catalogue_skipped:
+        doc["catalogue"] = _catalogue(plan, results)
     if len(sections) > 1:
         doc["vs"] = {**sections[1], "differences": _differences(plan, results)}
     return doc
@@ -115,6 +120,64 @@ def _precision(plan: ReportPlan, results: Results, target: float) -> dict:
         "reached": all(r["width"] is not None and r["width"] <= target for r in rows),
         "blocks": len(plan.extensions),
         "conditions": rows,
+    }
+
+
+def _alt_effects(plan: ReportPlan, results: Results, label: str, role: str) -> dict:
+    """An alternative ruleset against the first, paired by seed: the changes in the mean
+    score, the first seat's win share and the winner's margin, each with its interval."""
+    p = plan.card_players
+    base = results[plan.alt_baseline()]
+    games = results[Condition(0, p, (CARD_BOT,) * p, plan.alt_games, role, alt=label)]
+    mean_score = stats.paired(base, games, _mean_score)
+    return {
+        "games": mean_score["n"],
+        "mean_score": mean_score,
+        "first_win_rate": stats.paired(base, games, partial(stats.first_edge, players=p)),
+        "margin": stats.paired(base, games, lambda g: float(winner_margin(g))),
+    }
+
+
+def _mean_score(game: dict) -> float:
+    return sum(game["scores"]) / len(game["scores"])
+
+
+def _sensitivity(plan: ReportPlan, results: Results) -> dict:
+    """Every assumed value's steps, ranked by the size of their effect on the mean score
+    (`rank`) and on the first seat's win share (`rank_first_seat`); the values not varied
+    beside them with their reasons."""
+    entries = []
+    not_varied = []
+    for v in plan.variations:
+        if v.spec is None:
+            not_varied.append(v.to_dict())
+            continue
+        entries.append({**v.to_dict(), **_alt_effects(plan, results, v.spec.label, "sensitivity")})
+    for key, rank in (("first_win_rate", "rank_first_seat"), ("mean_score", "rank")):
+        entries.sort(key=lambda e: (-abs(e[key]["mean"] or 0.0), e["value"], e["step"]))
+        for k, e in enumerate(entries, 1):
+            e[rank] = k
+    return {
+        "players": plan.card_players,
+        "bot": CARD_BOT,
+        "games": plan.alt_games,
+        "entries": entries,
+        "not_varied": not_varied,
+    }
+
+
+def _catalogue(plan: ReportPlan, results: Results) -> dict:
+    rows = [
+        {"variant": spec.label, **_alt_effects(plan, results, spec.label, "catalogue")}
+        for spec, role in zip(plan.alternatives, plan.alt_roles)
+        if role == "catalogue"
+    ]
+    return {
+        "players": plan.card_players,
+        "bot": CARD_BOT,
+        "games": plan.alt_games,
+        "rows": rows,
+        "skipped": [{"variant": v, "why": why} for v, why in plan.catalogue_skipped],
     }
 
 
@@ -255,6 +318,14 @@ def summary(doc: dict) -> str:
             if c["ruleset"] == 0
         )
         lines.append(f"  --precision {pr['width']}: {outcome} in {pr['blocks']} more block(s): {games}")
+    if "sensitivity" in doc:
+        top = sorted(doc["sensitivity"]["entries"], key=lambda e: e["rank"])[:3]
+        ranked = "; ".join(f"{e['id']} {e['change']} ({e['value']}): {format_interval(e['mean_score'])}" for e in top)
+        lines.append(f"  sensitivity ({len(doc['sensitivity']['entries'])} changes), largest effect on the mean score: {ranked}")
+    if "catalogue" in doc:
+        rows = sorted(doc["catalogue"]["rows"], key=lambda r: -abs(r["mean_score"]["mean"] or 0.0))[:3]
+        ranked = "; ".join(f"{r['variant']} {format_interval(r['mean_score'])}" for r in rows)
+        lines.append(f"  catalogue ({len(doc['catalogue']['rows'])} variants), largest change in the mean score: {ranked}")
     best = doc["best_house"]
     reached = max((s["best_reached"] for s in doc["shape"] if s["best_reached"] is not None), default=None)
     lines.append(f"  best house reached {reached}, proven best {best['total']}; {len(doc['assumed'])} assumed values")

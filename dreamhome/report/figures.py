@@ -185,6 +185,53 @@ def _first_edge_bars(ax, diff: dict) -> None:
     ax.set_xlabel("change in the first seat's win-rate edge")
 
 
+def sensitivity_figure(doc: dict) -> bytes:
+    """A tornado plot: each assumed value's step down and step up, ranked by the size of the
+    change in the mean score (left) with the first seat's win share beside it (right)."""
+    plt = _plt()
+    entries = sorted(doc["sensitivity"]["entries"], key=lambda e: e["rank"])
+    order: list[str] = []
+    for e in entries:
+        if e["value"] not in order:
+            order.append(e["value"])
+    names = {e["value"]: f"{e['id']} {e['field']} ({e['value']})" for e in entries}
+    fig, axes = plt.subplots(1, 2, figsize=(10, 0.3 * max(6, len(order)) + 1), sharey=True)
+    for ax, key, title in zip(
+        axes, ("mean_score", "first_win_rate"), ("change in the mean score", "change in the first seat's win share")
+    ):
+        for step, colour, shift in ((-1, "#4c72b0", -0.2), (1, "#c44e52", 0.2)):
+            rows = [(order.index(e["value"]), e) for e in entries if e["step"] == step]
+            ys = [len(order) - 1 - i + shift for i, _e in rows]
+            values = [e[key]["mean"] or 0.0 for _i, e in rows]
+            errs = list(zip(*(_err(e[key], "mean") for _i, e in rows))) if rows else None
+            ax.barh(ys, values, 0.4, xerr=errs, capsize=2, color=colour, label="one step down" if step < 0 else "one step up")
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.set_xlabel(title, fontsize=9)
+    axes[0].set_yticks(range(len(order)), [names[v] for v in reversed(order)], fontsize=7)
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Sensitivity to the assumed values (95% intervals)", fontsize=10)
+    return _png(fig)
+
+
+def catalogue_figure(doc: dict) -> bytes:
+    """Each catalogue variant's paired change in the mean score and in the first seat's win share."""
+    plt = _plt()
+    rows = doc["catalogue"]["rows"]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 0.3 * max(6, len(rows)) + 1), sharey=True)
+    names = [r["variant"] for r in rows][::-1]
+    for ax, key, title in zip(
+        axes, ("mean_score", "first_win_rate"), ("change in the mean score", "change in the first seat's win share")
+    ):
+        values = [r[key]["mean"] or 0.0 for r in rows][::-1]
+        errs = list(zip(*(_err(r[key], "mean") for r in rows[::-1]))) if rows else None
+        ax.barh(names, values, xerr=errs, capsize=2, color="#55a868")
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.set_xlabel(title, fontsize=9)
+        ax.tick_params(axis="y", labelsize=7)
+    fig.suptitle("The catalogue against the rules, paired by seed (95% intervals)", fontsize=10)
+    return _png(fig)
+
+
 def all_figures(doc: dict) -> dict[str, bytes]:
     """Every plot of the report by name (the base ruleset's; `vs` when given); a section with
     nothing to plot (no ladder, --no-cards) has none."""
@@ -193,6 +240,10 @@ def all_figures(doc: dict) -> dict[str, bytes]:
         out["ladder"] = ladder_figure(doc)
     if doc["cards"]:
         out["cards"] = cards_figure(doc)
+    if doc.get("sensitivity", {}).get("entries"):
+        out["sensitivity"] = sensitivity_figure(doc)
+    if doc.get("catalogue", {}).get("rows"):
+        out["catalogue"] = catalogue_figure(doc)
     if "vs" in doc:
         out["vs"] = vs_figure(doc)
         if doc["vs"]["cards"]:

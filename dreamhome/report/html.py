@@ -209,6 +209,44 @@ def _tension(section: dict) -> str:
     return _table(head, rows)
 
 
+def _sensitivity(doc: dict) -> str:
+    sens = doc["sensitivity"]
+    rows = [
+        [
+            str(e["rank"]),
+            e["value"],
+            e["id"],
+            e["change"],
+            str(e["games"]),
+            interval(e["mean_score"]),
+            interval(e["first_win_rate"], digits=3),
+            str(e["rank_first_seat"]),
+        ]
+        for e in sorted(sens["entries"], key=lambda e: e["rank"])
+    ]
+    head = ["rank", "value", "card", "change", "games", "mean score (change)", "first seat's win share (change)", "rank by it"]
+    table = _table(head, rows, 4)
+    if sens["not_varied"]:
+        table += "<p>Not varied:</p>" + _table(
+            ["value", "card", "change", "why"], [[n["value"], n["id"], n["change"], n["why"]] for n in sens["not_varied"]], 4
+        )
+    return table
+
+
+def _catalogue(doc: dict) -> str:
+    cat = doc["catalogue"]
+    rows = [
+        [r["variant"], str(r["games"]), interval(r["mean_score"]), interval(r["first_win_rate"], digits=3), interval(r["margin"])]
+        for r in cat["rows"]
+    ]
+    table = _table(
+        ["variant", "games", "mean score (change)", "first seat's win share (change)", "winner's margin (change)"], rows
+    )
+    if cat["skipped"]:
+        table += "<p>Not played: " + escape("; ".join(f"{s['variant']} ({s['why']})" for s in cat["skipped"])) + ".</p>"
+    return table
+
+
 def _assumed(section: dict) -> str:
     if not section["assumed"]:
         return "<p>No value of these rules is marked <code>@assumed</code>.</p>"
@@ -286,6 +324,27 @@ def report_html(doc: dict, figures: dict[str, bytes]) -> str:
         "<h2>6. Assumptions</h2>",
         _assumed(doc),
     ]
+    if "sensitivity" in doc:
+        sens = doc["sensitivity"]
+        parts += [
+            "<h2>Sensitivity to the assumed values</h2>",
+            f"<p>Each value marked <code>@assumed</code> moved one step down and one up (a count by 1, points by 1 at "
+            f"every entry), each as a rules override, and {sens['games']} games of {escape(sens['bot'])} bots at "
+            f"{sens['players']} players played under it on the seeds of the rules as they are. Ranked by the size of the "
+            "change in the mean score (paired by seed, 95% intervals); a change whose interval holds 0 is one these games "
+            "cannot tell from none.</p>",
+            _img(figures["sensitivity"], "sensitivity tornado") if "sensitivity" in figures else "",
+            _sensitivity(doc),
+        ]
+    if "catalogue" in doc:
+        cat = doc["catalogue"]
+        parts += [
+            "<h2>The catalogue</h2>",
+            f"<p>Every variant of the rules against them, {cat['games']} games of {escape(cat['bot'])} bots at "
+            f"{cat['players']} players each, paired by seed: the change each variant makes (95% intervals).</p>",
+            _img(figures["catalogue"], "catalogue") if "catalogue" in figures else "",
+            _catalogue(doc),
+        ]
     if "vs" in doc:
         vs = doc["vs"]
         parts += [

@@ -119,3 +119,31 @@ def run_to_precision(
 def _twins(plan: ReportPlan, cond: Condition) -> list[Condition]:
     """The self-play condition `cond` under every ruleset (they are extended together)."""
     return [c for c in plan.conditions() if c.role == "seats" and c.players == cond.players and c.bots == cond.bots]
+
+
+def estimate_minutes(plan: ReportPlan, workers: int, per_kind: int = 2) -> tuple[str, float]:
+    """The wall time the plan's games will take, from a small timed run before it starts:
+    `per_kind` games of each kind of condition (its player count and its bots, a card
+    restriction counted as the bot it wraps) played here, their mean time scaled to that kind's
+    games and divided among the workers. Wall-clock based and printed only: it never enters the
+    report, whose numbers are the games'."""
+    import time
+
+    from dreamhome.report.restricted import split_name
+
+    kinds: dict[tuple[int, tuple[str, ...]], tuple[Condition, int]] = {}
+    for c in plan.conditions():
+        kind = (c.players, tuple(split_name(b)[0] for b in c.bots))
+        first, games = kinds.get(kind, (c, 0))
+        kinds[kind] = (first, games + c.games)
+    seconds = 0.0
+    played = 0
+    for cond, games in kinds.values():
+        exp = plan.experiment(cond)
+        job = {**job_payload(exp, (0, 0, min(per_kind, cond.games))), "ruleset": 0}
+        start = time.perf_counter()
+        play_report_chunk(job)
+        took = time.perf_counter() - start
+        played += job["end"]
+        seconds += took / job["end"] * games
+    return f"{played} games of {len(kinds)} kind(s), timed just now", seconds / 60 / max(1, workers)
