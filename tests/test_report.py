@@ -61,7 +61,7 @@ def test_a_room_worth_20_points_ranks_first_and_a_card_with_count_0_is_absent(tm
     assert best["optimal"] and best["total"] >= max(s["best_reached"] for s in doc["shape"])
     html = (out / "report.html").read_text()
     assert "Mansion" in html and "<script" not in html and not re.search(r"""(src|href)=["']?(https?:|//)""", html)
-    assert html.count("data:image/png;base64,") == 3  # seats, cards, shape, inline; one bot: no ladder
+    assert html.count("data:image/png;base64,") == 4  # seats, cards, shape, tension, inline; one bot: no ladder
     assert "No ladder" in html
     assert "Mansion" in proc.stdout and "Mansion" in (out / "summary.txt").read_text()
 

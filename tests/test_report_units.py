@@ -214,7 +214,7 @@ def test_vs_without_cards_or_a_ladder_has_no_empty_table_and_lists_the_assumptio
     assert tables and all(t.count("<tr>") >= 2 for t in tables)
     assert html.count('<th class="l">card</th>') == 1  # the assumptions' table, once
     assert "The same assumed values as above." in html
-    assert html.count("data:image/png;base64,") == 3  # seats, shape, the differences: no empty plot
+    assert html.count("data:image/png;base64,") == 4  # seats, shape, tension, the differences: no empty plot
 
 
 def _holm_step_down(pvalues, alpha):

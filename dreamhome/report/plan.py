@@ -123,12 +123,6 @@ class ReportPlan:
                 for bot in self.seat_bots():
                     out.append(Condition(r, p, (bot,) * p, self.games_for([bot]), "seats"))
             out += self.extension_blocks(r)
-        if self.alternatives:
-            if self.alt_baseline() not in out:
-                out.append(self.alt_baseline())
-            p = self.card_players
-            for spec, role in zip(self.alternatives, self.alt_roles):
-                out.append(Condition(0, p, (CARD_BOT,) * p, self.alt_games, role, alt=spec.label))
             for _weak, _strong, rotations in self.rungs(r):
                 out += rotations
             if self.cards[r] and self.card_baseline(r) not in out:
@@ -138,6 +132,12 @@ class ReportPlan:
                 for role, always in (("card", False), ("always", True)):
                     bots = (restricted_name(CARD_BOT, card, always), *([CARD_BOT] * (p - 1)))
                     out.append(Condition(r, p, bots, self.games, role, card))
+        if self.alternatives:
+            if self.alt_baseline() not in out:
+                out.append(self.alt_baseline())
+            p = self.card_players
+            for spec, role in zip(self.alternatives, self.alt_roles):
+                out.append(Condition(0, p, (CARD_BOT,) * p, self.alt_games, role, alt=spec.label))
         return out
 
     def rungs(self, r: int) -> list[tuple[str, str, list[Condition]]]:
