@@ -1345,7 +1345,7 @@ def report(
                 plan, results = run_to_precision(plan, out_dir, precision, say=None if as_json else say, **where)
             rulesets = plan.compiled()
             doc = build_document(plan, results, rulesets, precision)
-            write_report(Path(out_dir), doc)
+            write_report(Path(out_dir), doc, current_lang())
         except DreamhomeError as exc:
             fail(str(exc))
         except (KeyboardInterrupt, Interrupted) as exc:

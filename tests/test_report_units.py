@@ -348,3 +348,38 @@ def test_precision_plays_on_until_the_first_seats_interval_is_as_narrow_as_asked
     assert first_seat_width(games) == pytest.approx(row["width"])
     assert first_seat_width(games[: row["games"] - doc["plan"]["extensions"][-1]["games"]]) > 0.3
     assert "--precision 0.3: reached" in proc.stdout
+
+
+def _seats_section(wins, games, players=2):
+    rate = stats.proportion_ci(wins, games)
+    return {"seats": [{"players": players, "bot": "greedy", "even_share": 1 / players, "positions": [{"win_rate": rate}]}]}
+
+
+def test_a_verdict_names_a_direction_only_when_its_interval_is_clear_of_the_line():
+    from dreamhome.report import verdicts
+
+    (more,) = verdicts.seats(_seats_section(700, 1000), "en")
+    (unclear,) = verdicts.seats(_seats_section(52, 100), "en")
+    (less,) = verdicts.seats(_seats_section(300, 1000), "en")
+    assert "more often" in more and "cannot tell" in unclear and "less often" in less
+    (plus,) = verdicts.seats(_seats_section(700, 1000), "fr")
+    assert "plus souvent" in plus and "70,0" in plus  # French words, a decimal comma
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "decimal"),
+    [("ru", "Отчёт о балансе", ","), ("fr", "Rapport d'équilibre", ","), ("hu", "Egyensúlyjelentés", ",")],
+)
+def test_the_page_is_in_the_readers_language_with_its_number_format(tmp_path, lang, title, decimal):
+    import re
+    from html import unescape
+
+    out = tmp_path / lang
+    proc = run(
+        "--lang", lang, "report", "--players", "2", "--bots", "greedy", "--no-cards", "--games", "3", "--chunk", "3", "--out", out
+    )
+    assert proc.returncode == 0, proc.stderr
+    page = unescape((out / "report.html").read_text())
+    assert f"<html lang='{lang}'>" in page and title in page
+    verdicts = re.findall(r'<ul class="verdict">(.*?)</ul>', page, re.S)
+    assert verdicts and all(re.search(rf"\d{re.escape(decimal)}\d", v) for v in verdicts[:1])

@@ -14,6 +14,7 @@ from functools import partial
 from pathlib import Path
 
 from dreamhome.errors import DreamhomeError
+from dreamhome.i18n import LANGUAGES
 from dreamhome.report import stats
 from dreamhome.report.plan import CARD_BOT, Condition, ReportPlan
 from dreamhome.report.power import first_seat_rate, width
@@ -69,7 +70,8 @@ def _section(plan: ReportPlan, results: Results, r: int, rules: Ruleset) -> dict
         assert c.card is not None
         kind, _, ident = c.card.partition(":")
         figures = stats.card(results[c], always.get(c.card, []), base, plan.copies[r][c.card])
-        entry = {"card": c.card, "kind": kind, "name": rules.card_name(ident), **figures}
+        names = {lang: str(rules.card_name(ident, lang)) for lang in LANGUAGES}
+        entry = {"card": c.card, "kind": kind, "name": rules.card_name(ident), "names": names, **figures}
         entry["take_rate"] = rates.get(c.card, stats.proportion_ci(0, 0))
         entry["take_base"] = take_base
         cards.append(entry)
