@@ -348,6 +348,29 @@ def test_precision_plays_on_until_the_first_seats_interval_is_as_narrow_as_asked
     assert first_seat_width(games) == pytest.approx(row["width"])
     assert first_seat_width(games[: row["games"] - doc["plan"]["extensions"][-1]["games"]]) > 0.3
     assert "--precision 0.3: reached" in proc.stdout
+    # resumable: the blocks' games lost, a rerun with --resume plays the same blocks to the same report
+    before = (out / "report.json").read_bytes()
+    for chunk in (out / "games").glob("*extension*/chunks/*.json"):
+        chunk.unlink()
+    again = run(
+        "report",
+        "--players",
+        "2",
+        "--bots",
+        "greedy",
+        "--no-cards",
+        "--games",
+        10,
+        "--chunk",
+        5,
+        "--precision",
+        0.3,
+        "--out",
+        out,
+        "--resume",
+    )
+    assert again.returncode == 0, again.stderr
+    assert (out / "report.json").read_bytes() == before
 
 
 def _seats_section(wins, games, players=2):
