@@ -406,3 +406,23 @@ def test_the_page_is_in_the_readers_language_with_its_number_format(tmp_path, la
     assert f"<html lang='{lang}'>" in page and title in page
     verdicts = re.findall(r'<ul class="verdict">(.*?)</ul>', page, re.S)
     assert verdicts and all(re.search(rf"\d{re.escape(decimal)}\d", v) for v in verdicts[:1])
+
+
+def test_vs_pairs_a_rungs_rotations_game_by_game():
+    """With --vs, a rung's change pairs each rotation's game with the same rotation and seed of
+    the other ruleset: 2 rotations × 3 games, the weaker seat's margin read in each."""
+    from dreamhome.report.document import build_document
+    from dreamhome.report.plan import build_plan
+    from dreamhome.report.run import run_plan
+
+    plan = build_plan(rules_path=None, vs="kids", players=[2], ladder=["random", "greedy"], games=3, chunk=3, cards=False, seed=4)
+    results = run_plan(plan, None, executor_name="local", workers=1)
+    doc = build_document(plan, results, plan.compiled())
+    (change,) = doc["vs"]["differences"]["ladder"]
+    rotations = [plan.rungs(0)[0][2], plan.rungs(1)[0][2]]
+    diffs = []
+    for a, b in zip(*rotations):
+        weak = a.bots.index("random")
+        for ga, gb in zip(results[a], results[b]):
+            diffs.append((gb["scores"][1 - weak] - gb["scores"][weak]) - (ga["scores"][1 - weak] - ga["scores"][weak]))
+    assert change["margin"]["n"] == 6 and change["margin"]["mean"] == pytest.approx(statistics.fmean(diffs))
