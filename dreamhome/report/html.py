@@ -284,11 +284,9 @@ def _catalogue(doc: dict, lang: str) -> str:
 
 def _assumed(section: dict, lang: str) -> str:
     if not section["assumed"]:
-        return "<p>No value of these rules is marked <code>@assumed</code>.</p>"
+        return f"<p>{escape(say('assumed.none', lang))}</p>"
     rows = [[a["id"], a["field"], f"{a['file']}:{a['line']}"] for a in section["assumed"]]
-    return "<p>Conclusions that rest on these values rest on an assumption.</p>" + _table(
-        ["card", "field", "where"], rows, 3, lang=lang
-    )
+    return _table(["card", "field", "where"], rows, 3, lang=lang)
 
 
 def _differences(doc: dict, lang: str) -> str:
