@@ -15,11 +15,12 @@ from html import escape
 from pathlib import Path
 
 from dreamhome.fileio import write_atomic
+from dreamhome.i18n import text
 from dreamhome.report import verdicts
 from dreamhome.report.document import summary
 from dreamhome.report.figures import all_figures
 from dreamhome.report.words import interval as _interval
-from dreamhome.report.words import number, percent, say
+from dreamhome.report.words import number, percent, row, say
 from dreamhome.scoring import COMPONENTS
 
 STYLE = """
@@ -69,6 +70,38 @@ HEADERS = {
     "field": "h.field",
     "why": "h.why",
     "players": "h.players",
+    "first-seat edge to detect": "h.edge_to_detect",
+    "games needed (power 80%, α 5%)": "h.games_needed",
+    "games played": "h.games_played",
+    "power of the games played": "h.power_played",
+    "rung": "h.rung",
+    "weaker wins": "h.weaker_wins",
+    "a stronger seat wins": "h.stronger_wins",
+    "even share": "h.even_share",
+    "margin (points)": "h.margin",
+    "deal's share of the margin's variance": "h.deal_share",
+    "worth a copy": "h.worth_copy",
+    "worth (win rate)": "h.win_worth",
+    "always take (points)": "h.always",
+    "take rate": "h.take_rate",
+    "base rate": "h.base_rate",
+    "forced takes": "h.forced",
+    "p (Holm)": "h.p_holm",
+    "decisions a player": "h.decisions",
+    "branching": "h.branching",
+    "moves with a choice": "h.choice",
+    "score (p5–p95)": "h.score",
+    "99th percentile house": "h.top",
+    "best reached (a maximum: no interval)": "h.best",
+    "winner's margin (points)": "h.winner_margin",
+    "close (won by ≤ 2)": "h.close",
+    "lead changes": "h.lead_changes",
+    "settled at step": "h.settled",
+    "mean score (change)": "h.score_change",
+    "first seat's win share (change)": "h.first_change",
+    "rank by it": "h.rank_by_it",
+    "winner's margin (change)": "h.margin_change",
+    "weaker's win share": "h.weaker_share",
 }
 """The table headers the catalogues translate (the others stay as report.json names them)."""
 
@@ -77,8 +110,8 @@ def _table(head: list[str], rows: list[list[str]], left: int = 1, lang: str = "e
     head = [say(HEADERS[h], lang) if h in HEADERS else h for h in head]
     cls = [' class="l"' if i < left else "" for i in range(len(head))]
     out = ["<table><tr>" + "".join(f"<th{c}>{escape(h)}</th>" for c, h in zip(cls, head)) + "</tr>"]
-    for row in rows:
-        out.append("<tr>" + "".join(f"<td{c}>{escape(v)}</td>" for c, v in zip(cls, row)) + "</tr>")
+    for cells in rows:
+        out.append("<tr>" + "".join(f"<td{c}>{escape(v)}</td>" for c, v in zip(cls, cells)) + "</tr>")
     return "\n".join(out) + "</table>"
 
 
@@ -92,7 +125,7 @@ def _seats(section: dict, lang: str) -> str:
         for p in s["positions"]:
             rows.append(
                 [
-                    f"{s['players']} players, {s['bot']}",
+                    row(s["players"], s["bot"], lang),
                     str(p["position"]),
                     interval(p["win_rate"], percent=True, lang=lang),
                     interval(p["score"], lang=lang),
@@ -111,7 +144,7 @@ def _seats(section: dict, lang: str) -> str:
         ],
         [
             [
-                f"{s['players']} players, {s['bot']}",
+                row(s["players"], s["bot"], lang),
                 str(s["games"]),
                 interval(s["first_advantage"], percent=True, lang=lang),
                 interval(s["first_margin"], lang=lang),
@@ -127,7 +160,7 @@ def _seats(section: dict, lang: str) -> str:
         ["games", "first-seat edge to detect", "games needed (power 80%, α 5%)", "games played", "power of the games played"],
         [
             [
-                f"{pw['players']} players, {pw['bot']}",
+                row(pw["players"], pw["bot"], lang),
                 percent(pw["edge"], lang, 0),
                 str(pw["games_needed"]),
                 str(pw["games_played"]),
@@ -193,7 +226,7 @@ def _shape(section: dict, lang: str) -> str:
         top = s["top_score"]
         rows.append(
             [
-                f"{s['players']} players, {s['bot']}",
+                row(s["players"], s["bot"], lang),
                 interval(s["decisions_per_player"], digits=1, lang=lang),
                 interval(s["branching_per_game"], digits=2, lang=lang),
                 interval(s["choice_share"], percent=True, lang=lang),
@@ -204,7 +237,10 @@ def _shape(section: dict, lang: str) -> str:
             ]
         )
     head = ["games", "decisions a player", "branching", "moves with a choice", "score (p5–p95)"]
-    head += [c.replace("_", " ") for c in COMPONENTS] + ["99th percentile house", "best reached (a maximum: no interval)"]
+    head += [text(f"score.part.{c}", lang) for c in COMPONENTS] + [
+        "99th percentile house",
+        "best reached (a maximum: no interval)",
+    ]
     best = section["best_house"]
     proven = (
         f"{best['total']} ({'proven' if best['optimal'] else 'not proven'})"
@@ -220,7 +256,7 @@ def _shape(section: dict, lang: str) -> str:
 def _tension(section: dict, lang: str) -> str:
     rows = [
         [
-            f"{t['players']} players, {t['bot']}",
+            row(t["players"], t["bot"], lang),
             str(t["games"]),
             interval(t["margin"], digits=1, lang=lang),
             interval(t["close"], percent=True, lang=lang),
@@ -295,7 +331,7 @@ def _differences(doc: dict, lang: str) -> str:
         ["games", "first seat's edge (win share)", "first seat's edge (points)", "mean score", "tie-break decided"],
         [
             [
-                f"{x['players']} players, {x['bot']}",
+                row(x["players"], x["bot"], lang),
                 interval(x["first_advantage"], digits=3, lang=lang),
                 interval(x["first_margin"], lang=lang),
                 interval(x["mean_score"], lang=lang),
@@ -318,10 +354,10 @@ def _differences(doc: dict, lang: str) -> str:
         lang=lang,
     )
     shape = _table(
-        ["games", "decisions a player", "branching", *[c.replace("_", " ") for c in COMPONENTS]],
+        ["games", "decisions a player", "branching", *[text(f"score.part.{c}", lang) for c in COMPONENTS]],
         [
             [
-                f"{x['players']} players, {x['bot']}",
+                row(x["players"], x["bot"], lang),
                 interval(x["decisions_per_player"], lang=lang),
                 interval(x["branching_factor"], lang=lang),
                 *[interval(x[f"part_{c}"], lang=lang) for c in COMPONENTS],

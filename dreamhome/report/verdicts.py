@@ -8,7 +8,7 @@ the sentences of one section in the reader's language (`words`).
 
 from __future__ import annotations
 
-from dreamhome.report.words import clear_of, interval, number, percent, say
+from dreamhome.report.words import clear_of, interval, number, percent, players, say
 
 
 def seats(section: dict, lang: str) -> list[str]:
@@ -16,7 +16,7 @@ def seats(section: dict, lang: str) -> list[str]:
     for s in section["seats"]:
         first = s["positions"][0]["win_rate"]
         key = {1: "first.more", -1: "first.less", 0: "first.even"}[clear_of(first, s["even_share"])]
-        args = {"players": s["players"], "bot": s["bot"], "rate": interval(first, lang, as_percent=True)}
+        args = {"players": players(s["players"], lang), "bot": s["bot"], "rate": interval(first, lang, as_percent=True)}
         out.append(say(f"verdict.{key}", lang, **args, even=percent(s["even_share"], lang)))
     return out
 
@@ -26,7 +26,7 @@ def power(section: dict, lang: str) -> list[str]:
         say(
             "verdict.power",
             lang,
-            players=p["players"],
+            players=players(p["players"], lang),
             needed=number(p["games_needed"], lang, 0),
             played=number(p["games_played"], lang, 0),
             power=percent(p["power_at_played"], lang, 0),
@@ -64,7 +64,7 @@ def shape(section: dict, lang: str) -> list[str]:
         say(
             "verdict.shape",
             lang,
-            players=s["players"],
+            players=players(s["players"], lang),
             bot=s["bot"],
             decisions=interval(s["decisions_per_player"], lang, digits=1),
             branching=interval(s["branching_per_game"], lang, digits=1),
@@ -82,7 +82,7 @@ def tension(section: dict, lang: str) -> list[str]:
         say(
             "verdict.tension",
             lang,
-            players=t["players"],
+            players=players(t["players"], lang),
             bot=t["bot"],
             close=interval(t["close"], lang, as_percent=True),
             changes=interval(t["lead_changes"], lang, digits=1),

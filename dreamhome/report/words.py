@@ -9,6 +9,7 @@ CLDR data Babel ships) are not ours to hand-write.
 
 from __future__ import annotations
 
+from babel import Locale
 from babel.numbers import format_decimal, format_percent
 
 from dreamhome.i18n import text
@@ -16,6 +17,17 @@ from dreamhome.i18n import text
 
 def say(key: str, lang: str, **args: object) -> str:
     return text(f"report.{key}", lang, **args)
+
+
+def players(n: int, lang: str) -> str:
+    """ "2 players", "2 игрока", "5 игроков": the count with its noun in the language's plural
+    form (Babel's CLDR plural rules pick the form: one, few, many or other)."""
+    return text(f"report.n_players.{Locale.parse(lang).plural_form(n)}", lang, n=n)
+
+
+def row(count: int, bot: str, lang: str) -> str:
+    """A table row's label: a player count and a bot."""
+    return say("row", lang, players=players(count, lang), bot=bot)
 
 
 def number(value: float | int | None, lang: str, digits: int = 2) -> str:
