@@ -1276,11 +1276,14 @@ def report(
     as_json,
     rules_spec,
 ):
-    """A balance report of the rules in use: seats, skill and luck, cards, the game's shape.
+    """A balance report of the rules in use: seats, skill and luck, cards, shape, tension.
 
-    Plays self-play games per player count, a skill ladder and, for every card type,
-    restricted play (a seat that never takes a column holding the card against the same
-    bot unrestricted), all paired by seed; every figure has a 95% interval. With --vs,
+    Plays self-play games per player count, a skill ladder (the weaker bot in every seat)
+    and, for every card type, restricted play (a seat that never takes a column holding the
+    card, and one that always does, against the same bot unrestricted), all paired by seed;
+    every figure has a 95% interval, and the page (in --lang) says what each interval
+    supports. --precision plays on until the first seat's interval is narrow enough;
+    --sensitivity varies every @assumed value; --catalogue plays every variant. With --vs,
     every figure side by side with its paired difference. Resumable (--resume), and the
     same for a seed on any executor and any number of workers. docs/REPORT.md explains
     each figure. Exit status 1 when games crashed.
