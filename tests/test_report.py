@@ -128,8 +128,8 @@ def _stored_games(out: Path, condition: str) -> list[dict]:
 
 def _replayed_round_scores(rules, players: int, seed: int) -> list[list[int]]:
     """Every house's score at each round's end, from a game stepped here with the greedy bots."""
-    from dreamhome.game.roster import make_bot
     from dreamhome.game.state import GameState
+    from dreamhome.players.roster import make_bot
 
     state = GameState(rules, players, seed)
     bots = [make_bot("greedy", seed, p) for p in range(players)]
