@@ -61,6 +61,7 @@ def read_own(path: Path, limit: int) -> bytes:
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.EMLINK):  # O_NOFOLLOW on a symlink (EMLINK on some BSDs)
             raise ForeignFileError(f"{path.name} is a symbolic link, not the server's own file") from None
+        check_own(path)  # a socket cannot be opened (ENXIO): named as what it is
         raise
     try:
         mode = os.fstat(fd).st_mode
