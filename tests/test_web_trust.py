@@ -676,7 +676,7 @@ def test_a_finished_table_game_has_a_record_that_replay_verifies_and_analyze_rev
     gid2 = c2.post("/api/games", json={"seats": ["person", "random"], "seed": 1}).json()["game"]
     assert c2.get(f"/api/games/{gid2}/record").status_code == 409
     damaged = json.loads(table_file.read_text())
-    damaged["state"]["houses"][0]["cells"]["top/0"] = "kitchen"
+    damaged["state"]["events"][-1]["round"] = 99  # an edited event
     bad = tmp_path / "damaged.json"
     bad.write_text(json.dumps(damaged))
     for path, words in ((tmp_path / "open" / f"{gid2}.json", "not over"), (bad, "damaged")):
