@@ -40,9 +40,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from dreamhome.game.hints import hint as real_hint  # noqa: E402
 from dreamhome.game.record import replay_record  # noqa: E402
 from dreamhome.game.state import GameState  # noqa: E402
+from dreamhome.players.hints import hint as real_hint  # noqa: E402
 from dreamhome.web import own_files  # noqa: E402
 from dreamhome.web.app import create_app  # noqa: E402
 from dreamhome.web.public import HIDDEN, public_position  # noqa: E402
