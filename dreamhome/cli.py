@@ -837,11 +837,12 @@ def replay(record_path, as_json, html_path):
     """Re-run a game record under its own rules, verifying every event and the final houses."""
     from dreamhome.fileio import display_name
     from dreamhome.game.record import load_record, replay_record
+    from dreamhome.web.store import table_record
 
     outputs_or_fail([html_path], [record_path])
     source = display_name(record_path)
     try:
-        data = load_record(record_path)
+        data = load_record(record_path, table_record)  # a table's game file too (issue 31, item 5)
         result = replay_record(data, source)
         if html_path:
             from dreamhome.render.replay_page import replay_html
@@ -890,6 +891,7 @@ def analyze(record_paths, as_json, html_path, work, workers):
     from dreamhome.review.batch import aggregate, review_many
     from dreamhome.review.batch import record_paths as expand
     from dreamhome.review.game import review_record
+    from dreamhome.web.store import table_record
 
     lang = current_lang()
     work = REVIEW_WORK if work is None else work
@@ -919,9 +921,9 @@ def analyze(record_paths, as_json, html_path, work, workers):
         try:
             if len(paths) == 1:
                 source = display_name(paths[0])
-                review = review_record(load_record(paths[0]), source, work, on_decision=progress)
+                review = review_record(load_record(paths[0], table_record), source, work, on_decision=progress)
             else:
-                summary = aggregate(review_many(paths, work, workers, on_done=progress), work)
+                summary = aggregate(review_many(paths, work, workers, on_done=progress, other=table_record), work)
         except DreamhomeError as exc:
             fail(str(exc))
     if len(paths) != 1:

@@ -552,9 +552,9 @@ def test_random_requests_never_get_a_500_nor_change_a_game_they_are_refused_for(
 def test_no_absolute_path_in_messages_built_from_files(tmp_path: Path) -> None:
     """The scrubber's last line of defence, on the store's own error for a file it cannot read."""
     gid = "E" * 22
-    (tmp_path / f"{gid}.json").mkdir()  # a folder where the file should be: not a game
+    (tmp_path / f"{gid}.json").mkdir()  # a folder where the file should be: not the server's own (issue 34, item 3)
     r = client(tmp_path).get(f"/api/games/{gid}")
-    assert r.status_code == 404
+    assert r.status_code == 422 and "not the server's own file" in one_clean_line(r, tmp_path)
     (tmp_path / f"{gid}.json").rmdir()
     (tmp_path / f"{gid}.json").write_bytes(b"\x00" * 10)
     r = client(tmp_path).get(f"/api/games/{gid}")

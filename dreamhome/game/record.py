@@ -176,11 +176,16 @@ def write_record(result: GameResult, path: str | Path) -> None:
     write_atomic(path, json.dumps(result.record(), indent=1, ensure_ascii=False) + "\n")
 
 
-def load_record(path: str | Path) -> dict:
-    """A record file (`-`: stdin), read through the size- and depth-capped reader of `fileio`."""
+def load_record(path: str | Path, other: Callable[[Any, str], dict[str, Any] | None] | None = None) -> dict:
+    """A record file (`-`: stdin), read through the size- and depth-capped reader of `fileio`.
+    `other(data, source)`: the record of another kind of file (a table's game file,
+    `dreamhome.web.store.table_record`), None if `data` is not one."""
     from dreamhome.fileio import display_name, read_json
 
     data = read_json(path, "record")
+    converted = other(data, display_name(path)) if other is not None else None
+    if converted is not None:
+        return converted
     if not isinstance(data, dict) or data.get("format") not in READABLE_FORMATS:
         raise DreamhomeError(f"{display_name(path)}: not a game record ({' or '.join(READABLE_FORMATS)})")
     return data

@@ -43,17 +43,21 @@ def record_paths(paths: Iterable[str]) -> list[str]:
     return out
 
 
-def review_file(path: str, work: float = REVIEW_WORK) -> dict[str, Any]:
-    """One record file's review as JSON (in a worker process)."""
+Other = Callable[[Any, str], "dict[str, Any] | None"]
+"""The record of another kind of file, None if it is not one (`record.load_record`'s `other`)."""
+
+
+def review_file(path: str, work: float = REVIEW_WORK, other: Other | None = None) -> dict[str, Any]:
+    """One record file's review as JSON (in a worker process); `other`: as `load_record` takes it."""
     from dreamhome.fileio import display_name
     from dreamhome.game.record import load_record
     from dreamhome.review.game import review_record
 
     source = display_name(path)
-    return review_record(load_record(path), source, work).to_json()
+    return review_record(load_record(path, other), source, work).to_json()
 
 
-def _review_or_error(args: tuple[str, float]) -> dict[str, Any]:
+def _review_or_error(args: tuple[str, float, Other | None]) -> dict[str, Any]:
     try:
         return review_file(*args)
     except DreamhomeError as exc:
@@ -65,13 +69,14 @@ def review_many(
     work: float = REVIEW_WORK,
     workers: int | None = None,
     on_done: Callable[[int, int], None] | None = None,
+    other: Other | None = None,
 ) -> list[dict[str, Any]]:
     """Every record of `paths` reviewed (JSON, the paths' order), on `workers` processes (all
     cores by default; 1: in this process). The first record that cannot be reviewed stops it
     all with its one-line reason."""
     from dreamhome.whatif.executors import die_with_parent
 
-    jobs = [(p, work) for p in paths]
+    jobs = [(p, work, other) for p in paths]
     workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
     results: list[dict[str, Any]] = []
     if workers == 1:

@@ -56,10 +56,10 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
+import math
 import os
 import re
 import sys
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -80,7 +80,9 @@ from dreamhome.i18n import DEFAULT_LANG, LANGUAGES, UnknownLanguageError, check_
 from dreamhome.players.hints import HINT_WORK, Hint, hint
 from dreamhome.variant_menu import variant_menu
 from dreamhome.web.live import DEFAULT_STREAMS_PER_CLIENT, Hub, TooManyStreamsError
+from dreamhome.web.public import public_position
 from dreamhome.web.ratelimit import DEFAULT_BURST, DEFAULT_RATE, RateLimit, client_of
+from dreamhome.web.reviews import Compute, ReviewBusyError, ReviewLateError, Reviews, review_pages
 from dreamhome.web.store import (
     BOT_NAMES,
     DEFAULT_CACHED,
@@ -108,11 +110,11 @@ log = logging.getLogger("dreamhome.web")
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
+MAX_SINCE = 999_999
+"""The largest `?since=` read (a version: the events of a game number in the hundreds)."""
 """Largest request body read (bytes): a start or act request is under 200."""
 LISTED = 100
 """Games the front page's list shows at most (`GET /api/games`)."""
-REVIEWS_KEPT = 16
-"""The review pages kept in memory (`GET /games/{id}/review`): each costs seconds of solving."""
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
@@ -192,7 +194,7 @@ async def _json_body(request: Request) -> Any:
     if ctype != "application/json":
         raise HTTPException(415, "send JSON (Content-Type: application/json)")
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+    if declared is not None and not whole_number(declared, MAX_BODY):
         raise HTTPException(413, f"the request body is larger than {MAX_BODY} bytes")
     body = b""
     async for chunk in request.stream():
@@ -200,9 +202,26 @@ async def _json_body(request: Request) -> Any:
         if len(body) > MAX_BODY:
             raise HTTPException(413, f"the request body is larger than {MAX_BODY} bytes")
     try:
-        return json.loads(body.decode("utf-8"))
+        return json.loads(body.decode("utf-8"), parse_constant=_no_constant)
+    except _NotJSONNumberError as exc:
+        raise HTTPException(400, f"the request body holds {exc.args[0]}, which is no JSON number") from None
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise HTTPException(400, "the request body is not valid JSON") from None
+
+
+class _NotJSONNumberError(ValueError):
+    """NaN, Infinity or -Infinity in a request body: Python's reader takes them, JSON has none."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJSONNumberError(name)
+
+
+def whole_number(text: str, high: int) -> bool:
+    """Whether `text` is a whole number from 0 to `high` in ASCII digits, checked before any
+    conversion: a number of thousands of digits (past Python's conversion limit) or a digit of
+    another script is refused here, never a fault of `int()`."""
+    return text.isascii() and text.isdigit() and len(text) <= len(str(high)) and int(text) <= high
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -217,6 +236,8 @@ STATUS: tuple[tuple[type[DreamhomeError], int], ...] = (
     (DamagedGameError, 422),
     (StorageError, 503),
     (StoreFullError, 429),
+    (ReviewBusyError, 429),
+    (ReviewLateError, 503),
     (DreamhomeError, 422),  # any other file that does not load, and the like
 )
 """Each of the project's errors with its status (the first that matches)."""
@@ -331,6 +352,9 @@ def create_app(
     rate: float | None = DEFAULT_RATE,
     burst: int = DEFAULT_BURST,
     streams_per_client: int = DEFAULT_STREAMS_PER_CLIENT,
+    review_compute: Compute = review_pages,
+    review_workers: int = 1,
+    review_on_end: bool = False,
 ) -> Starlette:
     """The app over the games kept in `data_dir` (made on the first game).
 
@@ -339,10 +363,16 @@ def create_app(
     answers whose request names none (`dreamhome serve --lang`); `max_games`: games kept on disk
     at most; `cached_games`: games held in memory at most; `rate`, `burst`: requests a second
     per client address (None: no limit) and at once; `streams_per_client`: event streams one
-    address may hold open. The app's `state.live` is its `live.Hub` (`close()` ends every
-    event stream: `serve` calls it when it stops)."""
+    address may hold open; `review_compute`: what a review worker computes (`reviews.review_pages`,
+    a stand-in in tests), `review_workers` its processes, `review_on_end` whether a game's
+    review starts as soon as it ends (`dreamhome serve`) rather than when first asked for. The
+    app's `state.live` is its `live.Hub` (`close()` ends every event stream) and `state.reviews`
+    its `reviews.Reviews` (`close()` ends the review workers): `serve` calls both when it stops."""
+    if rate is not None and not (math.isfinite(rate) and rate > 0):
+        raise ValueError(f"rate must be a positive number of requests a second, got {rate!r}")
     hosts = frozenset(host_name(h) for h in [*LOCAL_HOSTS, *(allowed_hosts or [])])
     store = GameStore(Path(data_dir), max_games=max_games, cached=cached_games)
+    reviews = Reviews(store, review_compute, review_workers)
     hub = Hub(per_client=streams_per_client)
     default_lang = check_lang(lang)
     scrub = Scrubber([str(Path(data_dir).absolute()), str(Path(__file__).parents[2]), sys.prefix, os.path.expanduser("~")])
@@ -388,19 +418,33 @@ def create_app(
                 game.advancing = False
             raise
 
+    def advance_or_log(game: Game) -> None:
+        """`advance`, a bot's move that cannot be stored logged and left for the next request:
+        a read never fails because a write failed (the game stays as last stored, the seat's
+        move included)."""
+        try:
+            advance(game)
+        except StorageError as exc:
+            log.warning("game %s: a bot's move could not be stored: %s", game.id, exc)
+        if review_on_end and game.state.is_terminal():
+            try:
+                reviews.job(game.id, _locked(game, game.record), None)  # the review, ready before it is asked for
+            except DreamhomeError as exc:
+                log.warning("game %s: its review was not started: %s", game.id, exc)
+
     def seat_of_headers(request: Request, game: Game) -> int | None:
         """The seat the headers `X-Seat`, `X-Seat-Key` prove (403 if they prove none), None without them."""
         seat, key = request.headers.get("x-seat"), request.headers.get("x-seat-key")
         if seat is None and key is None:
             return None
-        number = int(seat) if seat is not None and seat.isascii() and seat.isdigit() and len(seat) < 4 else -1
+        number = int(seat) if seat is not None and whole_number(seat, 999) else -1
         return game.seat_of(number, key)
 
     def since_of(request: Request) -> int | None:
         asked = request.query_params.get("since")
         if asked is None:
             return None
-        if not (asked.isascii() and asked.isdigit() and len(asked) < 7):
+        if not whole_number(asked, MAX_SINCE):
             raise RequestError("since must be a whole number (a version the page saw)")
         return int(asked)
 
@@ -461,7 +505,7 @@ def create_app(
             raise RequestError("unknown variant; GET /api/options lists them")
         low, high = players_range(variant)
         players_text = request.query_params.get("players", str(low))
-        if not players_text.isascii() or not players_text.isdigit() or not low <= int(players_text) <= high:
+        if not whole_number(players_text, high) or int(players_text) < low:
             raise RequestError(f"players must be a whole number from {low} to {high}")
         rules = rules_for(variant)
         return JSONResponse(await run_in_threadpool(rules_view, rules, int(players_text), chosen))
@@ -472,7 +516,7 @@ def create_app(
         game = store.get(request.path_params["game_id"])
         me = seat_of_headers(request, game)
         if game.bot_to_move() and not game.advancing:  # bots stopped by a restart or a failed write
-            await run_in_threadpool(advance, game)
+            await run_in_threadpool(advance_or_log, game)
         view = await run_in_threadpool(_locked, game, lambda: game_view(game, me, since=since, lang=chosen))
         return JSONResponse(view)
 
@@ -507,10 +551,7 @@ def create_app(
         def work() -> dict[str, Any]:
             mark, said = _locked(game, decide)
             hub.publish(game.id, said)
-            try:
-                advance(game)
-            except StorageError as exc:  # the seat's move is stored; a bot's is not: the next view tries again
-                log.warning("game %s: a bot's move could not be stored: %s", game.id, exc)
+            advance_or_log(game)
             return _locked(game, lambda: game_view(game, me, since=mark, lang=chosen))
 
         return JSONResponse(await run_in_threadpool(work))
@@ -524,7 +565,7 @@ def create_app(
         def position() -> GameState:
             if game.to_move() != me:
                 raise ConflictError("hints are for your turn")
-            return game.state.clone()
+            return public_position(game.state)  # SEE-1: the hint never sees the decks' order or the seed
 
         def work() -> dict[str, Any]:
             state = _locked(game, position)  # the hint works on a copy: the others' pages are not held up
@@ -556,7 +597,12 @@ def create_app(
         def work() -> dict[str, Any]:
             if game.best is not None:
                 return final_view(game, chosen)
-            return store.change(game, lambda: final_view(game, chosen))
+            view = final_view(game, chosen)
+            try:
+                store.save(game)  # the comparison kept; if it cannot be, it is computed again next time
+            except StorageError as exc:
+                log.warning("game %s: the end-game comparison could not be stored: %s", game.id, exc)
+            return view
 
         return JSONResponse(await run_in_threadpool(_locked, game, work))
 
@@ -578,36 +624,30 @@ def create_app(
         html = await run_in_threadpool(_locked, game, work)
         return HTMLResponse(html, headers={"content-security-policy": REPLAY_CSP})
 
-    reviews: OrderedDict[tuple[str, str], str] = OrderedDict()  # (game, lang) → page: a finished game's review never changes
-
     async def review(request: Request) -> Response:
         """ "Review this game" (issue 23): the annotated replay page of a finished game, every
-        decision against the best by the review's evaluation (dreamhome.review). A review costs
-        seconds of solving, so the last `REVIEWS_KEPT` pages are kept: a finished game's review
-        is deterministic and never changes."""
-        from dreamhome.game.record import GameResult
+        decision against the best by the review's evaluation (dreamhome.review), in the page's
+        language. Computed once per game in a worker process and kept (`reviews.Reviews`)."""
         from dreamhome.render.replay_page import CSP as REPLAY_CSP
-        from dreamhome.render.review_page import review_page_for_game
 
         game = store.get(request.path_params["game_id"])
         if not game.state.is_terminal():
             raise ConflictError("the review is ready when the game is over")
         chosen = lang_of(request)
-        key = (game.id, chosen)
-        html = reviews.get(key)
-        if html is None:
+        record = await run_in_threadpool(_locked, game, game.record)
+        pages = await reviews.pages(game.id, record, client_of(request.scope))
+        return HTMLResponse(pages[chosen], headers={"content-security-policy": REPLAY_CSP})
 
-            def snapshot() -> GameResult:
-                return GameResult(game.state.clone(), tuple(game.settings.seat_names()))
-
-            # The game's lock only for the copy: the review's seconds of solving hold no lock.
-            result = await run_in_threadpool(_locked, game, snapshot)
-            html = await run_in_threadpool(review_page_for_game, result, chosen)
-            reviews[key] = html
-            while len(reviews) > REVIEWS_KEPT:
-                reviews.popitem(last=False)
-        reviews.move_to_end(key)
-        return HTMLResponse(html, headers={"content-security-policy": REPLAY_CSP})
+    async def record(request: Request) -> Response:
+        """`GET /api/games/{id}/record`: the game's `dreamhome.record/2` (issue 31, item 5), for
+        `dreamhome replay` and `dreamhome analyze`. Only once the game is over: the record holds
+        the seed, which decides the decks' order, hidden from every seat until the end (SEE-1)."""
+        game = store.get(request.path_params["game_id"])
+        if not game.state.is_terminal():
+            raise ConflictError("the record is ready when the game is over (it holds the seed, which decides the decks: SEE-1)")
+        data = await run_in_threadpool(_locked, game, game.record)
+        name = f"dreamhome-{game.id}.json"
+        return JSONResponse(data, headers={"content-disposition": f'attachment; filename="{name}"'})
 
     async def on_http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
@@ -632,6 +672,7 @@ def create_app(
         Route(f"/api/games/{gid}/final", _answers(final)),
         Route(f"/games/{gid}/replay", _answers(replay)),
         Route(f"/games/{gid}/review", _answers(review)),
+        Route(f"/api/games/{gid}/record", _answers(record)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [  # the first is outermost: the refusals of the others carry the headers too
@@ -645,4 +686,5 @@ def create_app(
         exception_handlers={HTTPException: on_http_error, Exception: on_crash},
     )
     app.state.live = hub
+    app.state.reviews = reviews
     return app

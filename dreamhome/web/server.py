@@ -104,7 +104,13 @@ def serve(
     host = sock.getsockname()[0]
     extra = served_hosts(sock, allow_hosts)
     app = create_app(
-        data_dir, allowed_hosts=extra, lang=lang, max_games=max_games or DEFAULT_MAX_GAMES, rate=rate, burst=2 * int(rate or 0)
+        data_dir,
+        allowed_hosts=extra,
+        lang=lang,
+        max_games=max_games or DEFAULT_MAX_GAMES,
+        rate=rate,
+        burst=2 * int(rate or 0),
+        review_on_end=True,  # a game's review is ready by the time someone asks for it
     )
     config = uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
@@ -127,6 +133,9 @@ def serve(
             await asyncio.sleep(0.05)
         await task
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    finally:
+        app.state.reviews.close()  # the review workers end with the server, a review half done or not
     if _caught:
         raise Interrupted(_caught[0])

@@ -70,6 +70,7 @@ from dreamhome.players import roster
 from dreamhome.players.bot import Bot
 from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import Ruleset
+from dreamhome.web import own_files
 
 FORMAT = "dreamhome.webgame/2"
 OLD_FORMAT = "dreamhome.webgame/1"
@@ -85,11 +86,16 @@ are never taken from a request."""
 PERSON = "person"
 """A person's seat, in a start request and in the game record (the replay page shows it beside the bots)."""
 MAX_SEED = 2**31 - 1
+"""The largest seed a start request may name (a seed someone chose is known to them: SEE-1)."""
+DRAWN_SEED_BITS = 63
+"""A game started without a seed gets `secrets.randbits(DRAWN_SEED_BITS)`: the seed decides the
+decks' order (SEE-1 hides it from everyone), and 63 random bits cannot be found by trying seeds
+against the first deal, which 31 could."""
 DEFAULT_MAX_GAMES = 1000
 """Games kept on disk unless `dreamhome serve --max-games` says otherwise."""
 DEFAULT_CACHED = 64
 """Games held in memory at most (least recently used dropped first); the rest wait on disk."""
-STALE_TEMP = re.compile(r"\.[A-Za-z0-9_-]{22}\.json\..+\.tmp|\.dreamhome-probe-.+\.tmp")
+STALE_TEMP = re.compile(r"\.[A-Za-z0-9_-]{22}\.(?:json|review)\..+\.tmp|\.dreamhome-probe-.+\.tmp")
 """Temp files of `fileio.write_atomic` (and its writability probe) in a games folder: a process
 killed mid-write leaves one; nothing reads them, and a new store removes them."""
 log = logging.getLogger("dreamhome.web")
@@ -114,6 +120,12 @@ class DamagedGameError(DreamhomeError):
 
 class StorageError(DreamhomeError):
     """The game could not be written (read-only folder, full disk): 503; nothing was changed."""
+
+
+class ForeignGameFileError(DamagedGameError):
+    """A game's name in the data folder held by a symbolic link or another kind of file than
+    the server's own regular file: refused (422, one line, logged), nothing read or written
+    through it (`own_files`)."""
 
 
 class StoreFullError(DreamhomeError):
@@ -180,16 +192,18 @@ class Settings:
         return tuple(p for p, name in enumerate(self.seats) if name == PERSON)
 
     @classmethod
-    def parse(cls, data: Any) -> Settings:
+    def parse(cls, data: Any, stored: bool = False) -> Settings:
         """The settings of a start request, every field checked (`RequestError`, one line).
 
         `{"seats": [...], "seed": S, "variant": V}` (the `lang` a page may add is the answer's);
         the first form, `{"players": n, "bots": [...], ...}`, means a person at seat 0 and the
-        bots after."""
+        bots after. A request without a seed (or `"seed": null`) gets one drawn from the
+        system's randomness (`DRAWN_SEED_BITS`); `stored`: the settings of a game file, whose
+        seed may be such a drawn one."""
         if not isinstance(data, dict):
             raise RequestError("the request body must be a JSON object")
         if "seats" not in data and set(data) & {"players", "bots"}:
-            return cls._parse_old(data)
+            return cls._parse_old(data, stored)
         unknown = sorted(set(data) - set(START_FIELDS))
         if unknown:
             raise RequestError(f"unknown field {unknown[0]!r} (expected {', '.join(START_FIELDS)})")
@@ -203,10 +217,10 @@ class Settings:
                 raise RequestError(f"unknown seat {str(name)[:40]!r}; a seat is {PERSON!r} or a bot: {', '.join(BOT_NAMES)}")
         if PERSON not in seats:
             raise RequestError(f'at least one seat must be "{PERSON}" (a game of bots alone: dreamhome play)')
-        return cls(tuple(seats), variant, _seed(data.get("seed", 0)))
+        return cls(tuple(seats), variant, _seed(data.get("seed"), stored))
 
     @classmethod
-    def _parse_old(cls, data: dict[str, Any]) -> Settings:
+    def _parse_old(cls, data: dict[str, Any], stored: bool) -> Settings:
         unknown = sorted(set(data) - set(OLD_START_FIELDS))
         if unknown:
             raise RequestError(f"unknown field {unknown[0]!r} (expected {', '.join(OLD_START_FIELDS)})")
@@ -221,7 +235,7 @@ class Settings:
         for name in bots:
             if name not in BOT_NAMES:
                 raise RequestError(f"unknown bot {str(name)[:40]!r}; known bots: {', '.join(BOT_NAMES)}")
-        return cls((PERSON, *bots), variant, _seed(data.get("seed", 0)))
+        return cls((PERSON, *bots), variant, _seed(data.get("seed"), stored))
 
     def seat_names(self) -> list[str]:
         return list(self.seats)
@@ -234,9 +248,13 @@ def _variant(variant: Any) -> str:
     return variant
 
 
-def _seed(seed: Any) -> int:
-    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-        raise RequestError(f"seed must be a whole number from 0 to {MAX_SEED}")
+def _seed(seed: Any, stored: bool) -> int:
+    """The seed asked for, or one drawn (`DRAWN_SEED_BITS`) when none is (a start request only)."""
+    if seed is None and not stored:
+        return secrets.randbits(DRAWN_SEED_BITS)
+    high = 2**DRAWN_SEED_BITS - 1 if stored else MAX_SEED
+    if type(seed) is not int or not 0 <= seed <= high:
+        raise RequestError(f"seed must be a whole number from 0 to {high}, or left out to draw one")
     return seed
 
 
@@ -310,6 +328,11 @@ class Game:
         """The bots' decisions until it is a person's turn or the game is over."""
         while self.bot_to_move():
             self.bot_step()
+
+    def record(self) -> dict[str, Any]:
+        """The game's `dreamhome.record/2` (each person's seat named `PERSON`). It holds the seed,
+        which decides the decks' order (SEE-1): answered only once the game is over."""
+        return GameResult(self.state, tuple(self.settings.seat_names())).record()
 
     def summary(self) -> dict[str, Any]:
         """The game as the front page lists it: public facts only, never a key."""
@@ -435,11 +458,10 @@ class GameStore:
         path = self._path(game.id)
         text = json.dumps(game.to_json(), ensure_ascii=False, separators=(",", ":"))
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fileio.write_atomic(path, text)
-        except (OSError, fileio.OutputError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            reason = reason.replace(fileio.display_name(path), "").replace(str(self.folder), "").lstrip(": ")
+            self.write_own(game.id, ".json", text)
+        except OSError as exc:
+            reason = exc.strerror if exc.strerror else str(exc)
+            reason = reason.replace(str(path), "").replace(str(self.folder), "").lstrip(": ")
             log.error("game %s: cannot store it in %s: %s", game.id, self.folder, exc)
             raise StorageError(
                 f"the game could not be stored on the server ({reason or 'write failed'}); nothing was changed"
@@ -525,28 +547,70 @@ class GameStore:
         return len(self._games)
 
     def _load(self, game_id: str) -> Game:
-        path = self._path(game_id)
-        if not path.is_file():
-            raise GameNotFoundError("no such game")
         source = f"game {game_id}"
-        try:
-            text = fileio.read_text(path, "game", error=DamagedGameError)
-        except DamagedGameError as exc:
-            raise DamagedGameError(str(exc).replace(fileio.display_name(path), source)) from None
+        text = fileio.decode_text(self.read_own(game_id, ".json"), source, "game", error=DamagedGameError)
         game = self._from_data(game_id, fileio.parse_json(text, source, error=DamagedGameError))
         game.saved = text
         return game
 
-    def _from_data(self, game_id: str, data: Any) -> Game:
-        """A game from its file's JSON, every part checked; `DamagedGameError` (one line) for any flaw."""
+    def read_own(self, game_id: str, suffix: str) -> bytes:
+        """The bytes of the store's own file `<id><suffix>` (`own_files.read_own`): no such file
+        is `GameNotFoundError`; a link or another kind of file under the name is refused with one
+        line (`ForeignGameFileError`, logged), nothing read through it."""
+        path = self.folder / f"{check_game_id(game_id)}{suffix}"
         try:
-            return _read_game(game_id, data)
-        except DamagedGameError:
-            raise
-        except DreamhomeError as exc:
-            raise DamagedGameError(f"game {game_id}: the saved game is damaged: {exc}") from None
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, RecursionError) as exc:
-            raise DamagedGameError(f"game {game_id}: the saved game is damaged ({type(exc).__name__})") from None
+            return own_files.read_own(path, fileio.max_input_bytes())
+        except own_files.OwnFileMissingError:
+            raise GameNotFoundError("no such game") from None
+        except own_files.ForeignFileError as exc:
+            log.warning("game %s: refused: %s", game_id, exc)
+            raise ForeignGameFileError(f"game {game_id}: refused: {exc}") from None
+        except (OSError, fileio.InputError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise DamagedGameError(f"game {game_id}: cannot read its file ({reason})") from None
+
+    def write_own(self, game_id: str, suffix: str, text: str) -> None:
+        """`text` as the store's own file `<id><suffix>`, replaced whole within the folder
+        (`own_files.replace_own`). A link or another kind of file under the name is refused
+        (`ForeignGameFileError`, logged), nothing written through it; `OSError` if the folder
+        cannot be written."""
+        path = self.folder / f"{check_game_id(game_id)}{suffix}"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            own_files.replace_own(path, text.encode("utf-8"))
+        except own_files.ForeignFileError as exc:
+            log.warning("game %s: refused to write: %s", game_id, exc)
+            raise ForeignGameFileError(f"game {game_id}: refused: {exc}") from None
+
+    def _from_data(self, game_id: str, data: Any) -> Game:
+        return read_game(game_id, data, f"game {game_id}")
+
+
+def read_game(game_id: str, data: Any, source: str) -> Game:
+    """A game from its file's JSON (`source` names it in messages), every part checked;
+    `DamagedGameError` (one line) for any flaw."""
+    try:
+        return _read_game(game_id, data, source)
+    except DamagedGameError:
+        raise
+    except DreamhomeError as exc:
+        raise DamagedGameError(f"{source}: the saved game is damaged: {exc}") from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, RecursionError) as exc:
+        raise DamagedGameError(f"{source}: the saved game is damaged ({type(exc).__name__})") from None
+
+
+def table_record(data: Any, source: str) -> dict[str, Any] | None:
+    """The `dreamhome.record/2` of a finished table game from its file's JSON as it lies in the
+    data folder, checked as the server checks it (`read_game`); None if `data` is no table game
+    file (`FORMAT`, `OLD_FORMAT`); `DamagedGameError` (one line) for a damaged file or a game
+    not over (its record would be an unfinished one, which only a terminal seat's save makes).
+    `dreamhome replay` and `analyze` read a table's game file through it (`record.load_record`)."""
+    if not (isinstance(data, dict) and data.get("format") in (FORMAT, OLD_FORMAT)):
+        return None
+    game = read_game("-", data, source)
+    if not game.state.is_terminal():
+        raise DamagedGameError(f"{source}: the table's game is not over yet; its record is made when it ends")
+    return game.record()
 
 
 def _whole(value: Any, low: int, high: int) -> bool:
@@ -561,7 +625,7 @@ def _read_settings(data: Any) -> Settings:
     if not isinstance(data["variant"], str):
         raise ValueError("unknown variant")
     try:
-        return Settings.parse(data)
+        return Settings.parse(data, stored=True)
     except RequestError as exc:
         raise ValueError(str(exc)) from None
 
@@ -574,7 +638,7 @@ def _read_old_settings(data: Any) -> Settings:
     if not isinstance(data["variant"], str):
         raise ValueError("unknown variant")
     try:
-        settings = Settings.parse({k: v for k, v in data.items() if k != "seat"})
+        settings = Settings.parse({k: v for k, v in data.items() if k != "seat"}, stored=True)
     except RequestError as exc:
         raise ValueError(str(exc)) from None
     if not _whole(data["seat"], 0, settings.players - 1):
@@ -597,13 +661,13 @@ def _read_keys(keys: Any, settings: Settings) -> tuple[str | None, ...]:
     return tuple(keys)
 
 
-def _read_game(game_id: str, data: Any) -> Game:
+def _read_game(game_id: str, data: Any, source: str) -> Game:
     if not isinstance(data, dict) or data.get("format") not in (FORMAT, OLD_FORMAT):
-        raise DamagedGameError(f"game {game_id}: not a {FORMAT} file")
+        raise DamagedGameError(f"{source}: not a {FORMAT} file")
     old = data["format"] == OLD_FORMAT
     fields = {"format", "settings", "state", "end_houses", "best"} | (set() if old else {"keys"})
     if set(data) != fields:
-        raise DamagedGameError(f"game {game_id}: the saved game is damaged (expected {', '.join(sorted(fields))})")
+        raise DamagedGameError(f"{source}: the saved game is damaged (expected {', '.join(sorted(fields))})")
     try:
         if old:  # the first format's person has no key: the game is watched, never acted on
             settings = _read_old_settings(data["settings"])
@@ -612,26 +676,26 @@ def _read_game(game_id: str, data: Any) -> Game:
             settings = _read_settings(data["settings"])
             keys = _read_keys(data["keys"], settings)
     except ValueError as exc:
-        raise DamagedGameError(f"game {game_id}: the saved settings are damaged ({exc})") from None
+        raise DamagedGameError(f"{source}: the saved settings are damaged ({exc})") from None
     rules = rules_for(settings.variant)
     saved = data["state"]
     if not isinstance(saved, dict) or saved.get("rules_hash") != rules.content_hash:
-        raise DamagedGameError(f"game {game_id}: saved under other rules than this version's")
+        raise DamagedGameError(f"{source}: saved under other rules than this version's")
     state = GameState.from_dict(rules, saved)
     if state.n != settings.players or state.seed != settings.seed:
-        raise DamagedGameError(f"game {game_id}: the saved state does not match its settings")
-    _check_replay(game_id, state, saved)
+        raise DamagedGameError(f"{source}: the saved state does not match its settings")
+    _check_replay(source, state, saved)
     ends = data["end_houses"]
     if ends is not None and (not isinstance(ends, list) or len(ends) != state.n):
-        raise DamagedGameError(f"game {game_id}: the saved end houses are damaged")
-    end_houses = None if ends is None else [house_from_json(rules, h, f"game {game_id}") for h in ends]
+        raise DamagedGameError(f"{source}: the saved end houses are damaged")
+    end_houses = None if ends is None else [house_from_json(rules, h, f"{source}") for h in ends]
     best = data["best"]
     if best is not None:
-        _check_best(game_id, rules, best, state.n)
+        _check_best(source, rules, best, state.n)
     return Game(game_id, settings, keys, state, None, end_houses, best)
 
 
-def _check_replay(game_id: str, state: GameState, saved: dict[str, Any]) -> None:
+def _check_replay(source: str, state: GameState, saved: dict[str, Any]) -> None:
     """The saved state must be the replay of its own decisions from its seed and first player
     (SETUP-*, ROUND-*): an edited field, event or deck makes the file refused."""
     fresh = GameState(state.rules, state.n, state.seed, state.initial_first)
@@ -641,12 +705,12 @@ def _check_replay(game_id: str, state: GameState, saved: dict[str, Any]) -> None
         try:
             fresh.apply_action(action_from_dict(event["action"]))
         except (DreamhomeError, ValueError, TypeError, KeyError) as exc:
-            raise DamagedGameError(f"game {game_id}: the saved event {index} does not replay ({str(exc)[:120]})") from None
+            raise DamagedGameError(f"{source}: the saved event {index} does not replay ({str(exc)[:120]})") from None
     if json.loads(json.dumps(fresh.to_dict())) != saved:
-        raise DamagedGameError(f"game {game_id}: the saved state is not the replay of its events (edited?)")
+        raise DamagedGameError(f"{source}: the saved state is not the replay of its events (edited?)")
 
 
-def _check_best(game_id: str, rules: Ruleset, best: Any, n: int) -> None:
+def _check_best(source: str, rules: Ruleset, best: Any, n: int) -> None:
     """The end-game comparison as `view.final_view` wrote it: one entry per seat, each field typed."""
     ok = isinstance(best, list) and len(best) == n
     for p, b in enumerate(best if ok else []):
@@ -654,6 +718,6 @@ def _check_best(game_id: str, rules: Ruleset, best: Any, n: int) -> None:
         ok = ok and all(type(b.get(k)) is int for k in ("total", "start")) and type(b.get("optimal")) is bool
         ok = ok and isinstance(b.get("actions"), list) and all(isinstance(a, str) for a in b["actions"])
         if ok:
-            house_from_json(rules, b.get("house"), f"game {game_id}")
+            house_from_json(rules, b.get("house"), f"{source}")
     if not ok:
-        raise DamagedGameError(f"game {game_id}: the saved end-game comparison is damaged")
+        raise DamagedGameError(f"{source}: the saved end-game comparison is damaged")

@@ -137,8 +137,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
         "players": state.n,
         "names": names,
         "seats": [{"seat": p, "kind": kind, "name": names[p]} for p, kind in enumerate(game.settings.seats)],
-        "variant": game.settings.variant,
-        "seed": game.settings.seed,
+        "variant": game.settings.variant,  # no seed: it decides the decks' order (SEE-1); the record holds it at the end
         "round": min(obs.round, rules.game.rounds),  # the engine counts one past the last round when it ends
         "rounds": rules.game.rounds,
         "phase": obs.phase,
@@ -175,6 +174,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
         view["replay"] = f"/games/{game.id}/replay"
         view["review"] = f"/games/{game.id}/review"
         view["final"] = f"/api/games/{game.id}/final"
+        view["record"] = f"/api/games/{game.id}/record"
     return view
 
 

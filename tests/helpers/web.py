@@ -34,3 +34,4 @@ def served(folder: Path, **app_options: Any) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=10)
         sock.close()
+        app.state.reviews.close()

@@ -272,9 +272,10 @@ async function setupFront() {
     const body = {
       seats: Array.from(seats.querySelectorAll("select")).map((s) => s.value),
       variant: variant.value,
-      seed: Number(byId("seed").value || 0),
       lang,
     };
+    const seed = byId("seed").value.trim(); // none: the server draws one nobody knows (SEE-1)
+    if (seed !== "") body.seed = Number(seed);
     run(async () => {
       const made = await api("POST", "/api/games", body);
       const links = seatLinks();
@@ -765,6 +766,7 @@ function drawFinal(v) {
   scores.append(lines);
   byId("replay-link").setAttribute("href", withLang(v.replay));
   byId("review-link").setAttribute("href", withLang(v.review));
+  byId("record-link").setAttribute("href", v.record);
   const box = byId("best");
   if (box.getAttribute("data-game") === v.id) return;
   box.setAttribute("data-game", v.id);
