@@ -77,6 +77,35 @@ class Seconds(click.ParamType):
 SECONDS = Seconds()
 
 
+class FiniteRange(click.FloatRange):
+    """click's FloatRange without nan and the infinities: every comparison with nan is false, so
+    `--work nan` passed the range and every solve of `analyze` got nan work (issue 34, item 9)."""
+
+    def convert(self, value, param, ctx) -> float:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{printable(str(value))} is not a finite number", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+class Seed(click.ParamType):
+    """A game seed: a whole number from 0 (dreamhome.seeds; issue 34, item 10)."""
+
+    name = "seed"
+
+    def convert(self, value, param, ctx) -> int:
+        from dreamhome.seeds import seed_problem
+
+        number = click.INT.convert(value, param, ctx)
+        problem = seed_problem(number)
+        if problem is not None:
+            self.fail(problem, param, ctx)
+        return number
+
+
+SEED = Seed()
+
+
 def outputs_or_fail(outputs: Iterable[str | None], inputs: Iterable[str | None] = (), stdout_ok: bool = False) -> None:
     """Check every output path of a command before its work starts (fileio.check_output)."""
     given = [o for o in outputs if o]
@@ -606,7 +635,7 @@ def max_command(as_json, engine, check, time_limit, workers, save_path, rules_sp
     "random, greedy, solver, mcts[@N] or ismcts[@N] (OpenSpiel's searches, N simulations), module:Class "
     "for a bot of your own, or human for you at the terminal (default: greedy for every seat).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the shuffle (and of the bots).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the shuffle (and of the bots).")
 @click.option("--first-player", type=int, default=None, help="Seat holding the first-player marker (default: by seed).")
 @click.option(
     "--record",
@@ -866,7 +895,7 @@ def replay(record_path, as_json, html_path):
 )
 @click.option(
     "--work",
-    type=click.FloatRange(0.001, 60.0),
+    type=FiniteRange(0.001, 60.0),
     default=None,
     help="CP-SAT deterministic time of one solve (default 0.1; never the wall clock: the same review on any machine).",
 )
@@ -1061,7 +1090,7 @@ def executor_options(func):
     help="One bot per seat, comma-separated, as play --bots takes them but human: a level — easy (a newcomer "
     "wins about half the time), medium (the solver bot), hard (the strongest) — or a bot (default: greedy for every seat).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i is played from seed S + i under every ruleset.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i is played from seed S + i under every ruleset.")
 @executor_options
 @click.option(
     "--out",
@@ -1090,16 +1119,15 @@ def whatif(
     Exit status 1 when games crashed (their seeds are in the results).
     """
 
-    from dreamhome.fileio import check_output_dir
     from dreamhome.whatif.experiment import build_experiment
     from dreamhome.whatif.report import crashed_games
-    from dreamhome.whatif.runner import run_experiment
+    from dreamhome.whatif.runner import check_experiment_dir, run_experiment
 
     if records and not out_dir:
         fail("--records keeps the games' records in the experiment's folder: give it with --out")
     try:
         if out_dir:
-            check_output_dir(out_dir)
+            check_experiment_dir(out_dir, records)
         named = [b.strip() for b in bots.split(",")] if bots is not None else None
         exp = build_experiment(
             rulesets,
@@ -1218,7 +1246,7 @@ def _players_list(ctx: click.Context, param: click.Parameter, value: str | None)
     default=None,
     help="Player count of the restricted-play games (default: the first of --players).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i of every condition is played from seed S + i.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i of every condition is played from seed S + i.")
 @executor_options
 @click.option(
     "--out",
@@ -1267,15 +1295,15 @@ def report(
     """
     from pathlib import Path
 
-    from dreamhome.fileio import check_output_dir
+    from dreamhome.fileio import check_output_tree
     from dreamhome.report.document import build_document, summary
     from dreamhome.report.html import write_report
     from dreamhome.report.plan import build_plan
-    from dreamhome.report.run import run_plan
+    from dreamhome.report.run import GAMES_DIR, run_plan
 
     load_rules(rules_spec)  # a rules file that does not compile: its first error, one line
-    try:
-        check_output_dir(out_dir)
+    try:  # every output checked before any game (issue 34, item 13): the files of write_report
+        check_output_tree(out_dir, files=("report.json", "report.html", "summary.txt"), folders=(GAMES_DIR,))
         plan = build_plan(
             rules_path=rules_spec[0],
             variants=rules_spec[1],
@@ -1529,11 +1557,22 @@ def run() -> None:
     inside a CP-SAT solve (dreamhome.interrupt), with one line and exit 130 or 143;
     outputs are written atomically, so an interrupted command changes no file.
     """
+    sys.exit(command_status())
+
+
+def command_status() -> int:
+    """The command named by `sys.argv` run to its end: its exit status (`run` without the exit;
+    the process's entry point, dreamhome.launch, installs the signal handling before this)."""
     from dreamhome import interrupt
 
     with interrupt.handling():  # the caller's own handlers come back when the command ends
-        code = _run_main()
-    sys.exit(code if isinstance(code, int) else 0)
+        try:
+            code = _run_main()
+        except Interrupted as exc:  # the signal struck while an error line was being printed
+            _silence_stdout()
+            say(str(exc))
+            code = exc.exit_code
+    return code if isinstance(code, int) else 0
 
 
 def _run_main() -> object:
@@ -1542,6 +1581,7 @@ def _run_main() -> object:
         return main(standalone_mode=False, prog_name="dreamhome") or 0
     try:
         code = main(standalone_mode=False, prog_name="dreamhome")
+        sys.stdout.flush()  # here, not at the interpreter's exit: a full disk or a signal is still one line
     except click.exceptions.ClickException as exc:
         say(_usage_line(exc))
         code = exc.exit_code
@@ -1601,4 +1641,4 @@ def _silence_stdout() -> None:
 if __name__ == "__main__":  # pragma: no cover
     run()
 
-__all__ = ["main", "run"]
+__all__ = ["command_status", "main", "run"]
