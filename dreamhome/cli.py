@@ -130,9 +130,10 @@ def write_or_fail(path: str, content: str | bytes) -> None:
 
 
 def _console():
-    from rich.console import Console
+    """The terminal's console: names from files printed literally, never as markup or escapes."""
+    from dreamhome.render.console import SafeConsole
 
-    return Console()
+    return SafeConsole()
 
 
 def rules_options(func):
@@ -308,7 +309,7 @@ def main(ctx, rules_path, variants, absolute_includes, lang):
 @rules_options
 def check(house_path, as_json, final, rules_spec):
     """Is HOUSE legal? Lists each broken rule by id and cell (exit 1 if not)."""
-    from rich.markup import escape as markup_escape
+    from rich.text import Text
 
     from dreamhome.i18n import text
     from dreamhome.legality import final_state_violations, house_violations
@@ -327,11 +328,11 @@ def check(house_path, as_json, final, rules_spec):
         console.print(held_text(rules, house, lang))
         if violations:
             count = text("check.violations", lang, count=len(violations))
-            console.print(f"[bold #d0312d]{text('check.illegal', lang)}[/]: {count}")
-            for v in violations:  # the sentence in the language, names as written (never markup)
-                console.print(f"  [bold]{v.rule}[/] {v.cell or ''}: {markup_escape(violation_text(rules, v, lang))}")
+            console.print(Text.assemble((text("check.illegal", lang), "bold #d0312d"), f": {count}"))
+            for v in violations:  # the sentence in the language, names as written (the console reads no markup)
+                console.print(Text.assemble("  ", (v.rule, "bold"), f" {v.cell or ''}: {violation_text(rules, v, lang)}"))
         else:
-            console.print(f"[bold #2e9b46]{text('check.legal', lang)}[/]")
+            console.print(text("check.legal", lang), style="bold #2e9b46")
     if violations:
         raise click.exceptions.Exit(EXIT_NO)
 
@@ -431,24 +432,26 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
 
 def _print_optimized(rules, house, result) -> None:
     """`optimize`'s picture: the house before, the end-game actions, the house after."""
-    from rich.markup import escape as markup_escape
+    from rich.text import Text
 
     from dreamhome.render.house_text import house_with_score
     from dreamhome.scoring import score_house
 
     console = _console()
-    console.rule("[bold]before")
+    console.rule(Text("before", style="bold"))
     console.print(house_with_score(rules, house, score_house(rules, house), console.width, current_lang()))
-    console.rule("[bold]end-game actions")
+    console.rule(Text("end-game actions", style="bold"))
     if not result.steps:
         console.print("no helper action improves this house")
     for n, step in enumerate(result.steps, 1):
-        console.print(f"{n}. {markup_escape(step.explain(rules))}")  # card names as written, never rich markup
-    console.rule("[bold]after")
+        console.print(f"{n}. {step.explain(rules)}")  # card names as written (the console reads no markup)
+    console.rule(Text("after", style="bold"))
     console.print(house_with_score(rules, result.house, score_house(rules, result.house), console.width, current_lang()))
     proof = "proven optimal" if result.optimal else f"not proven optimal ({result.status})"
     console.print(
-        f"[bold]best final score: {result.total}[/] ({proof}, {result.seconds:.2f} s; {result.start} before any action)"
+        Text.assemble(
+            (f"best final score: {result.total}", "bold"), f" ({proof}, {result.seconds:.2f} s; {result.start} before any action)"
+        )
     )
 
 
@@ -612,7 +615,9 @@ def max_command(as_json, engine, check, time_limit, workers, save_path, rules_sp
         console = _console()
         console.print(house_with_score(rules, result.house, breakdown, console.width, current_lang()))
         proof = "proven optimal" if result.optimal else f"not proven optimal ({result.status})"
-        console.print(f"[bold]best house possible: {result.total}[/] ({proof} in {result.seconds:.1f} s)")
+        from rich.text import Text
+
+        console.print(Text.assemble((f"best house possible: {result.total}", "bold"), f" ({proof} in {result.seconds:.1f} s)"))
         if check:
             console.print(f"CP-SAT agrees: {other.total} ({other.status} in {other.seconds:.1f} s)")
     if save_path:  # last: a command interrupted while it prints has written nothing
@@ -824,32 +829,34 @@ def _play_with_humans(
 def _print_review(result, lang: str, names: dict[int, str]) -> None:
     """The game review's summary at the end of a terminal game (issue 23): each player's
     accuracy, points lost and luck by dreamhome.review's one evaluation (deterministic)."""
-    from rich.markup import escape
+    from rich.text import Text
 
     from dreamhome.i18n import text as ui
     from dreamhome.render.review_text import summary_for_game
 
     console = _console()
-    console.rule(escape(ui("seat.review", lang)), style="dim")
-    with console.status(escape(ui("seat.reviewing", lang))):
+    console.rule(ui("seat.review", lang), style="dim")
+    with console.status(Text(ui("seat.reviewing", lang))):  # a Text: a spinner's string is read as markup
         try:
             lines = summary_for_game(result, lang, names)
         except DreamhomeError as exc:
             fail(str(exc))
     for line in lines:
-        console.print(escape(line))
-    console.print(escape(ui("seat.review_more", lang)), style="dim")
+        console.print(line)
+    console.print(ui("seat.review_more", lang), style="dim")
 
 
 def _print_game(result, as_json: bool) -> None:
+    from rich.text import Text
+
     summary = result.summary()
     if as_json:
         emit_json(summary)
         return
     console = _console()
     for p, (bot, score) in enumerate(zip(summary["bots"] or ["?"] * len(summary["scores"]), summary["scores"])):
-        mark = "  [bold #2e9b46]winner[/]" if p in summary["winners"] else ""
-        console.print(f"seat {p} ({bot}): {score}{mark}")
+        mark = ("  winner", "bold #2e9b46") if p in summary["winners"] else ""
+        console.print(Text.assemble(f"seat {p} ({bot}): {score}", mark))  # a bot's name as written
 
 
 @main.command()
@@ -909,12 +916,12 @@ def analyze(record_paths, as_json, html_path, work, workers):
     Several records or a folder of records (*.json): the sums by bot and by seat — mean loss a
     decision with its 95% interval, accuracy, blunders a game — reviewed on all cores.
     """
-    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from dreamhome.fileio import display_name
     from dreamhome.game.record import load_record
     from dreamhome.i18n import text as ui
+    from dreamhome.render.console import SafeConsole
     from dreamhome.review.batch import aggregate, review_many
     from dreamhome.review.batch import record_paths as expand
     from dreamhome.review.evaluation import REVIEW_WORK
@@ -930,7 +937,7 @@ def analyze(record_paths, as_json, html_path, work, workers):
         fail("--html annotates one record; give one RECORD")
     outputs_or_fail([html_path], paths)
     console = _console()
-    progress_console = Console(stderr=True)  # the bar on stderr, and only on a terminal: stdout holds the answer alone
+    progress_console = SafeConsole(stderr=True)  # the bar on stderr, and only on a terminal: stdout holds the answer alone
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),

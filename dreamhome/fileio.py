@@ -64,17 +64,18 @@ def _unsafe(ch: str) -> bool:
     return code in _BIDI or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs")
 
 
-def printable(text: str) -> str:
-    """`text` with control, format and bidi characters escaped (\\x1b, \\u202e, \\n).
+def printable(text: str, keep: str = "") -> str:
+    """`text` with control, format and bidi characters escaped (\\x1b, \\u202e, \\n), but those of
+    `keep` (the terminal's console keeps its line ends: render.console).
 
     Ids and file names come from the user; echoed raw, an ANSI escape or a
     newline would repaint the terminal or split a one-line error in two.
     """
-    if not any(_unsafe(ch) for ch in text):
+    if not any(_unsafe(ch) and ch not in keep for ch in text):
         return text
     out = []
     for ch in text:
-        if not _unsafe(ch):
+        if not _unsafe(ch) or ch in keep:
             out.append(ch)
         elif ord(ch) <= 0xFF:
             out.append(f"\\x{ord(ch):02x}")
