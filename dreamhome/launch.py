@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 from typing import NoReturn
 
 
@@ -31,7 +32,36 @@ def run() -> NoReturn:
     except interrupt.Interrupted as exc:  # while the CLI was imported
         status = _say_interrupted(exc.signum)
     interrupt.ending(status)
+    if status in INTERRUPTED or _nothing_left_running():
+        _exit_now(status)
     sys.exit(status)
+
+
+INTERRUPTED = (128 + signal.SIGINT, 128 + signal.SIGTERM)
+
+
+def _nothing_left_running() -> bool:
+    """No thread but the daemons and no child process: the interpreter's shutdown has nothing
+    left to wait for."""
+    if any(t is not threading.main_thread() and not t.daemon for t in threading.enumerate()):
+        return False
+    multiprocessing = sys.modules.get("multiprocessing")
+    return multiprocessing is None or not multiprocessing.active_children()
+
+
+def _exit_now(status: int) -> NoReturn:
+    """End the process with `status` once its output is flushed, without the interpreter's own
+    shutdown. That shutdown resets the signal handlers before the process is gone, so a signal in
+    its last moments killed a command that had answered (exit -2: no line, no status); and after
+    an interrupt, a process pool the command had stopped printed a traceback from its exit hook
+    (concurrent.futures waking a pool whose pipe was closed). Every file was written atomically
+    and closed, the pools stopped, the temporary folders removed, by the command itself."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)
 
 
 def _say_interrupted(signum: int) -> int:
