@@ -19,10 +19,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from dreamhome.game.human import HumanGame
 from dreamhome.game.phases import Phase
 from dreamhome.game.record import load_record, make_seats, resume_record
 from dreamhome.game.state import GameState
+from dreamhome.terminal.seat import HumanGame
 from tests.helpers.rules import compiled
 
 BOTS = ("human", "greedy")

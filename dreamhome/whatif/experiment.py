@@ -120,7 +120,7 @@ def build_experiment(
     `bots`: one name per seat, or None for greedy everywhere; `base_rules` and `base_variants`
     (the command's global `--rules` and `--variant`) are the rules in use under every ruleset.
     """
-    from dreamhome.game.roster import make_bot
+    from dreamhome.players.roster import make_bot
 
     check_size(games, chunk)
     check_seed(seed, "--seed")  # game i is seed + i: from 0, no two games are one
