@@ -13,6 +13,12 @@ afford; this runs the same kinds of input, from seeded generators, many times mo
 - the surfaces of issue 21, in process (`run_new_surfaces`): the terminal seat's prompt (whole
   games, every prompt given a hostile line first), OpenSpiel's parameters, tampered serialised
   states and actions or chance outcomes not offered, and numbers Python cannot hold in JSON;
+- the surfaces of issue 34 (`run_issue34`): names with markup and terminal escapes in a record's
+  bot or a rules file's card (replay, rules show, score: printed as written, no ESC reaches
+  stdout), `--work` and `--seed` values (refused exactly when not finite or negative), an output
+  of `whatif --out --records` planted in the way (refused before any game, naming it), OpenSpiel
+  seats a game has not (refused when the bot is made), and SIGINT/SIGTERM at seeded moments of
+  every long command (tests/helpers/signals: exit 130/143 and one line, every file whole);
 - the command line, in subprocesses: random values in every option slot of every command (as
   test_fuzz_command_line), `rules check` and `--rules` on mutated rules files, `replay` of
   mutated records.
@@ -623,6 +629,155 @@ def _random_slot(rng: random.Random, data: Any) -> tuple[Any, Any]:
     return target, key
 
 
+# ---- issue 34: signals, names on the terminal, numbers and seeds, output folders, seats ----------
+NAME_TOKENS = [
+    "[/oops]",
+    "[link=http://evil.example]x[/link]",
+    "[bold]",
+    ":smile:",
+    "\x1b]8;;http://e.example\x1b\\",
+    "\x1b[2J",
+    "\u202e",
+    "\\[",
+]
+NUMBERS = ["nan", "-nan", "inf", "-inf", "Infinity", "1e999", "0.001", "0.05", "60", "61", "0", "-0.5", "abc"]
+SEEDS = ["-1", "-3", "-99999999999999999999", "0", "1", "7", "99999999999999999999", "1.5", "x"]
+OBSTACLES = [
+    ("records", "file"),
+    ("chunks", "file"),
+    ("results.json", "dir"),
+    ("report.md", "dir"),
+    ("seats.svg", "dir"),
+    ("records", "link"),
+]
+
+
+def _cli(args: list[str], cwd: Path, timeout: float = COMMAND_SECONDS) -> subprocess.CompletedProcess[str]:
+    env = {"COLUMNS": "120", "PATH": "/usr/bin:/bin", "HOME": "/tmp", "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "dreamhome", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout
+    )
+
+
+def _refused(proc: subprocess.CompletedProcess[str], *words: str) -> bool:
+    """One line, exit 2, naming each of `words`."""
+    lines = proc.stderr.strip().splitlines()
+    return proc.returncode == 2 and len(lines) == 1 and all(w in lines[0] for w in words) and "Traceback" not in proc.stderr
+
+
+def hostile_name(rng: random.Random) -> str:
+    return "".join(rng.choice(NAME_TOKENS + ["a", " ", "é"]) for _ in range(rng.randint(1, 5)))
+
+
+def issue34_round(rng: random.Random, k: int, tally: Tally, work: Path) -> None:
+    """One input of each issue-34 surface of the command line (item 2's signals aside)."""
+    from dreamhome.game.record import record_digest
+
+    here = work / f"i34-{k}"
+    here.mkdir()
+    # item 7: a name from a record (a bot's) or a rules file (a card's, controls are refused by the compiler)
+    name = hostile_name(rng)
+    data = json.loads(rng.choice(sorted(GOLDEN.glob("*.v2.json"))).read_text())
+    data["bots"][0] = name
+    data["digest"] = record_digest(data)
+    (here / "r.json").write_text(json.dumps(data))
+    card = "".join(ch for ch in name if ch >= " " and ch != "\u202e" and ch != '"' and ch != "\\") or "x"
+    (here / "m.dh").write_text(f'include "base.dh"\nroom kitchen "{card}" {{ points 1 6 9 }}\n', encoding="utf-8")
+    for args in (
+        ["replay", "r.json"],
+        ["--rules", "m.dh", "rules", "show"],
+        ["--rules", "m.dh", "score", str(EXAMPLES / "rulebook_example.json")],
+    ):
+        tally.inputs["issue 34: a name on the terminal"] += 1
+        proc = _cli(args, here)
+        if (
+            proc.returncode not in (0, 1)
+            or "\x1b" in proc.stdout
+            or "internal error" in proc.stderr
+            or "Traceback" in proc.stderr
+        ):
+            tally.crashes.append(f"name {name!r} through {args[:3]}: exit {proc.returncode}, {proc.stderr[-200:]!r}")
+    # items 9 and 10: a number or a seed wherever one is read; refused exactly when not finite / negative
+    value = rng.choice(NUMBERS)
+    try:
+        good = 0.001 <= float(value) <= 60 and value.lower() not in ("nan", "-nan")
+    except ValueError:
+        good = False
+    tally.inputs["issue 34: --work"] += 1
+    proc = _cli(["analyze", str(here), "--work", value], here)  # a folder of no record: refused either way
+    if good == _refused(proc, "--work") or "Traceback" in proc.stderr:
+        tally.crashes.append(f"analyze --work {value}: exit {proc.returncode}, {proc.stderr[-200:]!r}")
+    seed = rng.choice(SEEDS)
+    command = rng.choice(
+        [["play", "--players", "2", "--bots", "random,random"], ["whatif", "base", "--games", "1", "--executor", "local"]]
+    )
+    tally.inputs["issue 34: --seed"] += 1
+    proc = _cli([*command, "--seed", seed], here)
+    good = seed.lstrip("-").isdigit() and not seed.startswith("-")
+    if (proc.returncode == 0) != good or (not good and not _refused(proc, "--seed")):
+        tally.crashes.append(f"{command[0]} --seed {seed}: exit {proc.returncode}, {proc.stderr[-200:]!r}")
+    # item 13: an output the experiment could not write, planted in its folder
+    where, kind = rng.choice(OBSTACLES)
+    out = here / "exp"
+    out.mkdir()
+    if kind == "file":
+        (out / where).write_text("in the way")
+    elif kind == "dir":
+        (out / where).mkdir()
+    else:
+        (out / where).symlink_to(out / "nowhere")
+    tally.inputs["issue 34: an output in the way"] += 1
+    proc = _cli(["whatif", "base", "--games", "20", "--chunk", "1", "--workers", "1", "--out", "exp", "--records"], here)
+    if not _refused(proc, f"exp/{where}") or (out / "manifest.json").exists():
+        tally.crashes.append(f"whatif --out with {where} a {kind}: exit {proc.returncode}, {proc.stderr[-200:]!r}")
+    shutil.rmtree(here, ignore_errors=True)
+
+
+def spiel_seats(rng: random.Random, n: int, tally: Tally) -> None:
+    """Item 12: a seat the OpenSpiel game has not is refused when the bot is made, in one line."""
+    try:
+        from dreamhome.openspiel.game import DreamHomeGame
+        from dreamhome.openspiel.spiel_bot import DreamhomeSpielBot
+    except ImportError:
+        return
+    games = {p: DreamHomeGame({"players": p}) for p in (2, 3, 4)}
+    for _ in range(n):
+        players, seat = rng.choice(list(games)), rng.choice([-2, -1, 0, 1, 2, 3, 4, 5, 16, True, "1", None])
+        tally.inputs["issue 34: an OpenSpiel seat"] += 1
+        valid = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players
+        try:
+            DreamhomeSpielBot(seat, "random", game=games[players])  # type: ignore[arg-type]
+            made = True
+        except ValueError as exc:
+            made = False
+            if "\n" in str(exc):
+                tally.crashes.append(f"spiel seat {seat!r}: a message of several lines")
+        if made != valid:
+            tally.crashes.append(f"spiel seat {seat!r} of {players}: made={made}")
+
+
+def run_issue34(rng: random.Random, n: int, signals: int, tally: Tally, work: Path) -> None:
+    """Issue 34's process and terminal surfaces: `n` rounds of names, numbers, seeds and output
+    folders, `signals` signals at seeded moments of the long commands (tests/helpers/signals)."""
+    from tests.helpers.signals import COMMANDS, LATEST, signal_at
+
+    for k in range(n):
+        issue34_round(rng, k, tally, work)
+    spiel_seats(rng, 20 * n, tally)
+    for k in range(signals):
+        command = rng.choice(sorted(COMMANDS))
+        signum = rng.choice([2, 15])
+        moment = rng.uniform(0.0, LATEST)
+        tally.inputs[f"issue 34: a signal to {command}"] += 1
+        place = work / f"sig-{k}"
+        started = time.perf_counter()
+        problems = signal_at(command, signum, moment, place)
+        (tally.hangs if any("still running" in p for p in problems) else tally.crashes).extend(problems)
+        if time.perf_counter() - started > COMMAND_SECONDS:
+            tally.hangs.append(f"signal to {command}: {time.perf_counter() - started:.0f} s")
+        shutil.rmtree(place, ignore_errors=True)
+
+
 def cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -641,6 +796,8 @@ def main() -> None:
     ap.add_argument("--commands", type=int, default=None, help="commands run (default 1500; quick 30)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="commands side by side")
     ap.add_argument("--web", type=int, default=None, help="requests to the table (default 3000; quick 100)")
+    ap.add_argument("--issue34", type=int, default=None, help="rounds of issue 34's CLI surfaces (default 40; quick 2)")
+    ap.add_argument("--signals", type=int, default=None, help="signals sent to long commands (default 48; quick 4)")
     ns = ap.parse_args()
     loaders = ns.loaders if ns.loaders is not None else (200 if ns.quick else 40000)
     commands = ns.commands if ns.commands is not None else (30 if ns.quick else 1500)
@@ -655,6 +812,9 @@ def main() -> None:
         run_loaders(random.Random(ns.seed), loaders, tally, Path(scratch))
         run_web(random.Random(ns.seed), ns.web if ns.web is not None else (100 if ns.quick else 3000), tally, Path(scratch))
         run_new_surfaces(random.Random(ns.seed + 1), max(20, loaders // 20), tally, Path(scratch))
+        rounds = ns.issue34 if ns.issue34 is not None else (2 if ns.quick else 40)
+        signals = ns.signals if ns.signals is not None else (4 if ns.quick else 48)
+        run_issue34(random.Random(ns.seed + 34), rounds, signals, tally, Path(scratch))
         loader_seconds = time.perf_counter() - started
         run_commands(ns.seed, commands, ns.jobs, tally, Path(scratch))
     seconds = time.perf_counter() - started

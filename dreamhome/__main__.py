@@ -1,3 +1,3 @@
-from dreamhome.cli import run
+from dreamhome.launch import run
 
 run()

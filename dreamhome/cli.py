@@ -77,6 +77,35 @@ class Seconds(click.ParamType):
 SECONDS = Seconds()
 
 
+class FiniteRange(click.FloatRange):
+    """click's FloatRange without nan and the infinities: every comparison with nan is false, so
+    `--work nan` passed the range and every solve of `analyze` got nan work (issue 34, item 9)."""
+
+    def convert(self, value, param, ctx) -> float:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{printable(str(value))} is not a finite number", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+class Seed(click.ParamType):
+    """A game seed: a whole number from 0 (dreamhome.seeds; issue 34, item 10)."""
+
+    name = "seed"
+
+    def convert(self, value, param, ctx) -> int:
+        from dreamhome.seeds import seed_problem
+
+        number = click.INT.convert(value, param, ctx)
+        problem = seed_problem(number)
+        if problem is not None:
+            self.fail(problem, param, ctx)
+        return number
+
+
+SEED = Seed()
+
+
 def outputs_or_fail(outputs: Iterable[str | None], inputs: Iterable[str | None] = (), stdout_ok: bool = False) -> None:
     """Check every output path of a command before its work starts (fileio.check_output)."""
     given = [o for o in outputs if o]
@@ -101,9 +130,10 @@ def write_or_fail(path: str, content: str | bytes) -> None:
 
 
 def _console():
-    from rich.console import Console
+    """The terminal's console: names from files printed literally, never as markup or escapes."""
+    from dreamhome.render.console import SafeConsole
 
-    return Console()
+    return SafeConsole()
 
 
 def rules_options(func):
@@ -279,7 +309,7 @@ def main(ctx, rules_path, variants, absolute_includes, lang):
 @rules_options
 def check(house_path, as_json, final, rules_spec):
     """Is HOUSE legal? Lists each broken rule by id and cell (exit 1 if not)."""
-    from rich.markup import escape as markup_escape
+    from rich.text import Text
 
     from dreamhome.i18n import text
     from dreamhome.legality import final_state_violations, house_violations
@@ -298,11 +328,11 @@ def check(house_path, as_json, final, rules_spec):
         console.print(held_text(rules, house, lang))
         if violations:
             count = text("check.violations", lang, count=len(violations))
-            console.print(f"[bold #d0312d]{text('check.illegal', lang)}[/]: {count}")
-            for v in violations:  # the sentence in the language, names as written (never markup)
-                console.print(f"  [bold]{v.rule}[/] {v.cell or ''}: {markup_escape(violation_text(rules, v, lang))}")
+            console.print(Text.assemble((text("check.illegal", lang), "bold #d0312d"), f": {count}"))
+            for v in violations:  # the sentence in the language, names as written (the console reads no markup)
+                console.print(Text.assemble("  ", (v.rule, "bold"), f" {v.cell or ''}: {violation_text(rules, v, lang)}"))
         else:
-            console.print(f"[bold #2e9b46]{text('check.legal', lang)}[/]")
+            console.print(text("check.legal", lang), style="bold #2e9b46")
     if violations:
         raise click.exceptions.Exit(EXIT_NO)
 
@@ -402,24 +432,26 @@ def optimize(house_path, as_json, time_limit, workers, save_path, svg_path, rule
 
 def _print_optimized(rules, house, result) -> None:
     """`optimize`'s picture: the house before, the end-game actions, the house after."""
-    from rich.markup import escape as markup_escape
+    from rich.text import Text
 
     from dreamhome.render.house_text import house_with_score
     from dreamhome.scoring import score_house
 
     console = _console()
-    console.rule("[bold]before")
+    console.rule(Text("before", style="bold"))
     console.print(house_with_score(rules, house, score_house(rules, house), console.width, current_lang()))
-    console.rule("[bold]end-game actions")
+    console.rule(Text("end-game actions", style="bold"))
     if not result.steps:
         console.print("no helper action improves this house")
     for n, step in enumerate(result.steps, 1):
-        console.print(f"{n}. {markup_escape(step.explain(rules))}")  # card names as written, never rich markup
-    console.rule("[bold]after")
+        console.print(f"{n}. {step.explain(rules)}")  # card names as written (the console reads no markup)
+    console.rule(Text("after", style="bold"))
     console.print(house_with_score(rules, result.house, score_house(rules, result.house), console.width, current_lang()))
     proof = "proven optimal" if result.optimal else f"not proven optimal ({result.status})"
     console.print(
-        f"[bold]best final score: {result.total}[/] ({proof}, {result.seconds:.2f} s; {result.start} before any action)"
+        Text.assemble(
+            (f"best final score: {result.total}", "bold"), f" ({proof}, {result.seconds:.2f} s; {result.start} before any action)"
+        )
     )
 
 
@@ -583,7 +615,9 @@ def max_command(as_json, engine, check, time_limit, workers, save_path, rules_sp
         console = _console()
         console.print(house_with_score(rules, result.house, breakdown, console.width, current_lang()))
         proof = "proven optimal" if result.optimal else f"not proven optimal ({result.status})"
-        console.print(f"[bold]best house possible: {result.total}[/] ({proof} in {result.seconds:.1f} s)")
+        from rich.text import Text
+
+        console.print(Text.assemble((f"best house possible: {result.total}", "bold"), f" ({proof} in {result.seconds:.1f} s)"))
         if check:
             console.print(f"CP-SAT agrees: {other.total} ({other.status} in {other.seconds:.1f} s)")
     if save_path:  # last: a command interrupted while it prints has written nothing
@@ -606,7 +640,7 @@ def max_command(as_json, engine, check, time_limit, workers, save_path, rules_sp
     "random, greedy, solver, mcts[@N] or ismcts[@N] (OpenSpiel's searches, N simulations), module:Class "
     "for a bot of your own, or human for you at the terminal (default: greedy for every seat).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the shuffle (and of the bots).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the shuffle (and of the bots).")
 @click.option("--first-player", type=int, default=None, help="Seat holding the first-player marker (default: by seed).")
 @click.option(
     "--record",
@@ -795,32 +829,34 @@ def _play_with_humans(
 def _print_review(result, lang: str, names: dict[int, str]) -> None:
     """The game review's summary at the end of a terminal game (issue 23): each player's
     accuracy, points lost and luck by dreamhome.review's one evaluation (deterministic)."""
-    from rich.markup import escape
+    from rich.text import Text
 
     from dreamhome.i18n import text as ui
     from dreamhome.render.review_text import summary_for_game
 
     console = _console()
-    console.rule(escape(ui("seat.review", lang)), style="dim")
-    with console.status(escape(ui("seat.reviewing", lang))):
+    console.rule(ui("seat.review", lang), style="dim")
+    with console.status(Text(ui("seat.reviewing", lang))):  # a Text: a spinner's string is read as markup
         try:
             lines = summary_for_game(result, lang, names)
         except DreamhomeError as exc:
             fail(str(exc))
     for line in lines:
-        console.print(escape(line))
-    console.print(escape(ui("seat.review_more", lang)), style="dim")
+        console.print(line)
+    console.print(ui("seat.review_more", lang), style="dim")
 
 
 def _print_game(result, as_json: bool) -> None:
+    from rich.text import Text
+
     summary = result.summary()
     if as_json:
         emit_json(summary)
         return
     console = _console()
     for p, (bot, score) in enumerate(zip(summary["bots"] or ["?"] * len(summary["scores"]), summary["scores"])):
-        mark = "  [bold #2e9b46]winner[/]" if p in summary["winners"] else ""
-        console.print(f"seat {p} ({bot}): {score}{mark}")
+        mark = ("  winner", "bold #2e9b46") if p in summary["winners"] else ""
+        console.print(Text.assemble(f"seat {p} ({bot}): {score}", mark))  # a bot's name as written
 
 
 @main.command()
@@ -867,7 +903,7 @@ def replay(record_path, as_json, html_path):
 )
 @click.option(
     "--work",
-    type=click.FloatRange(0.001, 60.0),
+    type=FiniteRange(0.001, 60.0),
     default=None,
     help="CP-SAT deterministic time of one solve (default 0.1; never the wall clock: the same review on any machine).",
 )
@@ -881,13 +917,13 @@ def analyze(record_paths, as_json, html_path, work, workers):
     Several records or a folder of records (*.json): the sums by bot and by seat — mean loss a
     decision with its 95% interval, accuracy, blunders a game — reviewed on all cores.
     """
-    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from dreamhome.fileio import display_name
     from dreamhome.game.record import load_record
     from dreamhome.i18n import text as ui
     from dreamhome.players.evaluation import REVIEW_WORK
+    from dreamhome.render.console import SafeConsole
     from dreamhome.review.batch import aggregate, review_many
     from dreamhome.review.batch import record_paths as expand
     from dreamhome.review.game import review_record
@@ -903,7 +939,7 @@ def analyze(record_paths, as_json, html_path, work, workers):
         fail("--html annotates one record; give one RECORD")
     outputs_or_fail([html_path], paths)
     console = _console()
-    progress_console = Console(stderr=True)  # the bar on stderr, and only on a terminal: stdout holds the answer alone
+    progress_console = SafeConsole(stderr=True)  # the bar on stderr, and only on a terminal: stdout holds the answer alone
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -1063,7 +1099,7 @@ def executor_options(func):
     help="One bot per seat, comma-separated, as play --bots takes them but human: a level — easy (a newcomer "
     "wins about half the time), medium (the solver bot), hard (the strongest) — or a bot (default: greedy for every seat).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i is played from seed S + i under every ruleset.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i is played from seed S + i under every ruleset.")
 @executor_options
 @click.option(
     "--out",
@@ -1092,16 +1128,15 @@ def whatif(
     Exit status 1 when games crashed (their seeds are in the results).
     """
 
-    from dreamhome.fileio import check_output_dir
     from dreamhome.whatif.experiment import build_experiment
     from dreamhome.whatif.report import crashed_games
-    from dreamhome.whatif.runner import run_experiment
+    from dreamhome.whatif.runner import check_experiment_dir, run_experiment
 
     if records and not out_dir:
         fail("--records keeps the games' records in the experiment's folder: give it with --out")
     try:
         if out_dir:
-            check_output_dir(out_dir)
+            check_experiment_dir(out_dir, records)
         named = [b.strip() for b in bots.split(",")] if bots is not None else None
         exp = build_experiment(
             rulesets,
@@ -1220,7 +1255,7 @@ def _players_list(ctx: click.Context, param: click.Parameter, value: str | None)
     default=None,
     help="Player count of the restricted-play games (default: the first of --players).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i of every condition is played from seed S + i.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i of every condition is played from seed S + i.")
 @executor_options
 @click.option(
     "--out",
@@ -1298,15 +1333,15 @@ def report(
     """
     from pathlib import Path
 
-    from dreamhome.fileio import check_output_dir
+    from dreamhome.fileio import check_output_tree
     from dreamhome.report.document import build_document, summary
     from dreamhome.report.html import write_report
     from dreamhome.report.plan import build_plan
-    from dreamhome.report.run import run_plan, run_to_precision
+    from dreamhome.report.run import GAMES_DIR, run_plan, run_to_precision
 
     load_rules(rules_spec)  # a rules file that does not compile: its first error, one line
-    try:
-        check_output_dir(out_dir)
+    try:  # every output checked before any game (issue 34, item 13): the files of write_report
+        check_output_tree(out_dir, files=("report.json", "report.html", "summary.txt"), folders=(GAMES_DIR,))
         plan = build_plan(
             rules_path=rules_spec[0],
             variants=rules_spec[1],
@@ -1571,11 +1606,22 @@ def run() -> None:
     inside a CP-SAT solve (dreamhome.interrupt), with one line and exit 130 or 143;
     outputs are written atomically, so an interrupted command changes no file.
     """
+    sys.exit(command_status())
+
+
+def command_status() -> int:
+    """The command named by `sys.argv` run to its end: its exit status (`run` without the exit;
+    the process's entry point, dreamhome.launch, installs the signal handling before this)."""
     from dreamhome import interrupt
 
     with interrupt.handling():  # the caller's own handlers come back when the command ends
-        code = _run_main()
-    sys.exit(code if isinstance(code, int) else 0)
+        try:
+            code = _run_main()
+        except Interrupted as exc:  # the signal struck while an error line was being printed
+            _silence_stdout()
+            say(str(exc))
+            code = exc.exit_code
+    return code if isinstance(code, int) else 0
 
 
 def _run_main() -> object:
@@ -1584,6 +1630,7 @@ def _run_main() -> object:
         return main(standalone_mode=False, prog_name="dreamhome") or 0
     try:
         code = main(standalone_mode=False, prog_name="dreamhome")
+        sys.stdout.flush()  # here, not at the interpreter's exit: a full disk or a signal is still one line
     except click.exceptions.ClickException as exc:
         say(_usage_line(exc))
         code = exc.exit_code
@@ -1643,4 +1690,4 @@ def _silence_stdout() -> None:
 if __name__ == "__main__":  # pragma: no cover
     run()
 
-__all__ = ["main", "run"]
+__all__ = ["command_status", "main", "run"]

@@ -64,17 +64,18 @@ def _unsafe(ch: str) -> bool:
     return code in _BIDI or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs")
 
 
-def printable(text: str) -> str:
-    """`text` with control, format and bidi characters escaped (\\x1b, \\u202e, \\n).
+def printable(text: str, keep: str = "") -> str:
+    """`text` with control, format and bidi characters escaped (\\x1b, \\u202e, \\n), but those of
+    `keep` (the terminal's console keeps its line ends: render.console).
 
     Ids and file names come from the user; echoed raw, an ANSI escape or a
     newline would repaint the terminal or split a one-line error in two.
     """
-    if not any(_unsafe(ch) for ch in text):
+    if not any(_unsafe(ch) and ch not in keep for ch in text):
         return text
     out = []
     for ch in text:
-        if not _unsafe(ch):
+        if not _unsafe(ch) or ch in keep:
             out.append(ch)
         elif ord(ch) <= 0xFF:
             out.append(f"\\x{ord(ch):02x}")
@@ -372,6 +373,24 @@ def check_output_dir(path: StrPath) -> None:
     _probe_directory(str(ancestor), name)
 
 
+def check_output_tree(directory: StrPath, files: Iterable[str] = (), folders: Iterable[str] = ()) -> None:
+    """Refuse, before the work starts, an output directory any of whose outputs could not be
+    written: `directory` itself (`check_output_dir`), each of `folders` under it that exists as
+    something else than a directory, and each of `files` under it (`check_output`). A command
+    that writes into a folder once stopped after its first games were played, on a
+    `records` that was a file, with "File exists" and no name (issue 34, item 13)."""
+    check_output_dir(directory)
+    base = Path(os.fspath(directory))
+    if not base.is_dir():
+        return  # made by the command: nothing in it yet
+    for folder in folders:
+        path = base / folder
+        if os.path.lexists(path) and not path.is_dir():
+            raise OutputError(f"{display_name(path)}: is not a directory (the command keeps its {printable(folder)} there)")
+    for file in files:
+        check_output(base / file)
+
+
 def _mode_for(target: str) -> tuple[int, os.stat_result | None]:
     """The permission bits the written file gets: an existing file's own, else 0666 less the umask."""
     try:
@@ -455,6 +474,7 @@ __all__ = [
     "check_depth",
     "check_output",
     "check_output_dir",
+    "check_output_tree",
     "decode_text",
     "display_name",
     "max_input_bytes",

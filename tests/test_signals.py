@@ -278,3 +278,180 @@ def test_a_signal_the_watcher_reads_after_uninstall_marks_nothing():
     interrupt.clear()
     interrupt._note(signal.SIGINT, reader)  # what `_watch` does with a late byte
     assert interrupt.interrupted() is None
+
+
+def test_the_main_thread_is_interrupted_when_the_watcher_noted_the_signal_first():
+    """Issue 34, item 2: the watcher thread often notes a signal (from the wakeup fd) before the
+    main thread's handler runs, or alone, when the kernel handed the signal to another thread;
+    the handler then took it for a repeat and never raised, or never ran while the main thread
+    sat in a blocking read, and a SIGTERM while `analyze` read a FIFO, or `play` waited at its
+    prompt, was swallowed for good. Here the main thread blocks in a read and the watcher's
+    `_note` is all that happens: the main thread must get its `Interrupted`, once."""
+    import threading
+
+    from dreamhome import interrupt
+
+    reader, writer = os.pipe()
+    interrupt.install()
+    try:
+        watcher = threading.Timer(0.2, interrupt._note, args=(signal.SIGTERM, interrupt._state.reader))
+        watcher.start()
+        started = time.monotonic()
+        with pytest.raises(interrupt.Interrupted) as caught:
+            os.read(reader, 1)  # blocks: nothing is ever written
+        assert caught.value.exit_code == 143 and time.monotonic() - started < 10
+        watcher.join()
+        interrupt._handler(signal.SIGTERM, None)  # a repeat while the command ends: no second raise
+    finally:
+        interrupt.uninstall()
+        interrupt.clear()
+        os.close(reader)
+        os.close(writer)
+
+
+def _wait_for(proc: subprocess.Popen[str], text: str, seconds: float = 60.0) -> str:
+    """What `proc` printed on stdout up to `text` (read as it comes: a prompt ends no line)."""
+    import selectors
+
+    assert proc.stdout is not None
+    seen = ""
+    deadline = time.monotonic() + seconds
+    with selectors.DefaultSelector() as sel:
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        while text not in seen:
+            assert time.monotonic() < deadline and proc.poll() is None, seen[-2000:]
+            if sel.select(timeout=0.2):
+                chunk = os.read(proc.stdout.fileno(), 4096).decode("utf-8", "replace")
+                assert chunk, seen[-2000:]
+                seen += chunk
+    return seen
+
+
+def _signal_and_wait(proc: subprocess.Popen[str], signum: int) -> tuple[int, str]:
+    proc.send_signal(signum)
+    try:
+        proc.wait(timeout=15)  # not `communicate`: it would close stdin, an end of input before the signal
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        pytest.fail("the process ignored the signal")
+    assert proc.stderr is not None
+    return proc.returncode, proc.stderr.read()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_analyze_waits_on_a_fifo(tmp_path, signum):
+    """Issue 34, item 2, as reported: `mkfifo p.json; dreamhome analyze p.json & sleep 1.2; kill -TERM $!`."""
+    fifo = tmp_path / "p.json"
+    os.mkfifo(fifo)
+    proc = spawn("analyze", fifo, env=ENV)
+    time.sleep(1.2)
+    code, stderr = _signal_and_wait(proc, signum)
+    _assert_interrupted(subprocess.CompletedProcess(proc.args, code, "", stderr), signum)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_at_the_terminal_seats_prompt(signum):
+    """Issue 34, item 2: `play --bots human,greedy` waiting at its prompt (stdin open, nothing typed)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dreamhome", "play", "--bots", "human,greedy"],
+        env=ENV,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        _wait_for(proc, "]> ")  # the seat's prompt, waiting for a line
+        code, stderr = _signal_and_wait(proc, signum)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    _assert_interrupted(subprocess.CompletedProcess(proc.args, code, "", stderr), signum)
+
+
+IMPORT_HOOK = """
+import importlib.abc, os, signal, sys
+
+class SignalOnImport(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == {module!r}:
+            os.kill(os.getpid(), {signum})
+        return None
+
+sys.meta_path.insert(0, SignalOnImport())
+sys.argv = ["dreamhome", "max"]
+from dreamhome.launch import run
+run()
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("module", ["dreamhome.interrupt", "click", "dreamhome.fileio", "dreamhome.dsl.compiler"])
+def test_a_signal_during_start_up(signum, module):
+    """Issue 34, item 2: a signal while the command's modules are imported (the CLI's, the rules
+    compiler's) ends it with one line: the entry point (dreamhome.launch) installs the handlers
+    before the CLI loads. Before the handlers are in (while dreamhome.interrupt itself loads),
+    SIGINT is Python's KeyboardInterrupt, still one line; SIGTERM's default action ends the process."""
+    script = IMPORT_HOOK.format(module=module, signum=int(signum))
+    proc = subprocess.run([sys.executable, "-c", script], env=ENV, capture_output=True, text=True, timeout=60)
+    if module == "dreamhome.interrupt" and signum == signal.SIGTERM:
+        assert proc.returncode == -signal.SIGTERM and proc.stderr == ""  # the shell says 143
+        return
+    _assert_interrupted(proc, signum)
+
+
+LOST = """
+import os, signal, sys, time
+from dreamhome import interrupt
+interrupt.install(own_process=True)
+interrupt.REHAND_AFTER = 0.3
+for hand in range(1, 10):
+    try:
+        if hand == 1:
+            os.kill(os.getpid(), signal.SIGTERM)  # one signal, no other
+        time.sleep(30)
+    except interrupt.Interrupted:
+        print(hand, flush=True)
+        if hand < {swallowed}:
+            continue  # lost, as a C extension's import turns it into an ImportError that a library swallows
+        sys.exit(143)
+print("never handed again", flush=True)
+"""
+
+
+@pytest.mark.parametrize("swallowed", [2, 99])
+def test_a_lost_interrupted_is_handed_again_and_the_process_always_ends(swallowed):
+    """An `Interrupted` raised while a C extension is imported becomes an ImportError, and a
+    library's optional import (`try: import x except ImportError`) swallows it: the command then
+    ran on, deaf (a `max` stopped in its first half second never ended). While the interrupt
+    stands, it is handed again every `REHAND_AFTER` seconds; past `HANDS` hands the process
+    ends at once with the one line."""
+    from dreamhome import interrupt
+
+    proc = subprocess.run(
+        [sys.executable, "-c", LOST.format(swallowed=swallowed)], env=ENV, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 143, proc.stderr
+    if swallowed < interrupt.HANDS:
+        assert proc.stdout.split() == [str(k) for k in range(1, swallowed + 1)] and proc.stderr == ""
+    else:
+        assert proc.stdout.split() == [str(k) for k in range(1, interrupt.HANDS + 1)]
+        assert proc.stderr.splitlines() == ["dreamhome: interrupted (SIGTERM)"]
+
+
+def test_a_signal_after_the_command_ended_keeps_its_status():
+    """Once the command has its exit status (`ending`), a signal during the interpreter's shutdown
+    ends the process at once with that status: the answer was given whole."""
+    script = (
+        "import os, signal, time\n"
+        "from dreamhome import interrupt\n"
+        "interrupt.install()\n"
+        "interrupt.ending(0)\n"
+        "os.kill(os.getpid(), signal.SIGTERM)\n"
+        "time.sleep(30)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], env=ENV, capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stderr) == (0, "")

@@ -20,6 +20,7 @@ Every CP-SAT solve of the project is set up here, by `SolveSettings` and
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 from ortools.sat.python import cp_model
@@ -43,6 +44,14 @@ class SolveSettings:
     probing: bool = True  # False: no probing at the root nor SAT inprocessing during the search
     linearization_level: int | None = None
     cut_level: int | None = None
+
+    def __post_init__(self) -> None:
+        # nan passes every range check (each comparison is false) and CP-SAT took it as "no
+        # bound"; a library caller gets one line here, as the command line's options do.
+        for name in ("time_limit", "deterministic_time"):
+            value = getattr(self, name)
+            if value is not None and not (math.isfinite(value) and value >= 0):
+                raise ValueError(f"{name} must be a finite number of seconds from 0, got {value!r}")
 
     def until(self, deadline: float | None, now: float) -> SolveSettings:
         """These settings with the time left before `deadline` (a perf_counter value) as the limit."""

@@ -31,6 +31,7 @@ from dreamhome.game.state_io import copy_events, read_state, write_state
 from dreamhome.game.values import MARKER_COLUMN, GameStateError, IllegalAction, Resource, rules_from_key, rules_key
 from dreamhome.house import House
 from dreamhome.ruleset import Ruleset
+from dreamhome.seeds import check_seed
 
 _Card = TypeVar("_Card")
 
@@ -319,6 +320,7 @@ def _check_setup(rules: Any, players: Any, seed: Any, first_player: Any) -> None
             continue
         if isinstance(value, bool) or not isinstance(value, int):
             raise GameStateError(f"{name} must be a whole number, got {value!r}")
+    check_seed(seed, error=GameStateError)  # from 0: random.Random(-k) deals as random.Random(k)
 
 
 def _on_top(deck: list[_Card], cards: list[_Card], kind: str) -> list[_Card]:

@@ -14,7 +14,10 @@ with the scorer's breakdown. A person's seat is "you", never "human" (the record
 See docs/seat.md.
 
 It reads lines (`read`, `input` by default) and prints through a rich `Console`, so it works
-over a plain pipe: a console that is not a terminal prints no colour codes. Bad input is one
+over a plain pipe: a console that is not a terminal prints no colour codes. Every line is a
+`Text` (or a plain string), never rich markup: names from a rules file or a record (a card's,
+a bot's) print as written, whatever they hold (the command line's console, render.console.
+SafeConsole, also reads no markup and escapes control characters). Bad input is one
 line and the prompt again; the end of the input stops the game with one line.
 """
 
@@ -25,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.fileio import OutputError, check_output
@@ -230,44 +233,44 @@ class HumanGame:
             header = self._t("seat.rule_end", rounds=rules.game.rounds, seat=player)
         else:
             header = self._t("seat.rule", round=obs.round, rounds=rules.game.rounds, seat=player, phase=phase)
-        console.rule(escape(header), style="dim")
+        console.rule(header, style="dim")
         if any(room is not None or res is not None for room, res in obs.track):
             track = Table(title=self._t("seat.track"), show_header=True, header_style="bold", box=None, padding=(0, 1))
             track.add_column(self._t("seat.column"), justify="right")
             track.add_column(self._t("seat.room"))
             track.add_column(self._t("seat.resource"))
             for k, (room, res) in enumerate(obs.track):
-                track.add_row(str(k), escape(room_text(rules, room, lang)), escape(resource_text(rules, res, lang)))
+                track.add_row(str(k), Text(room_text(rules, room, lang)), Text(resource_text(rules, res, lang)))
             console.print(track)
         house = obs.houses[player]
-        console.print(f"[bold]{escape(self._t('seat.your_house', points=obs.scores[player]))}[/]")
+        console.print(self._t("seat.your_house", points=obs.scores[player]), style="bold")
         console.print(house_grid(rules, house, lang=lang))
         console.print(held_text(rules, house, lang), end="")
         for other, h in enumerate(obs.houses):
             if other != player:
                 summary = brief(rules, h, lang)
                 line = self._t("seat.other", seat=other, bot=self.seat_name(other), points=obs.scores[other], brief=summary)
-                console.print(escape(line), highlight=False)
+                console.print(Text(line))
         none = text("held.none", lang)
         rooms = ", ".join(room_text(rules, c, lang) for c in obs.room_discard) or none
-        console.print(escape(self._t("seat.room_discard", cards=rooms)), highlight=False)
+        console.print(Text(self._t("seat.room_discard", cards=rooms)))
         roofs = ", ".join(roof_text(rules, rules.roofs[r].id, window, lang) for r, window in obs.roof_discard) or none
-        console.print(escape(self._t("seat.roof_discard", cards=roofs)), highlight=False)
+        console.print(Text(self._t("seat.roof_discard", cards=roofs)))
         self.show_options(state.legal_actions(), Menu.of(state.legal_actions()))
 
     def show_options(self, legal: list[Action], menu: Menu) -> None:
         """The numbered choices: takes, placements and the other plain choices, then the one
         entry that opens the tool and helper uses (`show_uses`)."""
-        self.console.print(f"[bold]{escape(self._t('seat.options'))}[/]:")
+        self.console.print(Text.assemble((self._t("seat.options"), "bold"), ":"))
         for k, index in enumerate(menu.main, 1):
             said = self._uses_entry(legal, menu) if index is None else option_text(self.state, legal[index], self.lang)
-            self.console.print(f"  {k:>2}. {escape(said)}", highlight=False)
+            self.console.print(Text(f"  {k:>2}. {said}"))
 
     def show_uses(self, legal: list[Action], menu: Menu) -> None:
         """The tool and helper uses, numbered on their own; `back` returns to the other choices."""
-        self.console.print(f"[bold]{escape(self._t('seat.uses', cards=self._uses_cards(legal, menu)))}[/]:")
+        self.console.print(Text.assemble((self._t("seat.uses", cards=self._uses_cards(legal, menu)), "bold"), ":"))
         for k, index in enumerate(menu.uses, 1):
-            self.console.print(f"  {k:>2}. {escape(option_text(self.state, legal[index], self.lang))}", highlight=False)
+            self.console.print(Text(f"  {k:>2}. {option_text(self.state, legal[index], self.lang)}"))
         self._say(self._t("seat.uses_back"))
 
     def _uses_cards(self, legal: list[Action], menu: Menu) -> str:
@@ -327,7 +330,7 @@ class HumanGame:
                 picked = index == h.bot_choice
             if picked:
                 pick_number = str(k)
-            table.add_row(str(k), escape(said), bound, self._t("seat.hint_pick") if picked else "")
+            table.add_row(str(k), Text(said), bound, self._t("seat.hint_pick") if picked else "")
         self.console.print(table)
         self._say(self._t("seat.hint_explain"))
         notes = sorted({note_text(self.state, o.action, o.note, self.lang) for o in h.options if o.bound is None or not o.proven})
@@ -350,15 +353,15 @@ class HumanGame:
         rules = state.rules
         winners = state.winners() if state.is_terminal() else []
         scores = state.returns()
-        self.console.rule(escape(self._t("seat.final_scoring")), style="dim")
+        self.console.rule(self._t("seat.final_scoring"), style="dim")
         for p, house in enumerate(state.houses):
             name = self.seat_name(p)
-            self.console.print(f"[bold]{escape(self._t('seat.result_house', seat=p, bot=name, points=scores[p]))}[/]")
+            self.console.print(Text(self._t("seat.result_house", seat=p, bot=name, points=scores[p]), style="bold"))
             self.console.print(house_with_score(rules, house, score_house(rules, house), self.console.width, self.lang))
         for p, points in enumerate(scores):
-            line = escape(self._t("seat.result", seat=p, bot=self.seat_name(p), points=points))
-            mark = f"  [bold #2e9b46]{escape(self._t('seat.winner'))}[/]" if p in winners else ""
-            self.console.print(line + mark, highlight=False)
+            line = self._t("seat.result", seat=p, bot=self.seat_name(p), points=points)
+            mark = ("  " + self._t("seat.winner"), "bold #2e9b46") if p in winners else ""
+            self.console.print(Text.assemble(line, mark))
 
     def _event_action(self, event: dict[str, object], state: GameState | None = None) -> str:
         """A recorded decision in the seat's language (its English text if it cannot be read back)."""
@@ -374,7 +377,7 @@ class HumanGame:
         return text(key, self.lang, **args)
 
     def _say(self, line: str) -> None:
-        self.console.print(escape(line), highlight=False, soft_wrap=True)
+        self.console.print(Text(line), soft_wrap=True)
 
 
 @dataclass(frozen=True)

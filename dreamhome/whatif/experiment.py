@@ -20,6 +20,7 @@ from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
 from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
 from dreamhome.scoring import COMPONENTS, score_components
+from dreamhome.seeds import check_seed
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,7 @@ def build_experiment(
     from dreamhome.players.roster import make_bot
 
     check_size(games, chunk)
+    check_seed(seed, "--seed")  # game i is seed + i: from 0, no two games are one
     if not rulesets:
         raise DreamhomeError("name at least one ruleset or variant (the first is the baseline)")
     specs = tuple(resolve_ruleset(arg, base_rules, base_variants) for arg in rulesets)

@@ -10,6 +10,11 @@ from dreamhome.fileio import write_atomic
 from dreamhome.scoring import COMPONENTS
 
 SCHEMA = "dreamhome.whatif/1"
+RESULTS, REPORT = "results.json", "report.md"
+PLOTS = ("scores", "components", "seats")
+PLOT_FORMATS = ("png", "svg")
+REPORT_FILES = (RESULTS, REPORT, *(f"{name}.{ext}" for name in PLOTS for ext in PLOT_FORMATS))
+"""Every file `write_report` writes into the experiment's folder (checked before any game: runner)."""
 
 
 def crashed_games(doc: dict) -> int:
@@ -128,8 +133,9 @@ def write_plots(doc: dict, per_ruleset_scores: list[list[int]], out: Path) -> No
     ax.set_title("Win rate by seat (95% intervals)")
     ax.legend()
     figures["seats"] = fig
+    assert tuple(figures) == PLOTS
     for name, fig in figures.items():
-        for ext in ("png", "svg"):
+        for ext in PLOT_FORMATS:
             buffer = io.BytesIO()
             fig.savefig(buffer, format=ext, dpi=110, bbox_inches="tight")
             write_atomic(out / f"{name}.{ext}", buffer.getvalue())
@@ -137,6 +143,6 @@ def write_plots(doc: dict, per_ruleset_scores: list[list[int]], out: Path) -> No
 
 
 def write_report(out: Path, doc: dict, per_ruleset_scores: list[list[int]]) -> None:
-    write_atomic(out / "results.json", json.dumps(doc, indent=2) + "\n")
-    write_atomic(out / "report.md", report_markdown(doc))
+    write_atomic(out / RESULTS, json.dumps(doc, indent=2) + "\n")
+    write_atomic(out / REPORT, report_markdown(doc))
     write_plots(doc, per_ruleset_scores, out)

@@ -7,12 +7,12 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from dreamhome.fileio import write_atomic
+from dreamhome.fileio import check_output_tree, write_atomic
 from dreamhome.whatif.executors import executor
 from dreamhome.whatif.experiment import Experiment, job_payload
-from dreamhome.whatif.report import results_document, write_report
+from dreamhome.whatif.report import REPORT_FILES, results_document, write_report
 from dreamhome.whatif.stats import experiment_stats
-from dreamhome.whatif.store import Store
+from dreamhome.whatif.store import CHUNKS_DIR, MANIFEST, Store
 
 RECORDS_DIR = "records"
 """Where `whatif --records` keeps the games' records, under the experiment's folder."""
@@ -21,6 +21,14 @@ RECORDS_DIR = "records"
 def record_name(ruleset: int, game: int) -> str:
     """The file of game `game` under ruleset `ruleset` (both as the experiment counts them)."""
     return f"ruleset{ruleset}-game{game:07d}.json"
+
+
+def check_experiment_dir(out: str | Path, records: bool = False) -> None:
+    """Refuse, before any game is played, an experiment folder one of whose outputs could not be
+    written (one OutputError line naming it): a `records` that is a file once stopped `whatif
+    --records` after its first chunk, with "File exists" and no name (issue 34, item 13)."""
+    folders = (CHUNKS_DIR, RECORDS_DIR) if records else (CHUNKS_DIR,)
+    check_output_tree(out, files=(MANIFEST, *REPORT_FILES), folders=folders)
 
 
 def _file_records(out: Path, chunk: dict) -> None:
@@ -59,6 +67,8 @@ def run_experiment(
         temp = tempfile.TemporaryDirectory(prefix="dreamhome-whatif-")
         out = temp.name
     try:
+        if temp is None:
+            check_experiment_dir(out, records)
         store = Store(out, exp, resume)
         done = store.done()
         if warn is not None:

@@ -22,6 +22,11 @@ from dreamhome.whatif.experiment import Experiment
 Job = tuple[int, int, int]
 
 
+MANIFEST = "manifest.json"
+CHUNKS_DIR = "chunks"
+"""An experiment's folder: its manifest, and its finished chunks in CHUNKS_DIR."""
+
+
 def chunk_checksum(chunk: dict) -> str:
     """SHA-256 of a chunk's canonical JSON, without its own checksum field."""
     body = {k: v for k, v in chunk.items() if k != "checksum"}
@@ -39,7 +44,7 @@ class Store:
         self.exp = experiment
         self.problems: list[str] = []
         check_output_dir(self.dir)
-        manifest = self.dir / "manifest.json"
+        manifest = self.dir / MANIFEST
         if manifest.exists():
             old = read_json(manifest, "experiment manifest")
             if not resume:
@@ -55,17 +60,17 @@ class Store:
                 )
         elif resume and self.dir.exists() and any(self.dir.iterdir()):
             raise DreamhomeError(f"{display_name(self.dir)} holds no experiment manifest; refusing to resume into it")
-        (self.dir / "chunks").mkdir(parents=True, exist_ok=True)
+        (self.dir / CHUNKS_DIR).mkdir(parents=True, exist_ok=True)
         if not manifest.exists():
             write_atomic(manifest, json.dumps(experiment.to_dict(), indent=2) + "\n")
 
     def chunk_path(self, ruleset: int, start: int, end: int) -> Path:
-        return self.dir / "chunks" / f"r{ruleset}-{start:07d}-{end:07d}.json"
+        return self.dir / CHUNKS_DIR / f"r{ruleset}-{start:07d}-{end:07d}.json"
 
     def done(self) -> set[Job]:
         """The chunks stored and verified; every other file in chunks/ is noted in `problems`."""
         out: set[Job] = set()
-        for path in sorted((self.dir / "chunks").iterdir()):
+        for path in sorted((self.dir / CHUNKS_DIR).iterdir()):
             if path.name.startswith("."):
                 continue  # a temp file of an interrupted write
             job = self._job_of(path.name)
