@@ -16,7 +16,7 @@ from pathlib import Path
 from dreamhome.dsl.ast import Include, Inlined, Item, Pos, RulesFile
 from dreamhome.dsl.compile.diagnostics import Diagnostics
 from dreamhome.dsl.compile.files import BASE_RULES, RULES_DIR, RULES_SUFFIX, is_file, read_rules_text
-from dreamhome.dsl.parser import BOM, RulesParser
+from dreamhome.dsl.parser import BOM, MAX_NESTING, RulesParser, nesting_problem
 from dreamhome.errors import Diagnostic, RulesError
 from dreamhome.fileio import printable
 
@@ -144,6 +144,9 @@ class Reader:
                 )
                 continue
             key = str(path.resolve())
+            if len(stack) > MAX_NESTING:  # a chain of distinct files: bounded as inlined blocks are
+                self.report.error(item.pos, nesting_problem("includes"))
+                continue
             if key in stack:
                 chain = " → ".join(Path(p).name for p in stack[stack.index(key) :] + (key,))
                 self.report.error(item.pos, f"include cycle: {chain}")
