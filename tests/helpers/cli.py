@@ -61,7 +61,11 @@ def run_here(*args: object, cwd: Path | str | None = None, input: str | None = N
     argv, here = sys.argv, os.getcwd()
     width = formatting.FORCED_WIDTH
     code: int = 0
-    with CliRunner().isolation(input=input, env={"COLUMNS": "160", **(env or {})}) as (out, err, _mixed):
+    # The environment `run` gives its process, and nothing else (a DREAMHOME_LANG or FORCE_COLOR
+    # of the caller's shell must not change what a test reads).
+    plain: dict[str, str | None] = {name: None for name in os.environ}
+    plain.update({"COLUMNS": "160", "PATH": "/usr/bin:/bin", "HOME": "/tmp", **(env or {})})
+    with CliRunner().isolation(input=input, env=plain) as (out, err, _mixed):
         formatting.FORCED_WIDTH = width  # help wraps at the terminal's width, as in a real process
         sys.argv = ["dreamhome", *map(str, args)]
         try:
