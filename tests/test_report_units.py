@@ -14,7 +14,7 @@ from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
 from dreamhome.report import stats
 from dreamhome.report.restricted import RestrictedBot, make_seat
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 
 
 def _column_cards(obs, column):
@@ -125,7 +125,7 @@ def test_seats_count_turn_order_shared_wins_and_tie_breaks():
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
-    proc = run("report", *args, "--out", tmp_path / "r")
+    proc = run_here("report", *args, "--out", tmp_path / "r")
     assert proc.returncode == 2
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "r").exists()
@@ -133,16 +133,16 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
 
 def test_a_directory_holding_a_report_is_not_overwritten_without_resume(tmp_path):
     args = ("report", "--players", "2", "--bots", "greedy", "--games", "1", "--no-cards", "--out", tmp_path / "r")
-    assert run(*args).returncode == 0
+    assert run_here(*args).returncode == 0
     before = (tmp_path / "r" / "report.json").read_text()
-    again = run(*args)
+    again = run_here(*args)
     assert again.returncode == 2 and "--resume" in again.stderr
-    resumed = run(*args, "--resume")
+    resumed = run_here(*args, "--resume")
     assert resumed.returncode == 0 and (tmp_path / "r" / "report.json").read_text() == before
 
 
 def test_help_explains_the_command():
-    proc = run("report", "--help")
+    proc = run_here("report", "--help")
     assert proc.returncode == 0 and "restricted play" in proc.stdout and "--vs" in proc.stdout
 
 
