@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 
 from dreamhome.game.actions import PlaceRoom
 from dreamhome.game.record import GameResult, play_game, write_record
-from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
+from dreamhome.players.evaluation import evaluate
+from dreamhome.players.roster import make_bot
 from dreamhome.review import review_record
 from dreamhome.review.batch import aggregate, review_many
-from dreamhome.review.evaluation import evaluate
 from dreamhome.review.marks import CONSISTENCY, TOLERANCE, mark
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_total
@@ -217,7 +217,7 @@ def test_a_decision_no_solve_could_judge_is_charged_nothing() -> None:
     proven (never an infinite loss marked as a blunder)."""
     import math
 
-    from dreamhome.review.evaluation import Evaluation, _finite
+    from dreamhome.players.evaluation import Evaluation, _finite
 
     judged = _finite(Evaluation(3, 1, 30.0, -math.inf, True), 2)
     assert (judged.best_index, judged.loss, judged.proven) == (2, 0.0, False)

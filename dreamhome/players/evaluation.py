@@ -4,7 +4,7 @@
 
 For the player to act in `state`, the value of an option is the best final score of that
 player's house the solver still finds reachable after it — the solver bot's and the hints'
-look-ahead (dreamhome/game/hints.py, dreamhome/game/bots.py `SolverBot`), through the solver's
+look-ahead (dreamhome/players/hints.py, dreamhome/players/bots.py `SolverBot`), through the solver's
 public API, never a second copy of a rule or of the bound:
 
 - a room card in hand (PLACE-*): `solver.place.best_placement_bound`, the house completed with
@@ -41,11 +41,11 @@ from dreamhome.engine.endgame import END_ROLES, helper_uses
 from dreamhome.engine.placement import Placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import Action, PlaceRoom, TakeColumn, TakeRoomAtRoundStart
-from dreamhome.game.bots import end_action
-from dreamhome.game.hints import END_WORK, pool_of
 from dreamhome.game.phases import Phase
 from dreamhome.game.state import GameState
 from dreamhome.house import House
+from dreamhome.players.bots import end_action
+from dreamhome.players.hints import END_WORK, pool_of
 
 REVIEW_WORK = 0.1
 """CP-SAT deterministic time of one solve of the review (the solver bot gives 0.04 to a decision)."""

@@ -17,9 +17,9 @@ close to what the deal allows.
 
 from __future__ import annotations
 
-from dreamhome.game.bots import SolverBot
 from dreamhome.game.observation import Observation
 from dreamhome.house import House
+from dreamhome.players.bots import SolverBot
 
 
 class HardBot(SolverBot):

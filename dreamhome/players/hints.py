@@ -1,6 +1,6 @@
 """Hints for a human seat: what each legal option keeps reachable, and the solver bot's pick.
 
-The terminal seat (`dreamhome play --bots human,…`, dreamhome/game/human.py) and the browser
+The terminal seat (`dreamhome play --bots human,…`, dreamhome/terminal/seat.py) and the browser
 table both call one function::
 
     hint(state: GameState, work: float = HINT_WORK) -> Hint
@@ -52,13 +52,13 @@ from dreamhome.game.actions import (
     TakeColumn,
     TakeRoomAtRoundStart,
 )
-from dreamhome.game.bots import end_action, make_bot
 from dreamhome.game.observation import Observation
 from dreamhome.game.phases import Phase
 from dreamhome.game.state import GameState, Resource
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG
 from dreamhome.i18n import text as i18n_text
+from dreamhome.players.bots import end_action, make_bot
 from dreamhome.scoring import score_total
 
 if TYPE_CHECKING:
@@ -295,7 +295,7 @@ def _reason(
 def reason_text(state: GameState, reason: tuple[Phrase, ...] | None, lang: str = DEFAULT_LANG) -> str:
     """A pick's reason in `lang` for the decision of `state` it was made for: its clauses
     (`Phrase`) joined, cards by their names in the rules, another option as the actions say it."""
-    from dreamhome.game.action_text import describe, resource_text, room_text
+    from dreamhome.render.action_text import describe, resource_text, room_text
 
     rules = state.rules
     said = []
