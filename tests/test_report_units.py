@@ -208,7 +208,7 @@ def test_vs_without_cards_or_a_ladder_has_no_empty_table_and_lists_the_assumptio
 
     out = tmp_path / "r"
     args = ("report", "--vs", "kids", "--players", "2", "--bots", "greedy", "--no-cards", "--games", "2", "--chunk", "1")
-    assert run(*args, "--out", out).returncode == 0
+    assert run_here(*args, "--out", out).returncode == 0
     html = (out / "report.html").read_text()
     tables = re.findall(r"<table>(.*?)</table>", html, re.S)
     assert tables and all(t.count("<tr>") >= 2 for t in tables)
@@ -312,7 +312,7 @@ def test_precision_plays_on_until_the_first_seats_interval_is_as_narrow_as_asked
     from dreamhome.whatif.stats import proportion_ci
 
     out = tmp_path / "p"
-    proc = run(
+    proc = run_here(
         "report",
         "--players",
         "2",
@@ -352,7 +352,7 @@ def test_precision_plays_on_until_the_first_seats_interval_is_as_narrow_as_asked
     before = (out / "report.json").read_bytes()
     for chunk in (out / "games").glob("*extension*/chunks/*.json"):
         chunk.unlink()
-    again = run(
+    again = run_here(
         "report",
         "--players",
         "2",
@@ -398,7 +398,7 @@ def test_the_page_is_in_the_readers_language_with_its_number_format(tmp_path, la
     from html import unescape
 
     out = tmp_path / lang
-    proc = run(
+    proc = run_here(
         "--lang", lang, "report", "--players", "2", "--bots", "greedy", "--no-cards", "--games", "3", "--chunk", "3", "--out", out
     )
     assert proc.returncode == 0, proc.stderr
