@@ -63,13 +63,25 @@ def _keyed(rule: str, cell: str | None, message: str, key: str, *args: Arg) -> V
 
 
 def house_violations(rules: Ruleset, house: House) -> list[Violation]:
+    """Every rule the house breaks, in a fixed order: cell by cell (PLACE-A, PLACE-B, FURN-TYPE),
+    room by room (PLACE-C, FURN-ONE, VAR-CAR), then the counts against the deck (FURN-TYPE
+    outside, COMP-5) and the scaffolds (TOOL-SCAFFOLDING)."""
+    out: list[Violation] = []
+    _cell_violations(rules, house, out)
+    _room_violations(rules, house, out)
+    _token_count_violations(rules, house, out)
+    card_uses = _card_uses(rules, house)
+    _card_count_violations(rules, house, card_uses, out)
+    _scaffold_violations(rules, house, card_uses, out)
+    return out
+
+
+def _cell_violations(rules: Ruleset, house: House, out: list[Violation]) -> None:
+    """PLACE-A support and PLACE-B categories, cell by cell; a token on the wrong card (FURN-TYPE)."""
     t = rules.tables
     cells = house.cells
     tokens = house.tokens
     names = rules.board.cells
-    out: list[Violation] = []
-
-    # PLACE-A support and PLACE-B categories, cell by cell.
     below = t.below
     allowed = t.allowed
     for i, c in enumerate(cells):
@@ -127,7 +139,13 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
             key = "violation.token_on" + suffix if suffix else ""
             out.append(_keyed("FURN-TYPE", names[i], f"a token lies on {_what(rules, c)}", key, *what))
 
-    # PLACE-C sizes and FURN-ONE, room by room (engine/rooms.py reads the rooms).
+
+def _room_violations(rules: Ruleset, house: House, out: list[Violation]) -> None:
+    """PLACE-C sizes, FURN-ONE and VAR-CAR's complete-room tokens, room by room (engine/rooms.py reads the rooms)."""
+    t = rules.tables
+    cells = house.cells
+    tokens = house.tokens
+    names = rules.board.cells
     floors = t.floor_cells
     any_token = any(tokens)
     max_size = t.max_size
@@ -175,7 +193,11 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
                 )
             )
 
-    # Outside tokens (FURN-TYPE) and card counts against the manifest (COMP-5).
+
+def _token_count_violations(rules: Ruleset, house: House, out: list[Violation]) -> None:
+    """Outside tokens that belong in a room (FURN-TYPE), and tokens against the game's count (COMP-5)."""
+    t = rules.tables
+    tokens = house.tokens
     token_uses = [0] * len(t.token_count)
     for tok in tokens:
         if tok:
@@ -208,14 +230,25 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
                     ("limit", furn.count),
                 )
             )
+
+
+def _card_uses(rules: Ruleset, house: House) -> list[int]:
+    """How many of each card code the house holds: its cells, the cards under them and its discards."""
+    t = rules.tables
     card_uses = [0] * t.n_codes
-    for c in cells:
+    for c in house.cells:
         card_uses[c] += 1
     for u in house.under:
         if u:
             card_uses[u] += 1
     for rid in house.discard_rooms:
         card_uses[rules.room(rid).code] += 1
+    return card_uses
+
+
+def _card_count_violations(rules: Ruleset, house: House, card_uses: list[int], out: list[Violation]) -> None:
+    """Room, roof and held cards against the deck's counts (COMP-5)."""
+    t = rules.tables
     room_count = t.room_count
     for code in range(ROOM0, t.n_codes):
         if card_uses[code] > room_count[code]:
@@ -271,7 +304,12 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
                     )
                 )
 
-    # TOOL-SCAFFOLDING: no more scaffold than the deck's scaffold cards.
+
+def _scaffold_violations(rules: Ruleset, house: House, card_uses: list[int], out: list[Violation]) -> None:
+    """TOOL-SCAFFOLDING: no more scaffold than the deck's scaffold cards."""
+    t = rules.tables
+    cells = house.cells
+    names = rules.board.cells
     scaffolds = card_uses[SCAFFOLD]
     if scaffolds > t.scaffold_limit:
         first = cells.index(SCAFFOLD)
@@ -287,7 +325,6 @@ def house_violations(rules: Ruleset, house: House) -> list[Violation]:
                 ("limit", t.scaffold_limit),
             )
         )
-    return out
 
 
 def _rounds(n: int) -> str:

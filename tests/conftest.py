@@ -54,3 +54,44 @@ def _signal_handlers_restored():
     if left is not None:  # every CP-SAT solve of every later test would stop at once
         interrupt.clear()
         pytest.fail(f"the test left the process marked interrupted (signal {left})")
+
+
+def _workers() -> list[int]:
+    """The process ids of this process's children (pytest-xdist's workers, in the controller),
+    read from /proc; none where there is no /proc."""
+    me, found = os.getpid(), []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return found
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                parent = int(handle.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == me:
+            found.append(int(name))
+    return found
+
+
+def _stop_the_run(signum: int, frame: object) -> None:
+    """SIGTERM to the controller of a parallel run: each worker is sent SIGTERM too (it ends at
+    once, whatever test it is in), then the run stops as on Ctrl-C. Without this the controller
+    died alone and its workers went on to the end of their current test, minutes for some."""
+    for pid in _workers():
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
+    raise KeyboardInterrupt
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In the controller of a parallel run (`-n N`), SIGTERM stops the workers and the run
+    (`_stop_the_run`). Ctrl-C reaches every process of the terminal's group already, and a run
+    in one process ends on SIGTERM by the signal's default action."""
+    if not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None):
+        signal.signal(signal.SIGTERM, _stop_the_run)

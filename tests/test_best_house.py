@@ -22,67 +22,13 @@ from dreamhome.exact import best_house as exact
 from dreamhome.house import House
 from dreamhome.legality import final_state_violations, house_violations
 from dreamhome.ruleset import EMPTY, FACE_DOWN
-from dreamhome.scoring import best_roof_points, rooms_of, score_total
+from dreamhome.scoring import best_roof_points, score_total
 from dreamhome.solver.best_house import best_house
+from tests.helpers.exhaustive import brute_force_max
 from tests.helpers.paths import DATA
 from tests.helpers.rules import compiled
 
 TINY = compiled(path=DATA / "tiny.dh")
-
-
-def brute_force_max(rules) -> int:
-    """Every house of the tiny board, every token placement, helper set and roof, within the budget;
-    a house holds exactly one room card a round (ROUND-6), the other spaces empty."""
-    board = rules.board
-    alphabets = []
-    for i in range(board.size):
-        kind = board.cell_kind[i]
-        alphabets.append([r.code for r in rules.rooms if r.floor_kind == kind] + [FACE_DOWN, EMPTY])
-    roof_deck = [(r.index, k < r.windows) for r in rules.roofs for k in range(r.count)]
-    roof_options = [()] + [tuple(c) for c in itertools.combinations(roof_deck, rules.roof_scoring.size)]
-    helper_ids = [h.id for h in rules.helpers for _ in range(h.count)]
-    best = 0
-    for cells in itertools.product(*alphabets):
-        if sum(1 for c in cells if c != EMPTY) != rules.game.rounds:
-            continue
-        under = tuple(rules.rooms[0].code if c == FACE_DOWN else 0 for c in cells)
-        house = House(tuple(cells), (0,) * board.size, under)
-        if [v for v in house_violations(rules, house) if v.rule != "COMP-5" or "cards" in v.message]:
-            continue
-        rooms = rooms_of(rules, house)
-        # every way to put tokens: each furnishing not used, outside, or on one card of a room of its type
-        options = []
-        for furn in rules.furnishings:
-            opts = [None]
-            if furn.outside:
-                opts.append("outside")
-            else:
-                code = rules.room(furn.room).code
-                opts += [cells_[0] for c, cells_ in rooms if c == code]
-            options.append(opts)
-        for choice in itertools.product(*options):
-            spots = [c for c in choice if c not in (None, "outside")]
-            if len(spots) != len(set(spots)):
-                continue
-            tokens = [0] * board.size
-            outside = []
-            for furn, spot in zip(rules.furnishings, choice):
-                if spot == "outside":
-                    outside.append(furn.id)
-                elif spot is not None:
-                    tokens[spot] = furn.code
-            furnished = replace(house, tokens=tuple(tokens), outside=tuple(outside))
-            if house_violations(rules, furnished):
-                continue  # FURN-ONE: two tokens in one room
-            used = sum(1 for c in choice if c is not None)
-            for n_help in range(len(helper_ids) + 1):
-                for helpers in set(itertools.combinations(helper_ids, n_help)):
-                    for roofs in roof_options:
-                        if used + n_help + len(roofs) > rules.game.rounds:
-                            continue
-                        final = replace(furnished, helpers=tuple(helpers), roofs=roofs)
-                        best = max(best, score_total(rules, final))
-    return best
 
 
 @pytest.mark.parametrize("rounds", [5, 3, 1])

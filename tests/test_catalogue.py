@@ -45,14 +45,12 @@ from dreamhome.solver.optimize import best_final_score
 from dreamhome.solver.place import placement_bounds
 from tests.helpers.cli import run
 from tests.helpers.cpsat import fixed_stage
+from tests.helpers.exhaustive import brute_force_max, exact_best, reference_placements
 from tests.helpers.games import check_invariants
 from tests.helpers.paths import DATA, ROOT
 from tests.helpers.reference import reference_score
 from tests.helpers.reference_endgame import reference_best_final
 from tests.helpers.rules import compiled
-from tests.test_best_house import brute_force_max
-from tests.test_place import exact_best
-from tests.test_placements import reference_placements
 
 VARIANTS = sorted(p.stem for p in VARIANTS_DIR.glob("*.dh"))
 TINY = DATA / "tiny.dh"

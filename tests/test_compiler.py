@@ -516,9 +516,9 @@ def test_numbers_beyond_the_bound_are_refused_by_the_compiler(tmp_path, line):
 def test_a_large_number_reaches_the_solver_no_more(tmp_path):
     path = tmp_path / "big.dh"
     path.write_text(f'include "{BASE_INCLUDE}"\nroom kitchen {{ points 1 {10**100} }}\n')
-    from tests.helpers.cli import run
+    from tests.helpers.cli import run_here
 
-    proc = run("--rules", path, "max", "--time-limit", "5")
+    proc = run_here("--rules", path, "max", "--time-limit", "5")
     assert proc.returncode == 2 and "big.dh:2:" in proc.stderr and "MODEL_INVALID" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
 
@@ -554,20 +554,20 @@ def test_include_reads_only_rules_files(tmp_path, target, needle, monkeypatch):
 
 
 def test_rules_check_on_an_environ_include_does_not_print_the_environment(tmp_path):
-    from tests.helpers.cli import run
+    from tests.helpers.cli import run_here
 
     (tmp_path / "e.dh").write_text('include "/proc/self/environ"\n')
-    proc = run("rules", "check", tmp_path / "e.dh")
+    proc = run_here("rules", "check", tmp_path / "e.dh")
     assert proc.returncode == 2 and "PATH=" not in proc.stderr + proc.stdout and "HOME=" not in proc.stderr + proc.stdout
 
 
 def test_the_absolute_include_flag(tmp_path):
-    from tests.helpers.cli import run
+    from tests.helpers.cli import run_here
 
     (tmp_path / "a.dh").write_text(f'include "{BASE_RULES}"\nroom bathroom {{ count 9 points 1 }}\n')
-    assert run("rules", "check", tmp_path / "a.dh").returncode == 2
-    assert run("--allow-absolute-includes", "rules", "check", tmp_path / "a.dh").returncode == 0
-    assert run("--allow-absolute-includes", "--rules", tmp_path / "a.dh", "rules", "show").returncode == 0
+    assert run_here("rules", "check", tmp_path / "a.dh").returncode == 2
+    assert run_here("--allow-absolute-includes", "rules", "check", tmp_path / "a.dh").returncode == 0
+    assert run_here("--allow-absolute-includes", "--rules", tmp_path / "a.dh", "rules", "show").returncode == 0
 
 
 def test_a_symlinked_rules_file_to_a_secret_shows_at_most_one_capped_line(tmp_path):

@@ -175,46 +175,30 @@ def test_language_md_example_compiles(index: int, tmp_path: Path) -> None:
 
 jsonschema = pytest.importorskip("jsonschema")
 
-
-def _schema(name: str) -> dict:
-    from importlib.resources import files
-
-    return json.loads(files("dreamhome.schemas").joinpath(name).read_text(encoding="utf-8"))
-
-
-def _validator(name: str):
-    """A validator that resolves the record schema's reference to the house schema."""
-    from referencing import Registry, Resource
-
-    house = _schema("house.schema.json")
-    registry = Registry().with_resource("house.schema.json", Resource.from_contents(house))
-    schema = _schema(name)
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
-    return cls(schema, registry=registry)
+from tests.helpers.schemas import validator as schema_validator  # noqa: E402
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*.json")), ids=lambda p: p.name)
 def test_examples_match_the_house_schema(path: Path) -> None:
-    _validator("house.schema.json").validate(json.loads(path.read_text(encoding="utf-8")))
+    schema_validator("house.schema.json").validate(json.loads(path.read_text(encoding="utf-8")))
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "tests" / "golden").glob("*.json")), ids=lambda p: p.name)
 def test_golden_records_match_the_record_schema(path: Path) -> None:
-    _validator("record.schema.json").validate(json.loads(path.read_text(encoding="utf-8")))
+    schema_validator("record.schema.json").validate(json.loads(path.read_text(encoding="utf-8")))
 
 
 def test_whatif_example_matches_the_results_schema() -> None:
     data = json.loads((DOCS / "whatif-example" / "results.json").read_text(encoding="utf-8"))
-    _validator("whatif-results.schema.json").validate(data)
+    schema_validator("whatif-results.schema.json").validate(data)
 
 
 def test_record_schema_refuses_a_record2_without_digest() -> None:
     data = json.loads((ROOT / "tests" / "golden" / "four_players.v2.json").read_text(encoding="utf-8"))
     del data["digest"]
-    assert not _validator("record.schema.json").is_valid(data)
+    assert not schema_validator("record.schema.json").is_valid(data)
     data["format"] = "dreamhome.record/1"
-    assert _validator("record.schema.json").is_valid(data)
+    assert schema_validator("record.schema.json").is_valid(data)
 
 
 def test_formats_md_house_example_loads_and_matches_the_schema() -> None:
@@ -224,7 +208,7 @@ def test_formats_md_house_example_loads_and_matches_the_schema() -> None:
     block = re.search(r"^```json\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
     assert block is not None
     data = json.loads(block.group(1))
-    _validator("house.schema.json").validate(data)
+    schema_validator("house.schema.json").validate(data)
     house_from_json(compile_rules(), data)
 
 
@@ -318,7 +302,7 @@ def test_house_schema_and_loader_agree() -> None:
     from dreamhome.house import house_from_json
 
     rules = compile_rules()
-    validator = _validator("house.schema.json")
+    validator = schema_validator("house.schema.json")
 
     @settings(max_examples=400, deadline=None)
     @given(_house_documents())
@@ -469,7 +453,7 @@ def test_record_schema_and_loader_agree() -> None:
     from dreamhome.errors import DreamhomeError
     from dreamhome.game.record import replay_record
 
-    validator = _validator("record.schema.json")
+    validator = schema_validator("record.schema.json")
     outcomes: set[bool] = set()
 
     @settings(max_examples=60, deadline=None, derandomize=True)

@@ -198,11 +198,11 @@ def test_resume_takes_nothing_but_the_file(tmp_path):
 
 
 def test_a_saved_record_matches_the_record_schema(tmp_path):
-    from tests.test_docs import _validator
+    from tests.helpers.schemas import validator
 
     saved = tmp_path / "saved.json"
     assert play(*GAME, lines=["1", "1", f"save {saved}", "quit"]).returncode == 0
-    _validator("record.schema.json").validate(json.loads(saved.read_text(encoding="utf-8")))
+    validator("record.schema.json").validate(json.loads(saved.read_text(encoding="utf-8")))
 
 
 # ---- hints (in process) ------------------------------------------------------------------

@@ -21,7 +21,7 @@ from dreamhome.errors import RulesError
 from dreamhome.house import load_house
 from dreamhome.render.house_svg import house_svg
 from dreamhome.ruleset import Ruleset
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 from tests.helpers.paths import EXAMPLES
 
 EXAMPLE = str(EXAMPLES / "rulebook_example.json")
@@ -257,27 +257,27 @@ def test_catalogues_ship_in_the_wheel() -> None:
 
 
 def test_place_by_a_name_in_any_language_gives_the_table_of_the_id() -> None:
-    by_id = run("place", MIDGAME, "kitchen")
+    by_id = run_here("place", MIDGAME, "kitchen")
     assert by_id.returncode == 0 and "kitchen" in by_id.stdout
     for name in ("кухня", "CUISINE", "Konyha"):
-        by_name = run("place", MIDGAME, name)
+        by_name = run_here("place", MIDGAME, name)
         assert by_name.returncode == 0, by_name.stderr
         assert by_name.stdout == by_id.stdout, name
 
 
 def test_place_by_the_name_of_a_card_that_is_no_room_says_so() -> None:
-    proc = run("place", MIDGAME, "Рояль")
+    proc = run_here("place", MIDGAME, "Рояль")
     assert proc.returncode == 2 and proc.stderr == "dreamhome: 'Рояль' is the card 'piano', not a room card\n"
 
 
 def test_lang_ru_score_prints_the_russian_names() -> None:
-    proc = run("--lang", "ru", "score", EXAMPLE)
+    proc = run_here("--lang", "ru", "score", EXAMPLE)
     assert proc.returncode == 0, proc.stderr
     for name in ("Гостиная", "Кладовая", "Рояль", "Кошачий", "Гараж", "крыши: красная*, красная, синяя, зелёная"):
         assert name in proc.stdout, name
     # The grid and the held cards speak Russian; the score lines stay the scorer's English sentences.
     assert "roofs:" not in proc.stdout and "+ Piano" not in proc.stdout
-    english = run("score", EXAMPLE)
+    english = run_here("score", EXAMPLE)
     assert "roofs: red*, red, blue, green" in english.stdout and "Гостиная" not in english.stdout
 
 

@@ -18,7 +18,7 @@ from dreamhome.errors import DreamhomeError, HouseError
 from dreamhome.fileio import InputError, json_path, parse_json, printable
 from dreamhome.game.record import load_record
 from dreamhome.house import house_from_json, load_house
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 from tests.helpers.paths import EXAMPLES, GOLDEN
 
 HUGE = "7" * 5000
@@ -72,7 +72,7 @@ def test_a_huge_number_in_a_house_file_is_one_line_with_its_path(tmp_path, base)
     path.write_text(text)
     with pytest.raises(DreamhomeError, match=r"house.json: roofs\[0\].window: a whole number of 5000 digits"):
         load_house(base, path)
-    proc = run("score", path)
+    proc = run_here("score", path)
     assert proc.returncode == 2 and "roofs[0].window" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 

@@ -13,7 +13,7 @@ from dreamhome.errors import RulesError
 from dreamhome.house import load_house
 from dreamhome.render.house_svg import house_svg
 from dreamhome.variant_menu import file_questions, variant_menu, variant_question
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 from tests.helpers.paths import EXAMPLES
 
 MIDGAME = str(EXAMPLES / "midgame.json")
@@ -34,7 +34,7 @@ def test_floor_names_are_said_in_the_language(lang: str) -> None:
     assert said == FLOORS[lang]
     svg = house_svg(rules, load_house(rules, MIDGAME), lang=lang)
     assert all(f">{name}<" in svg for name in FLOORS[lang])
-    grid = run("--lang", lang, "check", MIDGAME)
+    grid = run_here("--lang", lang, "check", MIDGAME)
     # The grid's floor column wraps a long name (80 columns hold the grid in every language), and
     # a translated floor shows the id the options name its cells by ("middle/2") under it.
     assert grid.returncode == 0 and all(word in grid.stdout for name in FLOORS[lang][1:] for word in name.split())
@@ -57,7 +57,7 @@ HEADERS = {
 
 @pytest.mark.parametrize("lang", sorted(HEADERS))
 def test_rules_show_headers_are_in_the_language(lang: str) -> None:
-    proc = run("--lang", lang, "rules", "show")
+    proc = run_here("--lang", lang, "rules", "show")
     assert proc.returncode == 0, proc.stderr
     for header in HEADERS[lang]:
         assert header in proc.stdout, header

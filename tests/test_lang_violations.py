@@ -18,7 +18,7 @@ from dreamhome.house import House
 from dreamhome.legality import Violation, final_state_violations, house_violations
 from dreamhome.render.violation_text import violation_line, violation_text
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 from tests.helpers.paths import EXAMPLES
 from tests.helpers.rules import compiled
 
@@ -108,8 +108,8 @@ def test_check_prints_the_violations_in_the_language(tmp_path: Path) -> None:
     data["floors"]["top"][2] = {"room": "garage"}  # PLACE-A (nothing below) and PLACE-B (a basement card upstairs)
     illegal = tmp_path / "illegal.json"
     illegal.write_text(json.dumps(data), encoding="utf-8")
-    russian = run("--lang", "ru", "check", str(illegal))
-    english = run("check", str(illegal))
+    russian = run_here("--lang", "ru", "check", str(illegal))
+    english = run_here("check", str(illegal))
     assert russian.returncode == english.returncode == 1, russian.stderr
     assert "не по правилам" in russian.stdout
     pattern = re.compile(r"^\s+(PLACE-[A-C]) (\S+): (.*)$", re.MULTILINE)

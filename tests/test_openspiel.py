@@ -14,7 +14,7 @@ from dreamhome.game.actions import ACTION_CLASSES
 from dreamhome.game.state import GameState
 from dreamhome.openspiel.action_space import ActionSpace
 from dreamhome.scoring import score_total
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 from tests.helpers.paths import ROOT
 
 VARIANTS = [(), ("car",), ("kids",)]
@@ -157,10 +157,10 @@ def test_a_game_state_continues_as_an_openspiel_state() -> None:
 @pytest.mark.parametrize("bot", ["mcts@3", "ismcts@3"])
 def test_openspiel_searches_play_through_dreamhome_play(bot: str, tmp_path) -> None:
     record = tmp_path / "game.json"
-    played = run("play", "--players", "2", "--bots", f"{bot},random", "--seed", "1", "--record", record)
+    played = run_here("play", "--players", "2", "--bots", f"{bot},random", "--seed", "1", "--record", record)
     assert played.returncode == 0, played.stderr
     assert bot in played.stdout
-    assert run("replay", record).returncode == 0
+    assert run_here("replay", record).returncode == 0
 
 
 def test_bad_search_bot_names_are_one_line() -> None:
@@ -171,5 +171,5 @@ def test_bad_search_bot_names_are_one_line() -> None:
         ("mcts@٣", "simulations from 1"),  # an Arabic-Indic 3: ASCII digits only
         ("mcts@" + "9" * 5000, "simulations from 1"),  # past Python's int-parsing limit
     ]:
-        proc = run("play", "--players", "2", "--bots", f"{name},random")
+        proc = run_here("play", "--players", "2", "--bots", f"{name},random")
         assert proc.returncode == 2 and words in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr

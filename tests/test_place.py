@@ -19,45 +19,11 @@ from dreamhome.generate import random_house
 from dreamhome.house import House, load_house
 from dreamhome.ruleset import EMPTY, SCAFFOLD
 from dreamhome.solver.place import Take, best_placement_now, best_take_now, completion_bound, placement_bounds
+from tests.helpers.exhaustive import completions, exact_best
 from tests.helpers.paths import EXAMPLES
-from tests.helpers.reference_endgame import reference_best_final
 from tests.helpers.rules import compiled
 
 BASE = compiled()
-
-
-def completions(rules, house, pool):
-    """Every finished house reachable by placing pool cards one by one, legally (PLACE-*)."""
-    seen = set()
-    frontier = [(house, tuple(sorted(pool.items())))]
-    done = set()
-    while frontier:
-        nxt = []
-        for current, left in frontier:
-            if current.is_finished():
-                done.add(current)
-                continue
-            counts = dict(left)
-            for code, n in counts.items():
-                if n <= 0:
-                    continue
-                for placement in legal_placements(rules, current, code):
-                    after = apply_placement(rules, current, code, placement)
-                    rest = dict(counts)
-                    rest[code] -= 1
-                    key = (after, tuple(sorted(rest.items())))
-                    if key not in seen:
-                        seen.add(key)
-                        nxt.append(key)
-        frontier = nxt
-    return done
-
-
-def exact_best(rules, house, pool):
-    best = 0
-    for finished in completions(rules, house, pool):
-        best = max(best, reference_best_final(rules, finished))
-    return best
 
 
 @st.composite

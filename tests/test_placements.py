@@ -7,41 +7,13 @@ from hypothesis import strategies as st
 
 from dreamhome.engine.placement import Placement, apply_placement, legal_placements
 from dreamhome.house import House
-from dreamhome.legality import house_violations
-from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD
-from dreamhome.scoring import rooms_of
+from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
+from tests.helpers.exhaustive import reference_placements
 from tests.helpers.rules import compiled
 from tests.helpers.strategies import legal_houses
 
 BASE = compiled()
 K3 = compiled("kitchen3")
-
-
-def reference_placements(rules, house, room_id):
-    """Try every cell both ways; keep what leaves a legal state and joins no closed room."""
-    code = rules.room(room_id).code
-    b = rules.board
-    keep_open = any(rules.held(h).effect("tokens_keep_open") for h in house.helpers)
-    token_rooms = [set(cells) for c, cells in rooms_of(rules, house) if any(house.tokens[i] for i in cells)]
-
-    def legal(h):  # the card in hand exists, so deck counts (COMP-5) are not at stake here
-        return not [v for v in house_violations(rules, h) if v.rule != "COMP-5"]
-
-    out = []
-    for cell in range(b.size):
-        if house.cells[cell] not in (EMPTY, SCAFFOLD):
-            continue
-        if b.below[cell] >= 0 and house.cells[b.below[cell]] == EMPTY:
-            continue  # PLACE-A
-        up = house.place(cell, code)
-        joined_closed = any(
-            (n in room) and house.cells[n] == code for room in token_rooms for n in (b.left[cell], b.right[cell]) if n >= 0
-        )
-        if legal(up) and (keep_open or not joined_closed):
-            out.append(Placement(cell, False))
-        if legal(house.place(cell, FACE_DOWN, 0, code)):
-            out.append(Placement(cell, True))
-    return out
 
 
 @given(legal_houses(BASE, max_cards=11), st.data())

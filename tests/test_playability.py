@@ -30,7 +30,7 @@ from dreamhome.render.house_svg import house_svg
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import FinalStateError, final_score, score_total
 from dreamhome.solver.optimize import best_final_score
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 from tests.helpers.games import play_checked
 from tests.helpers.paths import EXAMPLES, ROOT
 
@@ -62,11 +62,11 @@ def refused(tmp_path: Path, text: str, *command: str) -> list[str]:
     `dreamhome rules check FILE` lists every problem, one line each. Returns those lines."""
     path = tmp_path / "r.dh"
     path.write_text(text, encoding="utf-8")
-    proc = run("--rules", path, *(command or ("play", "--players", "2")))
+    proc = run_here("--rules", path, *(command or ("play", "--players", "2")))
     assert proc.returncode == 2, proc.stdout + proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and re.search(r"\.dh:\d+:\d+: error: ", lines[0]), proc.stderr
-    check = run("rules", "check", path)
+    check = run_here("rules", "check", path)
     assert check.returncode == 2, check.stdout + check.stderr
     return [line for line in check.stdout.splitlines() + check.stderr.splitlines() if ": error: " in line]
 
@@ -215,14 +215,14 @@ def test_base_rules_and_their_variants_have_no_playability_message():
 def test_an_unfinished_house_is_scored_but_not_as_a_final_result():
     """`score` scores any legal house; `score --final` and `check --final` ask for the end's."""
     midgame = EXAMPLES / "midgame.json"
-    assert run("score", midgame).returncode == 0
-    proc = run("score", "--final", midgame)
+    assert run_here("score", midgame).returncode == 0
+    proc = run_here("score", "--final", midgame)
     assert proc.returncode == 2 and "ROUND-6" in proc.stderr and proc.stderr.count("\n") == 1
-    proc = run("check", "--final", midgame)
+    proc = run_here("check", "--final", midgame)
     assert proc.returncode == 1 and "ROUND-6" in proc.stdout
     for finished in ("endgame.json", "rulebook_example.json"):
-        assert run("score", "--final", EXAMPLES / finished).returncode == 0
-        assert run("check", "--final", EXAMPLES / finished).returncode == 0
+        assert run_here("score", "--final", EXAMPLES / finished).returncode == 0
+        assert run_here("check", "--final", EXAMPLES / finished).returncode == 0
 
 
 def test_final_state_violations_name_the_rule(base):
@@ -270,7 +270,7 @@ def test_a_final_house_holds_no_more_than_one_card_a_round(tmp_path):
     rules_file.write_text(text)
     house_file = tmp_path / "full.json"
     house_file.write_text(json.dumps(house_to_json(one_round, full)))
-    proc = run("--rules", rules_file, "score", "--final", house_file)
+    proc = run_here("--rules", rules_file, "score", "--final", house_file)
     assert proc.returncode == 2 and "ROUND-6" in proc.stderr and "at most 1" in proc.stderr
 
 
@@ -419,8 +419,8 @@ def test_a_shape_plays_and_replays_through_the_cli(tmp_path):
     rules_file = tmp_path / "three.dh"
     rules_file.write_text(shape("three_floors"), encoding="utf-8")
     record = tmp_path / "game.json"
-    proc = run("--rules", rules_file, "play", "--players", "3", "--bots", "random,greedy,random", "--record", record)
+    proc = run_here("--rules", rules_file, "play", "--players", "3", "--bots", "random,greedy,random", "--record", record)
     assert proc.returncode == 0, proc.stderr
     assert "winner" in proc.stdout
-    proc = run("replay", record)
+    proc = run_here("replay", record)
     assert proc.returncode == 0, proc.stderr

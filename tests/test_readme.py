@@ -80,9 +80,9 @@ def test_install_commands_name_existing_extras() -> None:
 def test_the_test_command_is_the_one_ci_runs() -> None:
     """The README's test command is what `.ci/run` runs last."""
     tests = [c for c in _commands() if c[0] == "python"]
-    assert tests == [["python", "-m", "pytest"]]
+    assert tests == [["python", "-m", "pytest", "-n", "auto"]]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
-    assert ci[-1].strip() == "python -m pytest"
+    assert ci[-1].strip() == "python -m pytest -n auto"
 
 
 def test_the_rules_file_shown_is_the_shipped_example() -> None:

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 from dreamhome.house import load_house
 from dreamhome.render.house_svg import before_after_svg, house_svg
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 from tests.helpers.paths import EXAMPLES
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -35,11 +35,11 @@ def test_before_after(base):
 
 def test_render_cli(tmp_path):
     out = tmp_path / "house.svg"
-    proc = run("render", EXAMPLES / "rulebook_example.json", "-o", out)
+    proc = run_here("render", EXAMPLES / "rulebook_example.json", "-o", out)
     assert proc.returncode == 0, proc.stderr
     ET.parse(out)
     opt = tmp_path / "opt.svg"
-    assert run("optimize", EXAMPLES / "endgame.json", "--svg", opt, "--json").returncode == 0
+    assert run_here("optimize", EXAMPLES / "endgame.json", "--svg", opt, "--json").returncode == 0
     assert "supplier" in opt.read_text()
 
 
@@ -49,9 +49,9 @@ def test_render_bad_input_leaves_no_file(tmp_path):
     data["floors"]["top"][0] = {"room": "garage"}
     bad.write_text(json.dumps(data))
     out = tmp_path / "out.svg"
-    proc = run("render", bad, "-o", out)
+    proc = run_here("render", bad, "-o", out)
     assert proc.returncode == 2 and "PLACE-B" in proc.stderr and not out.exists()
     bad.write_text("{")
-    proc = run("render", bad, "-o", out)
+    proc = run_here("render", bad, "-o", out)
     assert proc.returncode == 2 and "malformed JSON" in proc.stderr and not out.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json"]

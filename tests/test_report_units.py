@@ -14,7 +14,7 @@ from dreamhome.game.state import GameState
 from dreamhome.players.roster import make_bot
 from dreamhome.report import stats
 from dreamhome.report.restricted import RestrictedBot, make_seat
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 
 
 def _column_cards(obs, column):
@@ -149,7 +149,7 @@ def test_seats_count_turn_order_shared_wins_and_tie_breaks():
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
-    proc = run("report", *args, "--out", tmp_path / "r")
+    proc = run_here("report", *args, "--out", tmp_path / "r")
     assert proc.returncode == 2
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "r").exists()
@@ -157,16 +157,16 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
 
 def test_a_directory_holding_a_report_is_not_overwritten_without_resume(tmp_path):
     args = ("report", "--players", "2", "--bots", "greedy", "--games", "1", "--no-cards", "--out", tmp_path / "r")
-    assert run(*args).returncode == 0
+    assert run_here(*args).returncode == 0
     before = (tmp_path / "r" / "report.json").read_text()
-    again = run(*args)
+    again = run_here(*args)
     assert again.returncode == 2 and "--resume" in again.stderr
-    resumed = run(*args, "--resume")
+    resumed = run_here(*args, "--resume")
     assert resumed.returncode == 0 and (tmp_path / "r" / "report.json").read_text() == before
 
 
 def test_help_explains_the_command():
-    proc = run("report", "--help")
+    proc = run_here("report", "--help")
     assert proc.returncode == 0 and "restricted play" in proc.stdout and "--vs" in proc.stdout
 
 
@@ -208,7 +208,7 @@ def test_vs_without_cards_or_a_ladder_has_no_empty_table_and_lists_the_assumptio
 
     out = tmp_path / "r"
     args = ("report", "--vs", "kids", "--players", "2", "--bots", "greedy", "--no-cards", "--games", "2", "--chunk", "1")
-    assert run(*args, "--out", out).returncode == 0
+    assert run_here(*args, "--out", out).returncode == 0
     html = (out / "report.html").read_text()
     tables = re.findall(r"<table>(.*?)</table>", html, re.S)
     assert tables and all(t.count("<tr>") >= 2 for t in tables)
@@ -312,7 +312,7 @@ def test_precision_plays_on_until_the_first_seats_interval_is_as_narrow_as_asked
     from dreamhome.whatif.stats import proportion_ci
 
     out = tmp_path / "p"
-    proc = run(
+    proc = run_here(
         "report",
         "--players",
         "2",
@@ -352,7 +352,7 @@ def test_precision_plays_on_until_the_first_seats_interval_is_as_narrow_as_asked
     before = (out / "report.json").read_bytes()
     for chunk in (out / "games").glob("*extension*/chunks/*.json"):
         chunk.unlink()
-    again = run(
+    again = run_here(
         "report",
         "--players",
         "2",
@@ -398,7 +398,7 @@ def test_the_page_is_in_the_readers_language_with_its_number_format(tmp_path, la
     from html import unescape
 
     out = tmp_path / lang
-    proc = run(
+    proc = run_here(
         "--lang", lang, "report", "--players", "2", "--bots", "greedy", "--no-cards", "--games", "3", "--chunk", "3", "--out", out
     )
     assert proc.returncode == 0, proc.stderr

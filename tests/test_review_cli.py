@@ -11,7 +11,7 @@ import pytest
 
 from dreamhome.game.record import play_game, write_record
 from dreamhome.ruleset import Ruleset
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -34,7 +34,7 @@ def records(base: Ruleset, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_analyze_prints_the_table_and_the_summary(records: Path) -> None:
-    proc = run("analyze", records / "a.json")
+    proc = run_here("analyze", records / "a.json")
     assert proc.returncode == 0, proc.stderr
     assert "accuracy" in proc.stdout and "luck" in proc.stdout
     assert "player 0 (greedy)" in proc.stdout and "player 1 (solver)" in proc.stdout
@@ -43,7 +43,7 @@ def test_analyze_prints_the_table_and_the_summary(records: Path) -> None:
 def test_analyze_json_validates_and_replay_still_verifies(records: Path, tmp_path: Path) -> None:
     path = records / "a.json"
     before = path.read_bytes()
-    proc = run("analyze", path, "--json", "--html", tmp_path / "review.html")
+    proc = run_here("analyze", path, "--json", "--html", tmp_path / "review.html")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     _validator().validate(data)
@@ -51,7 +51,7 @@ def test_analyze_json_validates_and_replay_still_verifies(records: Path, tmp_pat
     assert {"seat", "bot", "accuracy", "mean_loss", "blunders", "luck"} <= set(data["players"][0])
     assert {"seat", "round", "chosen", "best", "loss", "mark"} <= set(data["decisions"][0])
     assert path.read_bytes() == before
-    replay = run("replay", path)
+    replay = run_here("replay", path)
     assert replay.returncode == 0 and "every event verified" in replay.stdout
     page = (tmp_path / "review.html").read_text(encoding="utf-8")
     assert 'id="review-chart"' in page and "<polyline" in page
@@ -62,7 +62,7 @@ def test_analyze_json_validates_and_replay_still_verifies(records: Path, tmp_pat
 
 
 def test_a_folder_is_summed_by_bot_and_seat(records: Path) -> None:
-    proc = run("analyze", records, "--json")
+    proc = run_here("analyze", records, "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     _validator().validate(data)
@@ -93,7 +93,7 @@ def test_bad_input_is_one_line_and_exit_2(records: Path, tmp_path: Path, args: l
     (tmp_path / "not_a_record.json").write_text('{"format": "other"}', encoding="utf-8")
     (tmp_path / "empty").mkdir()
     args = [a.format(a=records / "a.json", empty=tmp_path / "empty", tmp=tmp_path) for a in args]
-    proc = run("analyze", *args)
+    proc = run_here("analyze", *args)
     assert proc.returncode == 2
     assert message in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
     assert not (tmp_path / "x.html").exists()
@@ -103,7 +103,7 @@ def test_an_edited_record_is_refused(records: Path, tmp_path: Path) -> None:
     data = json.loads((records / "a.json").read_text(encoding="utf-8"))
     data["events"][3]["text"] = "something else"
     (tmp_path / "edited.json").write_text(json.dumps(data), encoding="utf-8")
-    proc = run("analyze", tmp_path / "edited.json", "--html", tmp_path / "out.html")
+    proc = run_here("analyze", tmp_path / "edited.json", "--html", tmp_path / "out.html")
     assert proc.returncode == 2 and "does not match" in proc.stderr
     assert not (tmp_path / "out.html").exists()
 
@@ -158,20 +158,22 @@ def test_a_whatifs_games_are_reviewed_from_its_folder(tmp_path: Path) -> None:
 
     plain, kept = tmp_path / "plain", tmp_path / "kept"
     args = ["whatif", "base", "kids", "--games", "2", "--players", "2", "--bots", "greedy,solver", "--seed", "40"]
-    assert run(*args, "--executor", "local", "--chunk", "1", "--out", plain).returncode == 0
-    assert run(*args, "--executor", "processes", "--workers", "2", "--chunk", "1", "--out", kept, "--records").returncode == 0
+    assert run_here(*args, "--executor", "local", "--chunk", "1", "--out", plain).returncode == 0
+    assert (
+        run_here(*args, "--executor", "processes", "--workers", "2", "--chunk", "1", "--out", kept, "--records").returncode == 0
+    )
     assert json.loads((plain / "results.json").read_text()) == json.loads((kept / "results.json").read_text())
     files = sorted(p.name for p in (kept / "records").iterdir())
     assert files == [f"ruleset{r}-game{g:07d}.json" for r in (0, 1) for g in (0, 1)]
     base = compile_rules()
     same = GameResult(play_game(base, 2, ["greedy", "solver"], 41).state, ("greedy", "solver")).record()
     assert load_record(kept / "records" / "ruleset0-game0000001.json")["events"] == same["events"]
-    proc = run("analyze", kept, "--json")
+    proc = run_here("analyze", kept, "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     _validator().validate(data)
     assert data["games"] == 4 and set(data["by_bot"]) == {"greedy", "solver"}
-    proc = run("analyze", plain)
+    proc = run_here("analyze", plain)
     assert proc.returncode == 2 and "--records" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
-    proc = run("whatif", "base", "--games", "1", "--records")
+    proc = run_here("whatif", "base", "--games", "1", "--records")
     assert proc.returncode == 2 and "--out" in proc.stderr

@@ -24,7 +24,7 @@ from dreamhome.errors import RulesError
 from dreamhome.house import load_house
 from dreamhome.render.house_svg import house_svg
 from dreamhome.render.rules_report import rules_tables
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 from tests.helpers.paths import EXAMPLES
 
 EXAMPLE = EXAMPLES / "rulebook_example.json"  # a house with kitchens in it
@@ -129,13 +129,13 @@ def test_rules_show_and_score_print_a_markup_name_as_written(tmp_path):
     """Issue 21: `rules show` read rich markup in a name (an OSC-8 link); `score` printed escapes."""
     path = tmp_path / "m.dh"
     path.write_text(HEAD + 'room kitchen "[link=https://x.example]K[/link] [bold]2[/bold]" { }\n', encoding="utf-8")
-    shown = run("--rules", path, "rules", "show")
+    shown = run_here("--rules", path, "rules", "show")
     assert shown.returncode == 0 and "[link=https://x.example]K[/link] [bold]2[/bold]" in shown.stdout
-    scored = run("--rules", path, "score", EXAMPLE)
+    scored = run_here("--rules", path, "score", EXAMPLE)
     assert scored.returncode == 0 and "[bold]2[/bold]" in scored.stdout and "\x1b" not in scored.stdout
     issue = tmp_path / "osc.dh"
     issue.write_text(HEAD + 'room kitchen { name ru "\\u001b]0;x\\u0007" }\n', encoding="utf-8")
-    refused = run("--rules", issue, "--lang", "ru", "score", EXAMPLE)
+    refused = run_here("--rules", issue, "--lang", "ru", "score", EXAMPLE)
     assert refused.returncode == 2 and "osc.dh:2:" in refused.stderr and "\x1b" not in refused.stderr + refused.stdout
 
 
@@ -260,7 +260,7 @@ def test_the_packaged_rules_compiled_alone_keep_their_positions():
 
 
 def test_an_unknown_variant_has_no_made_up_position():
-    proc = run("--variant", "kidz", "rules", "show")
+    proc = run_here("--variant", "kidz", "rules", "show")
     assert proc.returncode == 2 and "unknown variant 'kidz'" in proc.stderr and "did you mean 'kids'" in proc.stderr
     assert "base.dh" not in proc.stderr and ":0:0" not in proc.stderr
     with pytest.raises(RulesError) as info:
@@ -286,7 +286,7 @@ def test_only_names_name_variants(name):
 
 
 def test_the_command_line_refuses_a_variant_path():
-    proc = run("--variant", "../base", "rules", "show")
+    proc = run_here("--variant", "../base", "rules", "show")
     assert proc.returncode == 2 and "is not a variant name" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
@@ -299,7 +299,7 @@ def test_a_fifo_is_refused_in_one_line_without_hanging(tmp_path):
     writer = threading.Thread(target=lambda: _write_fifo(fifo), daemon=True)
     writer.start()
     start = time.monotonic()
-    proc = run("rules", "check", fifo)
+    proc = run_here("rules", "check", fifo)
     assert proc.returncode == 2 and "not a regular file" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     with pytest.raises(RulesError) as info:  # no writer now: must not block either
         compile_rules(fifo)
@@ -430,13 +430,13 @@ def test_a_render_title_is_plain_text_too(tmp_path, title):
     bidi character is refused in one line (it made the SVG not well-formed, and `-o -` printed
     the escape); no file is written."""
     out = tmp_path / "t.svg"
-    proc = run("render", EXAMPLE, "-o", out, "--title", title)
+    proc = run_here("render", EXAMPLE, "-o", out, "--title", title)
     assert proc.returncode == 2 and "title cannot hold" in proc.stderr and not out.exists()
 
 
 def test_a_render_title_with_markup_characters_is_drawn_as_written(tmp_path):
     out = tmp_path / "t.svg"
-    assert run("render", EXAMPLE, "-o", out, "--title", "Mon plan <&> [b]x[/b]").returncode == 0
+    assert run_here("render", EXAMPLE, "-o", out, "--title", "Mon plan <&> [b]x[/b]").returncode == 0
     root = ET.parse(out).getroot()
     assert "Mon plan <&> [b]x[/b]" in "".join(root.itertext())
 
@@ -459,5 +459,5 @@ def test_a_name_of_nothing_visible_is_refused(tmp_path, name):
 def test_a_global_option_a_command_cannot_use_is_refused_not_ignored(args):
     """`--variant nosuch rules check f.dh` said "ok": a command that reads no --rules/--variant of
     the group says so in one line, exit 2."""
-    proc = run(*args)
+    proc = run_here(*args)
     assert proc.returncode == 2 and "does not apply" in proc.stderr and proc.stderr.count("\n") == 1

@@ -20,7 +20,7 @@ from dreamhome.render.house_svg import house_svg
 from dreamhome.render.score_text import line_text
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import Arg, ScoreLine, score_house
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 from tests.helpers.paths import EXAMPLES
 from tests.helpers.rules import compiled
 from tests.helpers.strategies import legal_houses
@@ -165,14 +165,14 @@ def test_a_line_with_no_message_keeps_its_text() -> None:
 def test_lang_ru_score_prints_russian_lines_with_russian_names() -> None:
     """`dreamhome --lang ru score`: the living room of two cards (SCORE-EXAMPLE) in Russian, with
     the Russian rulebook's name; no English sentence of the scorer is left."""
-    proc = run("--lang", "ru", "score", EXAMPLE)
+    proc = run_here("--lang", "ru", "score", EXAMPLE)
     assert proc.returncode == 0, proc.stderr
     assert "Гостиная, карт: 2" in proc.stdout
     assert "Кладовая рядом с комнатой «кухня»" in proc.stdout  # SCORE-ROOMS: pantry beside a kitchen
     house = load_house(BASE, EXAMPLE)
     for line in score_house(BASE, house).lines:
         assert line.text not in proc.stdout, line.text
-    english = run("score", EXAMPLE)
+    english = run_here("score", EXAMPLE)
     assert "Living room, 2 cards" in english.stdout and "Гостиная" not in english.stdout
 
 

@@ -36,7 +36,7 @@ from dreamhome.generate import random_house
 from dreamhome.players.roster import make_bot
 from dreamhome.scoring import score_house, score_total
 from dreamhome.solver.optimize import best_final_score
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 from tests.helpers.games import check_invariants
 from tests.helpers.reference_endgame import reference_best_final
 
@@ -367,7 +367,7 @@ def test_refused_combinations_exit_2_with_their_position(tmp_path, line, message
     naming the timings the shape supports."""
     path = tmp_path / "bad.dh"
     path.write_text(f'include "base.dh"\n{line}\n')
-    proc = run("rules", "check", path)
+    proc = run_here("rules", "check", path)
     assert proc.returncode == 2
     first = proc.stderr.strip().splitlines()[0]
     assert first.startswith(f"{path}:2:"), first

@@ -11,7 +11,7 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.whatif import executors
 from dreamhome.whatif.experiment import Experiment, resolve_ruleset
 from dreamhome.whatif.runner import run_experiment
-from tests.helpers.cli import run, spawn
+from tests.helpers.cli import run_here, spawn
 
 
 def experiment(games=8, chunk=3, rulesets=("base", "kitchen3", "car")):
@@ -134,14 +134,14 @@ def test_whatif_cli(tmp_path):
         "--executor",
         "local",
     ]
-    proc = run(*args, "--workers", "1", "--json")
+    proc = run_here(*args, "--workers", "1", "--json")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert [r["ruleset"] for r in doc["rulesets"]] == ["base", "kids"]
     assert json.loads((out / "results.json").read_text())["rulesets"] == doc["rulesets"]
-    again = run(*args)
+    again = run_here(*args)
     assert again.returncode == 2 and "--resume" in again.stderr
-    resumed = run(*args, "--resume", "--json")
+    resumed = run_here(*args, "--resume", "--json")
     assert resumed.returncode == 0 and json.loads(resumed.stdout)["rulesets"] == doc["rulesets"]
 
 
@@ -154,7 +154,7 @@ def test_whatif_cli(tmp_path):
     ],
 )
 def test_whatif_bad_input(args, needle, tmp_path):
-    proc = run(*args, "--out", tmp_path / "o")
+    proc = run_here(*args, "--out", tmp_path / "o")
     assert proc.returncode == 2 and needle in proc.stderr and proc.stderr.count("\n") == 1
     assert not (tmp_path / "o").exists()
 
@@ -162,7 +162,7 @@ def test_whatif_bad_input(args, needle, tmp_path):
 def test_whatif_bad_rules_file(tmp_path):
     bad = tmp_path / "bad.dh"
     bad.write_text('include "base.dh"\nroom kitchen { points 3 1 }\n')
-    proc = run("whatif", "base", bad, "--games", "2")
+    proc = run_here("whatif", "base", bad, "--games", "2")
     assert proc.returncode == 2 and "bad.dh:2:16" in proc.stderr
 
 
@@ -203,8 +203,8 @@ def test_ctrl_c_on_the_process_pool_then_resume(tmp_path):
     assert proc.returncode == 130 and "--resume" in stderr and "Traceback" not in stderr
     kept = len(list((out / "chunks").glob("*.json")))
     assert 3 <= kept < 30
-    resumed = run(*args, "--resume", "--json")
-    full = run(*[a if a != str(out) else str(tmp_path / "full") for a in args], "--json")
+    resumed = run_here(*args, "--resume", "--json")
+    full = run_here(*[a if a != str(out) else str(tmp_path / "full") for a in args], "--json")
     assert resumed.returncode == 0 and full.returncode == 0
     assert json.loads(resumed.stdout)["rulesets"] == json.loads(full.stdout)["rulesets"]
 

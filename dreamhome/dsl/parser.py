@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import cast
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.tree import Meta
 
@@ -136,6 +136,41 @@ def _literal(text: str) -> object:
             return pyast.literal_eval(text)
         except (DeprecationWarning, SyntaxWarning) as exc:
             raise ValueError(str(exc)) from None
+
+
+MAX_NESTING = 100
+"""The deepest `inlined` blocks may nest in one file, and includes in one compile (issue 34,
+item 8). A game record nests one block per include level, a handful; a file nested deeper is
+refused at the first block (or `include`) past the bound, with its line, before any step that
+recurses over the nesting (the tree's transformer, the compiler's expansion of the blocks, the
+following of includes) could run out of Python's stack and answer "maximum recursion depth"."""
+
+
+def nesting_problem(what: str) -> str:
+    """The message for `what` ("'inlined' blocks", "includes") nested past `MAX_NESTING`."""
+    return f"{what} nest more than {MAX_NESTING} deep here; at most {MAX_NESTING} levels are read"
+
+
+class TooDeepError(Exception):
+    """`inlined` blocks nested past `MAX_NESTING`: one diagnostic at the first block too deep."""
+
+    def __init__(self, line: int, column: int) -> None:
+        super().__init__(line, column)
+        self.line, self.column = line, column
+
+
+def _check_nesting(tree: Tree[Token]) -> None:
+    """Raise `TooDeepError` at the first `inlined` block (in the text's order) nested past
+    `MAX_NESTING`. Walks the tree with its own stack: the check itself cannot recurse too deep."""
+    stack: list[tuple[Tree[Token], int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        for child in reversed(node.children):  # reversed onto the stack: popped in the text's order
+            if isinstance(child, Tree):
+                inner = depth + (child.data == "inlined")
+                if inner > MAX_NESTING:  # a pre-order walk: the first found is the first written
+                    raise TooDeepError(getattr(child.meta, "line", 1), getattr(child.meta, "column", 1))
+                stack.append((child, inner))
 
 
 class BadStringError(Exception):
@@ -474,6 +509,7 @@ class RulesParser:
 
     def _parse_once(self, text: str, path: str) -> tuple[Item, ...]:
         tree = self._parser.parse(text)
+        _check_nesting(tree)
         return _ToAst(path).transform(tree)
 
     def parse(self, text: str, path: str = "<string>") -> RulesFile:
@@ -483,12 +519,20 @@ class RulesParser:
             return RulesFile(path, text, self._parse_once(text, path))
         except UnexpectedInput as exc:
             raise RulesError(self._recover(exc, text, path)) from None
+        except TooDeepError as exc:
+            raise RulesError([self._too_deep(exc, text.split("\n"), path)]) from None
         except VisitError as exc:
             if isinstance(exc.orig_exc, BadStringError):
                 raise RulesError([self._bad_string(exc.orig_exc, text, path)]) from None
             raise RulesError([Diagnostic(path, 1, 1, f"cannot parse: {_first_line(exc.orig_exc)}")]) from None
         except LarkError as exc:  # defensive: any other Lark failure is still a rules error
             raise RulesError([Diagnostic(path, 1, 1, f"cannot parse: {_first_line(exc)}")]) from None
+
+    @staticmethod
+    def _too_deep(exc: TooDeepError, lines: list[str], path: str, line_offset: int = 0) -> Diagnostic:
+        line = exc.line + line_offset
+        source = lines[line - 1] if 0 < line <= len(lines) else ""
+        return Diagnostic(path, line, exc.column, nesting_problem("'inlined' blocks"), source)
 
     @staticmethod
     def _bad_string(bad: BadStringError, text: str, path: str) -> Diagnostic:
@@ -514,6 +558,10 @@ class RulesParser:
                 self._parse_once(chunk, path)
             except UnexpectedInput as inner:
                 diag = self._diagnostic(inner, path, lines, end, offset)
+                if diag.line > first.line:
+                    found[diag] = None
+            except TooDeepError as deep:
+                diag = self._too_deep(deep, lines, path, offset)
                 if diag.line > first.line:
                     found[diag] = None
             except LarkError:

@@ -54,35 +54,59 @@ def house_svg_parts(
         out.append(_text(x0 + 10, y0 + 30, title, 18, "bold", "start"))
     for fi, floor in enumerate(board.floors):
         out.append(_text(x0 + LEFT - 12, row_y[fi] + CELL_H / 2 + 5, floor_name(floor.name, lang), 13, "normal", "end", "#666"))
-    # Roof pile: left part of the lowest row.
-    if board.roof_pile is not None:
-        pile_cols = [c for c in board.roof_pile[1] if c in col_x]
-        if pile_cols:
-            fi = len(board.floors) - 1
-            x, y = col_x[pile_cols[0]], row_y[fi]
-            w: float = len(pile_cols) * (CELL_W + GAP) - GAP
+    out += _roof_pile_parts(rules, house, score, col_x, row_y, lang)
+    out += _card_parts(rules, house, col_x, row_y, lang)
+    out += _room_parts(rules, house, score, col_x, row_y)
+    bx = x0 + LEFT + len(columns) * (CELL_W + GAP) + 30
+    by = y0 + TOP + 4
+    breakdown, rows = _breakdown_parts(rules, house, score, bx, by, lang)
+    out += breakdown
+    height = max(TOP + len(board.floors) * (CELL_H + GAP), 40 + (rows + 2) * 17) + 20
+    width = bx - x0 + 600
+    return out, width, height
+
+
+def _roof_pile_parts(
+    rules: Ruleset, house: House, score: Score, col_x: dict[int, float], row_y: dict[int, float], lang: str
+) -> list[str]:
+    """The roof pile, in the left part of the lowest row: the house's roof cards, the chosen ones outlined."""
+    board = rules.board
+    out: list[str] = []
+    if board.roof_pile is None:
+        return out
+    pile_cols = [c for c in board.roof_pile[1] if c in col_x]
+    if pile_cols:
+        fi = len(board.floors) - 1
+        x, y = col_x[pile_cols[0]], row_y[fi]
+        w: float = len(pile_cols) * (CELL_W + GAP) - GAP
+        out.append(
+            f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{CELL_H}" rx="6" fill="#f3f3f3" '
+            f'stroke="#bbb" stroke-dasharray="4 3"/>'
+        )
+        out.append(_text(x + 8, y + 16, f"{ui('grid.roof_pile', lang)} ({len(house.roofs)})", 11, "normal", "start", "#666"))
+        chosen = list(score.roof_choice)
+        for k, (colour, window) in enumerate(house.roofs[:12]):
+            rx = x + 10 + (k % 6) * 38
+            ry = y + 28 + (k // 6) * 28
+            name = rules.roofs[colour].id
+            picked = (colour, window) in chosen
+            if picked:
+                chosen.remove((colour, window))
             out.append(
-                f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{CELL_H}" rx="6" fill="#f3f3f3" '
-                f'stroke="#bbb" stroke-dasharray="4 3"/>'
+                f'<polygon points="{rx:.0f},{ry + 20:.0f} {rx + 16:.0f},{ry:.0f} {rx + 32:.0f},{ry + 20:.0f}" '
+                f'fill="{rules.roofs[colour].colour}" stroke="{"#000" if picked else "#fff"}" '
+                f'stroke-width="{2 if picked else 1}" class="roof"><title>{escape(name)}'
+                f"{' with window' if window else ''}{' (chosen)' if picked else ''}</title></polygon>"
             )
-            out.append(_text(x + 8, y + 16, f"{ui('grid.roof_pile', lang)} ({len(house.roofs)})", 11, "normal", "start", "#666"))
-            chosen = list(score.roof_choice)
-            for k, (colour, window) in enumerate(house.roofs[:12]):
-                rx = x + 10 + (k % 6) * 38
-                ry = y + 28 + (k // 6) * 28
-                name = rules.roofs[colour].id
-                picked = (colour, window) in chosen
-                if picked:
-                    chosen.remove((colour, window))
-                out.append(
-                    f'<polygon points="{rx:.0f},{ry + 20:.0f} {rx + 16:.0f},{ry:.0f} {rx + 32:.0f},{ry + 20:.0f}" '
-                    f'fill="{rules.roofs[colour].colour}" stroke="{"#000" if picked else "#fff"}" '
-                    f'stroke-width="{2 if picked else 1}" class="roof"><title>{escape(name)}'
-                    f"{' with window' if window else ''}{' (chosen)' if picked else ''}</title></polygon>"
-                )
-                if window:
-                    out.append(f'<rect x="{rx + 12:.0f}" y="{ry + 9:.0f}" width="8" height="8" fill="#fff"/>')
-    # Cards.
+            if window:
+                out.append(f'<rect x="{rx + 12:.0f}" y="{ry + 9:.0f}" width="8" height="8" fill="#fff"/>')
+    return out
+
+
+def _card_parts(rules: Ruleset, house: House, col_x: dict[int, float], row_y: dict[int, float], lang: str) -> list[str]:
+    """One card per space: empty, scaffold, face down, or a room card with its token."""
+    board = rules.board
+    out: list[str] = []
     for i, code in enumerate(house.cells):
         fi, col = board.cell_floor[i], board.cell_column[i]
         x, y = col_x[col], row_y[fi]
@@ -119,7 +143,13 @@ def house_svg_parts(
             furn = rules.furnishings[house.tokens[i] - 1]
             out.append(f'<circle cx="{x + 16:.0f}" cy="{y + CELL_H - 16:.0f}" r="9" fill="#2b7bb9" class="token"/>')
             out.append(_text(x + 30, y + CELL_H - 12, rules.card_name(furn.id, lang), 11, "normal", "start", "#2b7bb9"))
-    # Rooms: one outline per room, with its score.
+    return out
+
+
+def _room_parts(rules: Ruleset, house: House, score: Score, col_x: dict[int, float], row_y: dict[int, float]) -> list[str]:
+    """One outline per room, with its score."""
+    board = rules.board
+    out: list[str] = []
     room_points = {tuple(line.cells): line.points for line in score.lines if line.part == "rooms"}
     for _code, cells in rooms_of(rules, house):
         first, last = cells[0], cells[-1]
@@ -133,9 +163,13 @@ def house_svg_parts(
         )
         out.append(f'<circle cx="{x + w - 14:.0f}" cy="{y + 15:.0f}" r="11" fill="#333"/>')
         out.append(_text(x + w - 14, y + 20, str(pts), 12, "bold", fill="#fff"))
-    # Breakdown beside the house.
-    bx = x0 + LEFT + len(columns) * (CELL_W + GAP) + 30
-    by = y0 + TOP + 4
+    return out
+
+
+def _breakdown_parts(rules: Ruleset, house: House, score: Score, bx: float, by: float, lang: str) -> tuple[list[str], int]:
+    """The score's breakdown beside the house at (bx, by): its total, one line per score line and
+    per part, the held cards; and how many lines it holds (below the total)."""
+    out: list[str] = []
     out.append(_text(bx, by, f"{ui('score.total', lang)} {score.total}", 18, "bold", "start"))
     lines = [f"{line.points:>3}  {line_text(rules, line, lang)}" for line in score.lines]
     lines.append("")
@@ -148,9 +182,7 @@ def house_svg_parts(
         extra.append(ui("held.outside", lang) + ": " + ", ".join(rules.card_name(f, lang) for f in house.outside))
     for k, text in enumerate(lines + ([""] + extra if extra else [])):
         out.append(_text(bx, by + 24 + k * 17, text, 12, "normal", "start"))
-    height = max(TOP + len(board.floors) * (CELL_H + GAP), 40 + (len(lines) + len(extra) + 2) * 17) + 20
-    width = bx - x0 + 600
-    return out, width, height
+    return out, len(lines) + len(extra)
 
 
 def _document(parts: list[str], width: float, height: float) -> str:

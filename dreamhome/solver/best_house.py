@@ -133,19 +133,31 @@ def floor_rows(rules: Ruleset, floor: int, empty_ok: bool = False) -> FloorRows:
     return alphabet, list(best.values()), legal
 
 
-def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int = 2, seed: int = 0) -> BestHouse:
-    started = time.perf_counter()
-    cards = refuse_unsupported(rules)
-    empty_ok = cards < rules.board.size  # ROUND-6: fewer rounds than spaces leave spaces empty
+@dataclass
+class _Floors:
+    """The model's rows, floor by floor (one literal per legal row, exactly one chosen), and the
+    expressions the other parts of the model read from them."""
+
+    chosen: list[list[tuple[cp_model.IntVar, RowKind]]]  # per floor: [(literal, RowKind)]
+    filled: list[Expr]  # per cell: 1 when it holds a card
+    type_count: dict[int, Expr]  # linear expressions per room code
+    rooms_of_type: dict[int, list[Expr]]
+    complete_of_type: dict[int, list[Expr]]
+    presence: list[dict[int, Expr]]
+    empties: list[Expr]
+    total_rows: int
+
+
+def _add_floors(m: cp_model.CpModel, rules: Ruleset, empty_ok: bool, objective: list[Expr]) -> _Floors:
+    """One literal per legal row of each floor (PLACE-A..C within the row), the rows' scores
+    into `objective`."""
     t = rules.tables
     board = rules.board
-    m = cp_model.CpModel()
-    objective: list[Expr] = []
     total_rows = 0
     cache: dict[tuple[str, int, tuple[tuple[int, ...], ...]], FloorRows] = {}
-    filled: list[Expr] = [0] * board.size  # per cell: 1 when it holds a card
-    chosen_lits: list[list[tuple[cp_model.IntVar, RowKind]]] = []  # per floor: [(literal, RowKind)]
-    type_count: dict[int, Expr] = {}  # linear expressions per room code
+    filled: list[Expr] = [0] * board.size
+    chosen_lits: list[list[tuple[cp_model.IntVar, RowKind]]] = []
+    type_count: dict[int, Expr] = {}
     rooms_of_type: dict[int, list[Expr]] = {}
     complete_of_type: dict[int, list[Expr]] = {}
     presence: list[dict[int, Expr]] = []
@@ -177,28 +189,15 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
         empties.append(sum(kind.empties * v for v, kind in lits if kind.empties))
         for k, cell in enumerate(cells):
             filled[cell] = sum(v for v, kind in lits if kind.filled[k])
+    return _Floors(chosen_lits, filled, type_count, rooms_of_type, complete_of_type, presence, empties, total_rows)
 
-    if empty_ok:  # ROUND-6: one card a round; PLACE-A: no card above an empty space
-        m.add(sum(filled) == cards)
-        for cell, below in enumerate(board.below):
-            if below >= 0:
-                m.add(filled[cell] <= filled[below])
 
-    for room in rules.rooms:  # COMP-5: no more cards of a type than the deck holds
-        if not isinstance(type_count.get(room.code, 0), int):
-            m.add(type_count[room.code] <= room.count)
-
-    # Functionality bonuses from presence per floor.
-    def support(code: int, f: int) -> list[Expr]:
-        here = presence[f].get(code, 0)
-        return [here] if not isinstance(here, int) else []
-
-    bonuses = add_bonuses(m, t, support)
-    bonus_lits = [lit for lit, _points in bonuses]
-    objective += [points * lit for lit, points in bonuses]
-
-    # Tokens: one per room (FURN-ONE), each furnishing at most its count; award tokens need a complete room.
-    budget: list[Expr] = []
+def _add_tokens(
+    m: cp_model.CpModel, rules: Ruleset, floors: _Floors, objective: list[Expr], budget: list[Expr]
+) -> list[tuple[Furnishing, cp_model.IntVar]]:
+    """Tokens: one per room (FURN-ONE), each furnishing at most its count; award tokens need a
+    complete room. Furnishing cards count against the resource budget."""
+    t = rules.tables
     token_uses: list[tuple[Furnishing, cp_model.IntVar]] = []
     by_room: dict[int, list[cp_model.IntVar]] = {}
     for furn in rules.furnishings:
@@ -209,16 +208,27 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
             budget.append(use)
         if furn.award:
             code = token_room(t, furn.code)
-            m.add(use <= sum(complete_of_type.get(code, [0])))
+            m.add(use <= sum(floors.complete_of_type.get(code, [0])))
             by_room.setdefault(code, []).append(use)
         elif furn.room:
             by_room.setdefault(token_room(t, furn.code), []).append(use)
     for code, room_uses in by_room.items():
-        m.add(sum(room_uses) <= sum(rooms_of_type.get(code, [0])))
-    n_tokens = sum(u for _, u in token_uses)
+        m.add(sum(room_uses) <= sum(floors.rooms_of_type.get(code, [0])))
+    return token_uses
 
-    # Helpers that score: one boolean per copy.
-    n_cells = board.size
+
+def _add_helpers(
+    m: cp_model.CpModel,
+    rules: Ruleset,
+    bonus_lits: list[cp_model.IntVar],
+    empties: list[Expr],
+    n_tokens: Expr,
+    objective: list[Expr],
+    budget: list[Expr],
+) -> list[tuple[str, cp_model.IntVar]]:
+    """Helpers that score (HELP-*): one boolean per copy, each copy one resource card."""
+    t = rules.tables
+    n_cells = rules.board.size
     helper_copies: list[tuple[str, cp_model.IntVar]] = []
     for card in rules.helpers + rules.tools:
         if card.kind != "helper":
@@ -250,8 +260,11 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
                 m.add(z <= n_tokens)
                 m.add(z <= limit * copy)
                 objective.append(plus_t * z)
+    return helper_copies
 
-    # Roof: a complete roof of the best cards, or none.
+
+def _add_roof(m: cp_model.CpModel, rules: Ruleset, objective: list[Expr], budget: list[Expr]) -> cp_model.IntVar:
+    """Roof: a complete roof of the best cards (SCORE-ROOF), or none."""
     roof_deck = roof_cards(rules)
     roof_value, roof_choice = best_roof_choice(rules, roof_deck)
     roof = m.new_bool_var("roof")
@@ -260,6 +273,43 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
         budget.append(len(roof_choice) * roof)
     else:
         m.add(roof == 0)
+    return roof
+
+
+def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int = 2, seed: int = 0) -> BestHouse:
+    started = time.perf_counter()
+    cards = refuse_unsupported(rules)
+    empty_ok = cards < rules.board.size  # ROUND-6: fewer rounds than spaces leave spaces empty
+    t = rules.tables
+    board = rules.board
+    m = cp_model.CpModel()
+    objective: list[Expr] = []
+    floors = _add_floors(m, rules, empty_ok, objective)
+
+    if empty_ok:  # ROUND-6: one card a round; PLACE-A: no card above an empty space
+        m.add(sum(floors.filled) == cards)
+        for cell, below in enumerate(board.below):
+            if below >= 0:
+                m.add(floors.filled[cell] <= floors.filled[below])
+
+    for room in rules.rooms:  # COMP-5: no more cards of a type than the deck holds
+        if not isinstance(floors.type_count.get(room.code, 0), int):
+            m.add(floors.type_count[room.code] <= room.count)
+
+    # Functionality bonuses from presence per floor.
+    def support(code: int, f: int) -> list[Expr]:
+        here = floors.presence[f].get(code, 0)
+        return [here] if not isinstance(here, int) else []
+
+    bonuses = add_bonuses(m, t, support)
+    bonus_lits = [lit for lit, _points in bonuses]
+    objective += [points * lit for lit, points in bonuses]
+
+    budget: list[Expr] = []
+    token_uses = _add_tokens(m, rules, floors, objective, budget)
+    n_tokens = sum(u for _, u in token_uses)
+    helper_copies = _add_helpers(m, rules, bonus_lits, floors.empties, n_tokens, objective, budget)
+    roof = _add_roof(m, rules, objective, budget)
     m.add(sum(budget) <= rules.game.rounds)  # one resource card a round at most
 
     m.maximize(sum(objective))
@@ -269,7 +319,7 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
         raise DreamhomeError(f"max: no house found ({solver.status_name(result)}); try a longer --time-limit")
 
     # Build the house the model chose, then score it with the ordinary scorer.
-    rows = [next(kind for v, kind in lits if solver.value(v)).row for lits in chosen_lits]
+    rows = [next(kind for v, kind in lits if solver.value(v)).row for lits in floors.chosen]
     helpers = tuple(hid for hid, copy in helper_copies if solver.value(copy))
     token_counts = [(furn, solver.value(use)) for furn, use in token_uses]
     house = build_house(rules, rows, token_counts, helpers, bool(solver.value(roof)))
@@ -282,4 +332,4 @@ def best_house(rules: Ruleset, *, time_limit: float | None = None, workers: int 
     proven = result == cp_model.OPTIMAL
     if (total != claimed if proven else total < claimed) or problems:
         raise RuntimeError(f"internal error: max model claims {claimed}, the house scores {total}; {problems[:2]}")
-    return BestHouse(total, proven, house, solver.status_name(result), time.perf_counter() - started, total_rows)
+    return BestHouse(total, proven, house, solver.status_name(result), time.perf_counter() - started, floors.total_rows)

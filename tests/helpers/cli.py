@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -32,3 +34,52 @@ def spawn(*args: object, env: dict[str, str] | None = None) -> subprocess.Popen[
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
+
+
+@dataclass(frozen=True)
+class Ran:
+    """What a command did, as `subprocess.CompletedProcess` says it: exit status and both streams."""
+
+    args: tuple[str, ...]
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_here(*args: object, cwd: Path | str | None = None, input: str | None = None, env: dict[str, str] | None = None) -> Ran:
+    """`dreamhome ARGS…` run in this process through the entry point a user's shell runs
+    (`dreamhome.cli.run`: the same one-line errors, exit statuses and signal handling), with
+    stdin, stdout and stderr captured by Click's `CliRunner`. For a test about what a command
+    says or writes, not about the process itself (signals, a closed stdout, the interpreter's
+    start-up, the installed script): those use `run` or `spawn`. A traceback on stderr fails
+    the test at once, as with `run`."""
+    from click import formatting
+    from click.testing import CliRunner
+
+    from dreamhome import cli
+
+    argv, here = sys.argv, os.getcwd()
+    width = formatting.FORCED_WIDTH
+    code: int = 0
+    # The environment `run` gives its process, and nothing else (a DREAMHOME_LANG or FORCE_COLOR
+    # of the caller's shell must not change what a test reads).
+    plain: dict[str, str | None] = {name: None for name in os.environ}
+    plain.update({"COLUMNS": "160", "PATH": "/usr/bin:/bin", "HOME": "/tmp", **(env or {})})
+    with CliRunner().isolation(input=input, env=plain) as (out, err, _mixed):
+        formatting.FORCED_WIDTH = width  # help wraps at the terminal's width, as in a real process
+        sys.argv = ["dreamhome", *map(str, args)]
+        try:
+            if cwd is not None:
+                os.chdir(cwd)
+            cli.run()
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+        finally:
+            sys.argv = argv
+            os.chdir(here)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        said = (out.getvalue().decode("utf-8", "replace"), err.getvalue().decode("utf-8", "replace"))
+        ran = Ran(tuple(map(str, args)), code, *said)
+    assert "Traceback" not in ran.stderr, ran.stderr
+    return ran
