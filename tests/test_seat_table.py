@@ -19,7 +19,7 @@ from rich.console import Console
 
 from dreamhome import i18n
 from dreamhome.game.actions import Action, EndTurn, SwapWithTrack, TakeColumn
-from dreamhome.game.hints import bound_text, hint, reason_text
+from dreamhome.game.hints import bound_text, hint, number_text, reason_text
 from dreamhome.game.human import HumanGame, Menu, option_text
 from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
@@ -258,12 +258,12 @@ def test_the_reason_is_said_from_the_numbers_in_every_language(hints):
         if state.phase.value == "end":
             now = next(o.bound for o in h.options if isinstance(o.action, EndTurn))
             if not isinstance(pick.action, EndTurn):
-                assert first["now"] == now and first["diff"] == pick.bound - now
+                assert first["now"] == now and first["diff"] == number_text(pick.bound - now)
         else:
             others = [o.bound for o in h.options if o.index != pick.index and o.bound is not None]
             assert first["value"] == bound_text(pick.bound, pick.proven)
             if others:
-                assert first["diff"] == abs(pick.bound - max(others))
+                assert first["diff"] == number_text(pick.bound - max(others))  # the pick is the best: never behind
                 key = h.reason[0].key
                 side = pick.bound - max(others)
                 assert (side > 0) == key.endswith("ahead") and (side == 0) == key.endswith("tie")
