@@ -85,7 +85,10 @@ class Settings:
     columns a bot compares (None: every one; the review and the hints value every option).
     `resource_bonus`: a bot adds its own value of a take's resource card (the roof outlook, the
     greedy value) to the solver's; the review counts a resource card only once it is in the
-    house. `work`: CP-SAT deterministic time of one solve. `end_work`: of an end-game plan."""
+    house. `work`: CP-SAT deterministic time of one solve; `shared`: the options of one decision
+    share at most that many solves' work (a turn with a drill may offer fifty options: each then
+    gets `work * shared / options`, never less than `MIN_WORK`), so a hint stays interactive.
+    `end_work`: the deterministic time of an end-game plan."""
 
     name: str
     swap_helpers: bool
@@ -93,6 +96,12 @@ class Settings:
     resource_bonus: bool
     work: float
     end_work: float
+    shared: int = 10
+
+    def per_option(self, options: int) -> Settings:
+        """The settings each of `options` options of one decision is read with (`shared`)."""
+        share = max(MIN_WORK, min(self.work, self.work * self.shared / max(options, 1)))
+        return self if share == self.work else replace(self, work=share)
 
     def describe(self) -> dict[str, object]:
         """The settings as data (the review's JSON says which it used)."""
@@ -103,9 +112,12 @@ class Settings:
             "resource_bonus": self.resource_bonus,
             "work": self.work,
             "end_work": self.end_work,
+            "shared": self.shared,
         }
 
 
+MIN_WORK = 0.03
+"""The least deterministic time one option's solve gets (`Settings.shared`)."""
 END_WORK = 2.0
 """Deterministic time of an end-game plan (`best_final_score`), for every caller."""
 
@@ -228,6 +240,7 @@ def option_values(state: GameState, settings: Settings, only: Collection[int] | 
     legal = state.legal_actions()
     me = state.current_player()
     margin = state.phase == Phase.DISCARD
+    settings = settings.per_option(len(legal) if only is None else len(only))
     out: list[OptionValue | None] = []
     for i, action in enumerate(legal):
         if only is not None and i not in only:
@@ -324,7 +337,7 @@ def _solved(state: GameState, obs: Observation, me: int, settings: Settings, flo
                 if card is not None and spots:
                     takes.append(Take(card, spots))
         if takes:
-            gain, _k, where = best_take_now(rules, light, pool, takes, deterministic_time=settings.work * len(takes))
+            gain, _k, where = best_take_now(rules, light, pool, takes, deterministic_time=settings.work)
             return _floored(gain, False, floor, BEST_TAKE, where)
     value, proven = completion_bound(rules, light, pool, deterministic_time=settings.work)
     return _floored(float(value), proven, floor, COMPLETED, None)
@@ -383,6 +396,7 @@ __all__ = [
     "HINT",
     "MARGIN",
     "MEDIUM",
+    "MIN_WORK",
     "REVIEW",
     "SCORE",
     "OptionValue",
