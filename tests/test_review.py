@@ -3,7 +3,7 @@
 - the levels by the review's measure: no seeded game shows the hard or the medium (solver) bot's
   own mean loss above 0.25 a decision;
 - ordering: mean loss a decision random > greedy > solver, with non-overlapping 95% intervals
-  (8 seeded 4-player games here; the 50-game figure is benchmarks/bench_review.py's);
+  (6 seeded 4-player games here; the 50-game figure is benchmarks/bench_review.py's);
 - a planted error is found: a face-down placement where the face-up one scores strictly more
   is marked with a loss of at least the difference;
 - a decision with one legal option is never marked; the same record gives the same review.
@@ -29,7 +29,7 @@ from dreamhome.review.marks import TOLERANCE, mark
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_total
 
-GAMES = 8
+GAMES = 6
 SEATS = ["random", "greedy", "solver", "greedy"]
 
 
@@ -45,15 +45,15 @@ def _reviewed(base: Ruleset, folder: Path, games: list[tuple[list[str], int]]) -
 
 @pytest.fixture(scope="module")
 def batch(base: Ruleset, tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
-    """8 seeded 4-player games, the bots rotating seats, reviewed on two processes."""
+    """6 seeded 4-player games, the bots rotating seats, reviewed on two processes."""
     games = [(SEATS[seed % 4 :] + SEATS[: seed % 4], seed) for seed in range(GAMES)]
     return _reviewed(base, tmp_path_factory.mktemp("records"), games)
 
 
 @pytest.fixture(scope="module")
 def hard_batch(base: Ruleset, tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
-    """5 seeded 4-player games of the hard bot against three greedy bots, its seat rotating."""
-    games = [(["hard" if s == seed % 4 else "greedy" for s in range(4)], 60 + seed) for seed in range(5)]
+    """4 seeded 4-player games of the hard bot against three greedy bots, its seat rotating."""
+    games = [(["hard" if s == seed % 4 else "greedy" for s in range(4)], 60 + seed) for seed in range(4)]
     return _reviewed(base, tmp_path_factory.mktemp("hard"), games)
 
 
