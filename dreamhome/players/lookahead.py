@@ -21,9 +21,10 @@ by the solver within a deterministic work bound:
   its legal placements, `solver.place.best_placement_bound`); a take still to make (after a tool
   or the discard) is the best take (`solver.place.best_take_now`, one solve over the columns); a
   furnishing token or a scaffold still to place is the best of its options; otherwise the house
-  is completed at best (`solver.place.completion_bound`) with the room cards still unseen and
-  both public discard piles (END-SUPPLIER, END-ROOFER draw on them), its end-game helpers used
-  at best (all of them, swap helpers too, unless `Settings.swap_helpers` is False);
+  is completed at best (`solver.place.completion_bound`) with the room cards still unseen, its
+  end-game helpers used at best (all of them, swap helpers too, unless `Settings.swap_helpers`
+  is False) — without the discard piles, which only the end game reads: a supplier over the
+  rounds' growing room discard pile makes models CP-SAT leaves unproven within the work;
 - never below what the house already scores as it stands: a house keeps its score by placing
   its remaining cards face down (PLACE-EMPTY), so that score is reachable;
 - the end game (END-ORDER): `solver.optimize.best_final_score` of the house with both piles and
@@ -317,9 +318,9 @@ def _solved(state: GameState, obs: Observation, me: int, settings: Settings, flo
 
     rules = state.rules
     acting = state.current_player() == me
-    house = obs.house_with_piles(me)
     pool = unseen_pool(obs)
-    light = rounds_house(rules, house, settings)
+    light = rounds_house(rules, obs.houses[me], settings)  # the piles only at the end: a supplier over a round's
+    # growing discard pile makes models CP-SAT leaves unproven within the work (measured: late takes of the hard bot)
     if acting and state.phase == Phase.PLACE and state.pending_room is not None:
         room = state.pending_room
         places = [a for a in state.legal_actions() if isinstance(a, PlaceRoom)]
