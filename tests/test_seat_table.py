@@ -293,7 +293,7 @@ def test_the_hint_of_the_closed_entry_shows_the_best_use_and_where_the_pick_is()
     pick = h.options[h.bot_choice]
     if pick.action.role is not None:  # inside the closed entry: the entry's number, then the use's
         k = [o.index for o in uses].index(pick.index) + 1
-        assert f"solver bot's pick: {entry} → {k}. {option_text(state, pick.action)} — " in text
+        assert f"the best: {entry} → {k}. {option_text(state, pick.action)} — " in text
 
 
 def test_the_browser_gets_the_picks_value_and_reason(hints):

@@ -6,7 +6,7 @@ houses in brief, both discard piles, the player's helpers and tools) with the ch
 numbered (`Menu`): takes and placements first, the tool and helper uses behind one entry that
 opens them (issue 22: a held tool's 20–54 uses pushed the takes off screen); a number plays
 the action it names, `back` closes the uses. The other commands: `hint`
-(dreamhome.game.hints: what each option keeps reachable, and the solver bot's pick with its
+(dreamhome.game.hints: what each option keeps reachable, and the best of them with its
 value and reason), `undo` (takes back the seat's last decision while no other player has
 acted since), `save FILE` (a record marked `"finished": false`, continued by
 `dreamhome play --resume FILE`), `help`, `quit`. At the end, `show_result` shows every house
@@ -304,7 +304,7 @@ class HumanGame:
 
     def show_hint(self, legal: list[Action], menu: Menu | None = None, opened: bool = False) -> None:
         """Each choice of the menu shown with what it keeps reachable; the entry of the uses
-        with the best of them; the solver bot's pick with its value and reason."""
+        with the best of them; the pick (the review's best) with its value and reason."""
         menu = menu or Menu.of(legal)
         h = self.hint_now()
         by_index = {o.index: o for o in h.options}
