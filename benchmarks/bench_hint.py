@@ -1,4 +1,4 @@
-"""Benchmark the human seat's `hint` (dreamhome.game.hints) beside the engine's `legal_actions`.
+"""Benchmark the human seat's `hint` (dreamhome.players.hints) beside the engine's `legal_actions`.
 
     python benchmarks/bench_hint.py                # as docs/PERFORMANCE.md
     python benchmarks/bench_hint.py --games 4 --every 3
@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import machine  # noqa: E402
 
 from dreamhome import compile_rules  # noqa: E402
-from dreamhome.game.hints import HINT_WORK, hint  # noqa: E402
-from dreamhome.game.roster import make_bot  # noqa: E402
 from dreamhome.game.state import GameState  # noqa: E402
+from dreamhome.players.hints import HINT_WORK, hint  # noqa: E402
+from dreamhome.players.roster import make_bot  # noqa: E402
 
 PLAYERS = 3
 ROUNDS = range(3, 11)

@@ -270,9 +270,9 @@ def seat_game(rng: random.Random, tally: Tally, work: Path, label: str) -> None:
 
     from rich.console import Console
 
-    from dreamhome.game.human import HumanGame
     from dreamhome.game.record import make_seats
     from dreamhome.game.state import GameState
+    from dreamhome.terminal.seat import HumanGame
 
     seed = rng.randrange(2**16)
     out = io.StringIO()
@@ -541,7 +541,7 @@ def run_web(rng: random.Random, n: int, tally: Tally, work: Path) -> None:
     from dreamhome.web.app import create_app, route_paths
 
     def stand_in_hint(state: Any, work: float = 1.0) -> Any:
-        from dreamhome.game.hints import Hint, OptionHint
+        from dreamhome.players.hints import Hint, OptionHint
 
         legal = state.legal_actions()
         return Hint(state.current_player(), tuple(OptionHint(i, a, "", 0, True, "") for i, a in enumerate(legal)), 0, 0.0)

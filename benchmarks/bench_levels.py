@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import machine, p95  # noqa: E402
 from bench_strength import interval, play  # noqa: E402
 
-from dreamhome.game.roster import LEVELS  # noqa: E402
+from dreamhome.players.roster import LEVELS  # noqa: E402
 
 OPPONENTS = ("greedy", "random")
 
@@ -50,8 +50,8 @@ def duel(args: tuple[str, str, int, int] | tuple[str, str, int, int, float]) -> 
     tie, 0 for a loss. (`bench_strength.play` seats four players; this is the 2-player game.)
     A fifth value is the easy bot's `greedy_share` for `a` (the tuning run, `--easy-shares`)."""
     from dreamhome.dsl.compiler import compile_rules
-    from dreamhome.game.roster import make_bot
     from dreamhome.game.state import GameState
+    from dreamhome.players.roster import make_bot
 
     a, b, seed, seat = args[:4]
     names = [b, b]

@@ -38,8 +38,8 @@ DEFAULT_PAIRS = "solver/greedy,ismcts@10/greedy,ismcts@40/greedy,solver/ismcts@4
 def play(args: tuple[str, str, int, int]) -> tuple[float, bool, list[float], list[float]]:
     """One game: (A − mean B, A won, A's decision times, B's decision times)."""
     from dreamhome.dsl.compiler import compile_rules
-    from dreamhome.game.roster import make_bot
     from dreamhome.game.state import GameState
+    from dreamhome.players.roster import make_bot
 
     a, b, seed, seat = args
     rules = compile_rules()

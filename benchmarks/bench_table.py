@@ -47,8 +47,8 @@ import httpx  # noqa: E402
 from bench_core import machine, p95  # noqa: E402
 
 from dreamhome import compile_rules  # noqa: E402
-from dreamhome.game.roster import make_bot  # noqa: E402
 from dreamhome.game.state import GameState  # noqa: E402
+from dreamhome.players.roster import make_bot  # noqa: E402
 
 PERSON = "person"
 

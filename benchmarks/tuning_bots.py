@@ -24,10 +24,10 @@ from typing import Any
 from dreamhome.engine.placement import Placement, apply_placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import Action, PlaceRoom, TakeColumn
-from dreamhome.game.bots import GreedyBot, SolverBot, plan_key
 from dreamhome.game.observation import Observation
 from dreamhome.game.state import Resource
 from dreamhome.house import House
+from dreamhome.players.bots import GreedyBot, SolverBot, plan_key
 from dreamhome.players.lookahead import MEDIUM
 from dreamhome.scoring import rooms_of, score_total
 

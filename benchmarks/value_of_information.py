@@ -47,8 +47,8 @@ class Clairvoyant(FiveColumns):
 def play(job: tuple[int, bool]) -> float:
     """One game: the seat's score less the mean of the three greedy bots."""
     from dreamhome.dsl.compiler import compile_rules
-    from dreamhome.game.roster import make_bot
     from dreamhome.game.state import GameState
+    from dreamhome.players.roster import make_bot
 
     seed, cheat = job
     rules = compile_rules()
@@ -72,9 +72,9 @@ def ceiling(seed: int) -> list[tuple[bool, int, int]]:
     """(is the solver bot's seat, rooms + functionality + empty rooms built, the ceiling) per seat."""
     from dreamhome.dsl.compiler import compile_rules
     from dreamhome.game.actions import TakeColumn
-    from dreamhome.game.roster import make_bot
     from dreamhome.game.state import GameState
     from dreamhome.house import House
+    from dreamhome.players.roster import make_bot
     from dreamhome.scoring import score_components
     from dreamhome.solver.place import completion_bound
 

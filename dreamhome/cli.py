@@ -649,7 +649,7 @@ def play(players, bots, seed, first_player, record_path, as_json, resume_path, r
       dreamhome play --players 3 --seed 4 --json
     """
     from dreamhome.game.record import HUMAN, play_game, write_record
-    from dreamhome.game.roster import make_bot
+    from dreamhome.players.roster import make_bot
 
     if resume_path:
         _resume_game(resume_path, record_path, as_json, rules_spec, review)
@@ -753,11 +753,11 @@ def _resume_game(resume_path: str, record_path: str | None, as_json: bool, rules
 def _play_with_humans(
     state, names, seats, record_path: str | None, as_json: bool, rules_path: str | None = None, review: bool = True
 ) -> None:
-    """The game with human seats at the terminal (dreamhome.game.human) to its end, a quit or
+    """The game with human seats at the terminal (dreamhome.terminal.seat) to its end, a quit or
     the end of the input (one line, exit 2; a saved game says how to continue it). The seat's
     `save` keeps off the rules file and the --record file, as every output of the CLI does."""
-    from dreamhome.game.human import HumanGame, eof_line, quit_line, resume_hint
     from dreamhome.game.record import write_record
+    from dreamhome.terminal.seat import HumanGame, eof_line, quit_line, resume_hint
 
     if as_json:
         fail("--json cannot be used with a human seat (the terminal is the game's)")
@@ -886,9 +886,9 @@ def analyze(record_paths, as_json, html_path, work, workers):
     from dreamhome.fileio import display_name
     from dreamhome.game.record import load_record
     from dreamhome.i18n import text as ui
+    from dreamhome.players.evaluation import REVIEW_WORK
     from dreamhome.review.batch import aggregate, review_many
     from dreamhome.review.batch import record_paths as expand
-    from dreamhome.review.evaluation import REVIEW_WORK
     from dreamhome.review.game import review_record
 
     lang = current_lang()
@@ -1229,6 +1229,28 @@ def _players_list(ctx: click.Context, param: click.Parameter, value: str | None)
     help="Directory for report.html, report.json, summary.txt and the games (games/, one directory a condition).",
 )
 @click.option("--no-cards", is_flag=True, help="Leave restricted play out: seats, the ladder and the shape only (quicker).")
+@click.option(
+    "--precision",
+    type=click.FloatRange(min=0, min_open=True, max=1),
+    default=None,
+    metavar="W",
+    help="Play the self-play games on, in blocks, until each first seat's win-rate interval is at most W wide (e.g. 0.04).",
+)
+@click.option(
+    "--sensitivity",
+    type=click.Choice(["all", "own"]),
+    is_flag=False,
+    flag_value="all",
+    default=None,
+    help="Vary each @assumed value one step down and up and rank them by effect (own: only your rules file's values).",
+)
+@click.option("--catalogue", is_flag=True, help="Play every variant of the rules against them, paired by seed, in one table.")
+@click.option(
+    "--alt-games",
+    type=int,
+    default=None,
+    help="Games a sensitivity change or catalogue variant plays [default: a fifth of --games].",
+)
 @click.option("--resume", is_flag=True, help="Continue the report already in --out (its finished games are kept).")
 @click.option("--json", "as_json", is_flag=True, help="Print report.json instead of the summary.")
 @rules_options
@@ -1246,15 +1268,22 @@ def report(
     chunk,
     out_dir,
     no_cards,
+    precision,
+    sensitivity,
+    catalogue,
+    alt_games,
     resume,
     as_json,
     rules_spec,
 ):
-    """A balance report of the rules in use: seats, skill and luck, cards, the game's shape.
+    """A balance report of the rules in use: seats, skill and luck, cards, shape, tension.
 
-    Plays self-play games per player count, a skill ladder and, for every card type,
-    restricted play (a seat that never takes a column holding the card against the same
-    bot unrestricted), all paired by seed; every figure has a 95% interval. With --vs,
+    Plays self-play games per player count, a skill ladder (the weaker bot in every seat)
+    and, for every card type, restricted play (a seat that never takes a column holding the
+    card, and one that always does, against the same bot unrestricted), all paired by seed;
+    every figure has a 95% interval, and the page (in --lang) says what each interval
+    supports. --precision plays on until the first seat's interval is narrow enough;
+    --sensitivity varies every @assumed value; --catalogue plays every variant. With --vs,
     every figure side by side with its paired difference. Resumable (--resume), and the
     same for a seed on any executor and any number of workers. docs/REPORT.md explains
     each figure. Exit status 1 when games crashed.
@@ -1271,7 +1300,7 @@ def report(
     from dreamhome.report.document import build_document, summary
     from dreamhome.report.html import write_report
     from dreamhome.report.plan import build_plan
-    from dreamhome.report.run import run_plan
+    from dreamhome.report.run import run_plan, run_to_precision
 
     load_rules(rules_spec)  # a rules file that does not compile: its first error, one line
     try:
@@ -1288,17 +1317,24 @@ def report(
             seed=seed,
             chunk=chunk,
             cards=not no_cards,
+            sensitivity=sensitivity,
+            catalogue=catalogue,
+            alt_games=alt_games,
         )
     except RulesError as exc:
         fail(exc.diagnostics[0].one_line() if exc.diagnostics else str(exc))
     except DreamhomeError as exc:
         fail(str(exc))
     total = sum(c.games for c in plan.conditions())
+    if (sensitivity or catalogue) and not as_json:
+        from dreamhome.report.run import estimate_minutes
+
+        cores = workers or os.cpu_count() or 1
+        sample, minutes = estimate_minutes(plan, cores)
+        say(f"{total} games to play; a timed sample ({sample}) puts them at about {minutes:.0f} min on {cores} worker(s)")
     with games_bar("report", total, quiet=as_json) as progress:
         try:
-            results = run_plan(
-                plan,
-                out_dir,
+            where = dict(
                 executor_name=executor_name,
                 workers=workers or os.cpu_count() or 1,
                 resume=resume,
@@ -1306,9 +1342,13 @@ def report(
                 progress=progress,
                 warn=lambda problem: say(f"warning: {problem}"),
             )
+            if precision is None:
+                results = run_plan(plan, out_dir, **where)
+            else:
+                plan, results = run_to_precision(plan, out_dir, precision, say=None if as_json else say, **where)
             rulesets = plan.compiled()
-            doc = build_document(plan, results, rulesets)
-            write_report(Path(out_dir), doc)
+            doc = build_document(plan, results, rulesets, precision)
+            write_report(Path(out_dir), doc, current_lang())
         except DreamhomeError as exc:
             fail(str(exc))
         except (KeyboardInterrupt, Interrupted) as exc:

@@ -35,7 +35,7 @@ line's sentence, dreamhome/render/score_text.py), `violation.*` (a broken rule's
 dreamhome/render/violation_text.py), `word.*` (the rules' vocabulary: categories, floor kinds),
 `floor.*` (a floor by its id), `rules.*` (`rules show`), `variant.*` (the variant menu); the
 terminal seat adds `seat.*`, the browser table `table.*`, and both share `action.*` (one text
-per action class, `dreamhome.game.action_text`), `card.*`, `phase.*` and `event.*`. A new key
+per action class, `dreamhome.render.action_text`), `card.*`, `phase.*` and `event.*`. A new key
 goes into every catalogue at once: `tests/test_i18n.py` checks that all four hold exactly the same keys
 with the same placeholders.
 """

@@ -107,7 +107,7 @@ def test_the_graph_is_read() -> None:
     graph = import_graph()
     assert "dreamhome.game.actions" in graph["dreamhome.game.state"]
     assert "dreamhome.tables" in graph["dreamhome.ruleset"]  # a function-level import
-    assert "dreamhome.openspiel.bots" in graph["dreamhome.game.bots"]  # a function-level import
+    assert "dreamhome.openspiel.bots" in graph["dreamhome.players.bots"]  # a function-level import
 
 
 def test_no_import_circles() -> None:

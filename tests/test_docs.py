@@ -360,11 +360,11 @@ def test_make_bot_imports_module_class(tmp_path: Path, monkeypatch: pytest.Monke
     import sys
 
     from dreamhome.errors import DreamhomeError
-    from dreamhome.game.bots import Bot
-    from dreamhome.game.roster import make_bot
+    from dreamhome.players.bots import Bot
+    from dreamhome.players.roster import make_bot
 
     (tmp_path / "docbots.py").write_text(
-        "from dreamhome.game.bots import Bot\n"
+        "from dreamhome.players.bots import Bot\n"
         "class First(Bot):\n    name = 'first'\n    def choose(self, obs, legal):\n        return legal[0]\n"
         "class NotABot:\n    pass\n"
     )

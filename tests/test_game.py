@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import TakeColumn
-from dreamhome.game.bots import BOTS, SolverBot
 from dreamhome.game.record import load_record, play_game, replay_record
-from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState, IllegalAction, Phase
 from dreamhome.legality import house_violations
+from dreamhome.players.bots import BOTS, SolverBot
+from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import score_house
 from tests.helpers.games import play_checked
@@ -332,7 +332,7 @@ def test_observation_after_is_the_house_the_action_leaves():
 
 def test_bots_use_only_public_api():
     """Bots read the observation: no private member of the state, no state at all."""
-    source = (ROOT / "dreamhome" / "game" / "bots.py").read_text()
+    source = (ROOT / "dreamhome" / "players" / "bots.py").read_text()
     assert "GameState" not in source and "_apply" not in source and "_house_with_piles" not in source
     assert "room_deck" not in source and "res_deck" not in source
 

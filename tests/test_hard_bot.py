@@ -7,10 +7,10 @@ import math
 import statistics
 
 from dreamhome.dsl.compiler import compile_rules
-from dreamhome.game.bots import SolverBot
-from dreamhome.game.hard_bot import HardBot
-from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
+from dreamhome.players.bots import SolverBot
+from dreamhome.players.hard_bot import HardBot
+from dreamhome.players.roster import make_bot
 
 
 def _game(names: list[str], seed: int) -> GameState:

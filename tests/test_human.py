@@ -1,5 +1,5 @@
 """A human seat in the terminal (`dreamhome play --bots human,…`), driven through a pipe, and its
-hints (dreamhome.game.hints).
+hints (dreamhome.players.hints).
 
 The games are played by the real command in a subprocess with scripted stdin; their results
 are checked against the independent scorer of tests/helpers/reference.py and against
@@ -19,11 +19,11 @@ import pytest
 
 from dreamhome.engine.endgame import END_ROLES, helper_uses
 from dreamhome.game.actions import EndTurn, PlaceRoom, TakeColumn
-from dreamhome.game.hints import hint
 from dreamhome.game.record import GameResult, load_record, replay_record, resume_record
-from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
 from dreamhome.house import house_to_json
+from dreamhome.players.hints import hint
+from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import EMPTY, SCAFFOLD
 from tests.helpers.cli import run
 from tests.helpers.paths import ROOT
@@ -249,7 +249,7 @@ def test_at_the_last_placement_each_bound_is_the_scorers_score_of_the_finished_h
 
 def test_a_hint_changes_nothing_and_picks_the_reviews_best():
     """Issue 31: the hint's pick is an option the review marks best, with the review's value."""
-    from dreamhome.review.evaluation import evaluate
+    from dreamhome.players.evaluation import evaluate
 
     states = _greedy_states(2)
     for state in states[5:40:7]:
@@ -312,7 +312,7 @@ def test_resume_record_in_process_gives_the_bots_back_where_they_were(whole_game
     assert GameResult(resumed.state, resumed.bots).record()["finished"] is False
 
 
-# ---- the seat in the rulebooks' languages (dreamhome.game.action_text, --lang) -----------------
+# ---- the seat in the rulebooks' languages (dreamhome.render.action_text, --lang) -----------------
 
 RU = dict(json.loads((ROOT / "dreamhome" / "locales" / "ru.json").read_text(encoding="utf-8"))["text"])
 EN = dict(json.loads((ROOT / "dreamhome" / "locales" / "en.json").read_text(encoding="utf-8"))["text"])
@@ -372,8 +372,8 @@ def test_every_action_class_has_a_text_in_each_language():
     from dataclasses import fields
 
     from dreamhome import i18n
-    from dreamhome.game.action_text import action_key
     from dreamhome.game.actions import ACTION_CLASSES
+    from dreamhome.render.action_text import action_key
 
     for lang in i18n.LANGUAGES:
         catalogue = json.loads((i18n.CATALOGUE_DIR / f"{lang}.json").read_text(encoding="utf-8"))["text"]
@@ -412,8 +412,8 @@ def test_describe_says_each_action_in_each_language():
     """In English the engine's own text (`action_text`), cards by their names instead of their
     ids; in each language the rules' names of the cards the action names and its numbers."""
     from dreamhome import i18n
-    from dreamhome.game.action_text import describe
     from dreamhome.game.actions import ACTION_CLASSES
+    from dreamhome.render.action_text import describe
 
     found = _every_action_type()
     assert set(found) == {cls.__name__ for cls in ACTION_CLASSES}
@@ -443,8 +443,8 @@ def test_describe_says_each_action_in_each_language():
 def test_an_action_class_the_catalogue_does_not_know_is_said_in_english():
     from dataclasses import dataclass
 
-    from dreamhome.game.action_text import describe
     from dreamhome.game.actions import Action
+    from dreamhome.render.action_text import describe
 
     @dataclass(frozen=True)
     class Knock(Action):
@@ -461,7 +461,7 @@ def test_every_hint_note_is_said_in_each_language():
     """The notes `hints.hint` gives (English, its API) are each a catalogue entry: in English the
     very note, in the other languages a translation; a take's note names its room card there."""
     from dreamhome import i18n
-    from dreamhome.game.human import note_text
+    from dreamhome.terminal.seat import note_text
 
     seen: set[str] = set()
     for seed in (1, 2):

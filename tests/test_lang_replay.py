@@ -76,7 +76,7 @@ def test_the_end_game_is_never_a_round_past_the_last(lang: str) -> None:
     """Issue 22 ("no 'round 13 of 12'"): END-ORDER's decisions and the final scores, which the
     engine counts in the round after the last, are said "end game"; every other event by its round."""
     from dreamhome import i18n
-    from dreamhome.game.event_text import event_text
+    from dreamhome.render.event_text import event_text
 
     rules = compile_rules()
     state = play_game(rules, 3, ["greedy", "solver", "greedy"], 4).state

@@ -18,12 +18,12 @@ import pytest
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import Action
-from dreamhome.game.bots import GreedyBot, RandomBot, SolverBot
-from dreamhome.game.easy_bot import EasyBot
-from dreamhome.game.hard_bot import HardBot
 from dreamhome.game.observation import Observation
-from dreamhome.game.roster import BOT_NAMES, LEVELS, make_bot
 from dreamhome.game.state import GameState
+from dreamhome.players.bots import GreedyBot, RandomBot, SolverBot
+from dreamhome.players.easy_bot import EasyBot
+from dreamhome.players.hard_bot import HardBot
+from dreamhome.players.roster import BOT_NAMES, LEVELS, make_bot
 from tests.helpers.cli import run
 
 LEVEL_NAMES = ("easy", "medium", "hard")

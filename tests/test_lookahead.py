@@ -19,14 +19,14 @@ import pytest
 
 from dreamhome.engine.endgame import END_ROLES, helper_uses
 from dreamhome.game.actions import Action
-from dreamhome.game.hints import AT_LEAST, hint
 from dreamhome.game.phases import Phase
 from dreamhome.game.record import GameResult
-from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
+from dreamhome.players.evaluation import evaluate
+from dreamhome.players.hints import AT_LEAST, hint
 from dreamhome.players.lookahead import MARGIN, REVIEW, SCORE, end_house, option_values, with_work
+from dreamhome.players.roster import make_bot
 from dreamhome.review import review_record
-from dreamhome.review.evaluation import evaluate
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_total
 

@@ -22,10 +22,10 @@ from dreamhome.dsl.compiler import check_rules, compile_rules
 from dreamhome.dsl.playability import MAX_DECK, MAX_SPACES
 from dreamhome.engine.placement import legal_placements
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
 from dreamhome.house import House, house_to_json
 from dreamhome.legality import final_state_violations
+from dreamhome.players.roster import make_bot
 from dreamhome.render.house_svg import house_svg
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import FinalStateError, final_score, score_total

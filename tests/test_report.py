@@ -38,12 +38,19 @@ def test_a_room_worth_20_points_ranks_first_and_a_card_with_count_0_is_absent(tm
     assert cards[0]["card"] == "room:mansion"
     assert all(cards[0]["low"] > other["high"] for other in cards[1:])  # its interval above every other card's
     assert [c["worth"] for c in cards] == sorted((c["worth"] for c in cards), reverse=True)
+    # the flags after Holm's correction (issue 35): the 20-point room is costly to lose, nothing is "worthless"
+    assert doc["multiple_comparisons"]["method"] == "holm" and "costly_to_lose" in cards[0]["flags"]
+    assert all(set(c["flags"]) <= {"costly_to_lose", "better_without", "essential"} for c in cards)
+    assert cards[0]["always_take"]["mean"] > 0  # taking the mansion whenever it can pays
+    base_rate = cards[0]["take_base"]
+    assert all(c["take_base"] == base_rate for c in cards) and 0 < base_rate["rate"] < 1
     # every card type of the decks, by the rules file's own definitions, and nothing else
     rules = compile_rules(MANSION)
     decks = {f"room:{r.id}" for r in rules.rooms if r.count} | {f"roof:{r.id}" for r in rules.roofs if r.count}
     decks |= {f"furnishing:{f.id}" for f in rules.furnishings if f.is_card and f.count}
     decks |= {f"helper:{h.id}" for h in rules.helpers if h.count} | {f"tool:{t.id}" for t in rules.tools if t.count}
     assert {c["card"] for c in cards} == decks
+    assert cards[0]["copies"] == rules.room("mansion").count
     assert "room:workshop" not in decks and rules.room("workshop").count == 0  # COMP-*: count 0, not in the game
     assert doc["assumed"] and {a["file"] for a in doc["assumed"]} <= {"base.dh", "report_mansion.dh"}
     sources = {"base.dh": files("dreamhome.rules").joinpath("base.dh").read_text(), "report_mansion.dh": MANSION.read_text()}
@@ -54,7 +61,7 @@ def test_a_room_worth_20_points_ranks_first_and_a_card_with_count_0_is_absent(tm
     assert best["optimal"] and best["total"] >= max(s["best_reached"] for s in doc["shape"])
     html = (out / "report.html").read_text()
     assert "Mansion" in html and "<script" not in html and not re.search(r"""(src|href)=["']?(https?:|//)""", html)
-    assert html.count("data:image/png;base64,") == 3  # seats, cards, shape, inline; one bot: no ladder
+    assert html.count("data:image/png;base64,") == 4  # seats, cards, shape, tension, inline; one bot: no ladder
     assert "No ladder" in html
     assert "Mansion" in proc.stdout and "Mansion" in (out / "summary.txt").read_text()
 
@@ -85,3 +92,121 @@ def test_the_kids_variant_moves_the_first_seat_as_its_paired_interval_says():
             assert (statistics.fmean(apart) > 0) == (change["low"] > 0)
         first = sum(1 / len(r.winners()) for r in played if r.state.initial_first in r.winners())
         assert seats["positions"][0]["win_rate"]["rate"] == pytest.approx(first / games)
+
+
+def test_a_planted_three_player_ladder_comes_out_in_its_known_order():
+    """random < easy < greedy (issue 35's check): on each rung of a 3-player ladder the weaker bot,
+    in every seat in turn, wins less than an even 1/3 and a stronger seat more, by the intervals;
+    and its win rate is the one counted from the games played apart (play_game), seat by seat."""
+    games = 10
+    ladder = ["random", "easy", "greedy"]
+    plan = build_plan(rules_path=None, players=[3], ladder=ladder, games=games, cards=False, seed=2, chunk=5)
+    doc = _document(plan, run_plan(plan, None, executor_name="processes", workers=2))
+    assert [(r["weaker"], r["stronger"]) for r in doc["ladder"]] == [("random", "easy"), ("easy", "greedy")]
+    base = compile_rules(None)
+    for rung in doc["ladder"]:
+        assert rung["players"] == 3 and rung["even_share"] == pytest.approx(1 / 3) and rung["games"] == 3 * games
+        assert rung["weaker_win_rate"]["high"] < 1 / 3 < rung["stronger_win_rate"]["low"]
+        assert rung["margin"]["low"] > 0
+        wins = 0.0
+        for seat in range(3):
+            bots = [rung["weaker"] if p == seat else rung["stronger"] for p in range(3)]
+            for i in range(games):
+                winners = play_game(base, 3, bots, 2 + i).winners()
+                wins += 1 / len(winners) if seat in winners else 0.0
+        assert rung["weaker_win_rate"]["rate"] == pytest.approx(wins / (3 * games))
+
+
+def _stored_games(out: Path, condition: str) -> list[dict]:
+    """A condition's games as the store keeps them (games/<condition>/chunks/*.json)."""
+    (directory,) = (out / "games").glob(f"r0-{condition}-*")
+    return sorted(
+        (g for f in sorted((directory / "chunks").glob("*.json")) for g in json.loads(f.read_text())["games"]),
+        key=lambda g: g["game"],
+    )
+
+
+def _replayed_round_scores(rules, players: int, seed: int) -> list[list[int]]:
+    """Every house's score at each round's end, from a game stepped here with the greedy bots."""
+    from dreamhome.game.roster import make_bot
+    from dreamhome.game.state import GameState
+
+    state = GameState(rules, players, seed)
+    bots = [make_bot("greedy", seed, p) for p in range(players)]
+    out, current = [], state.round
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].choose(state.observation(), state.legal_actions()))
+        if state.round != current or state.is_terminal():
+            out.append(state.returns())
+            current = state.round
+    return out
+
+
+def test_the_tension_figures_are_those_recomputed_from_the_stored_games(tmp_path):
+    """Issue 35's check: margin, close, lead changes and the deciding round against a
+    recomputation, written apart here, from the games the report stored; the stored scores at
+    each round's end are those of the games replayed."""
+    out = tmp_path / "t"
+    proc = run(
+        "report", "--players", "3", "--bots", "greedy", "--no-cards", "--games", 12, "--chunk", 6, "--seed", 4, "--out", out
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((out / "report.json").read_text())
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(doc, json.loads(files("dreamhome.schemas").joinpath("report.schema.json").read_text()))
+    (t,) = doc["tension"]
+    games = _stored_games(out, "p3-seats")
+    base = compile_rules(None)
+    for g in games[:3]:
+        assert g["round_scores"] == _replayed_round_scores(base, 3, g["seed"]) and g["round_scores"][-1] == g["scores"]
+    margins, changes, settled = [], [], []
+    for g in games:
+        top = sorted(g["scores"])
+        margins.append(top[-1] - top[-2])
+        leaders = [[p for p in range(3) if s[p] == max(s)] for s in g["round_scores"]]
+        sole = [ls[0] for ls in leaders if len(ls) == 1]
+        changes.append(sum(1 for a, b in zip(sole, sole[1:]) if a != b))
+        # the earliest step after which some winner is at the top at every later step
+        steps = len(g["round_scores"])
+        settled.append(
+            min(next(k + 1 for k in range(steps) if all(w in leaders[j] for j in range(k, steps))) for w in g["winners"])
+        )
+    assert t["games"] == len(games) == 12 and t["steps"] == base.game.rounds + 1
+    assert t["margin"]["mean"] == pytest.approx(statistics.fmean(margins))
+    assert t["close"]["rate"] == pytest.approx(sum(m <= 2 for m in margins) / len(margins))
+    assert t["lead_changes"]["mean"] == pytest.approx(statistics.fmean(changes))
+    assert t["decided_round"]["mean"] == pytest.approx(statistics.fmean(settled))
+    for key in ("margin", "lead_changes", "decided_round"):
+        assert t[key]["low"] <= t[key]["mean"] <= t[key]["high"]
+
+
+SENSITIVE = Path(__file__).parent / "data" / "report_sensitivity.dh"
+
+
+def test_a_planted_dominating_assumed_value_ranks_first(tmp_path):
+    """Issue 35's check: the mansion's count (25 points a copy, 2 copies, @assumed) moves the mean
+    score far more than the birdhouse's point, so one of its steps ranks first, its interval clear
+    of 0; each step is a rules override of the value at its file:line. (A catalogue row per
+    variant: tests/test_report_executors.py.)"""
+    out = tmp_path / "s"
+    args = ("--rules", SENSITIVE, "report", "--players", 2, "--bots", "greedy", "--no-cards", "--games", 20, "--chunk", 10)
+    proc = run(*args, "--sensitivity", "own", "--alt-games", 20, "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    assert "games to play; a timed sample" in proc.stderr
+    doc = json.loads((out / "report.json").read_text())
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(doc, json.loads(files("dreamhome.schemas").joinpath("report.schema.json").read_text()))
+    entries = sorted(doc["sensitivity"]["entries"], key=lambda e: e["rank"])
+    lines = SENSITIVE.read_text().splitlines()
+    mansion = f"report_sensitivity.dh:{next(i for i, line in enumerate(lines, 1) if 'count 2 @assumed' in line)}"
+    assert {e["value"] for e in entries} == {mansion, f"report_sensitivity.dh:{len(lines)}"}  # own values only
+    assert [e["step"] for e in entries if e["value"] == mansion] and len(entries) == 4
+    top = entries[0]
+    assert top["value"] == mansion and top["id"] == "mansion" and top["field"] == "count"
+    assert top["mean_score"]["low"] > 0 or top["mean_score"]["high"] < 0
+    assert all(abs(top["mean_score"]["mean"]) > abs(e["mean_score"]["mean"]) for e in entries if e["value"] != mansion)
+    # the step is the rules' own value moved by one: the override compiled says so
+    base = compile_rules(SENSITIVE)
+    assert top["change"] == f"count {base.room('mansion').count} → {base.room('mansion').count + top['step']}"
+    html = (out / "report.html").read_text()
+    assert "Sensitivity to the assumed values" in html and html.count("data:image/png;base64,") == 4

@@ -31,3 +31,36 @@ def test_the_report_of_a_seed_is_identical_on_every_executor_and_worker_count(tm
     assert _document(plan, run_plan(plan, tmp_path / "a", executor_name="local", workers=1, resume=True)) == local
     pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
     assert _document(plan, run_plan(plan, None, executor_name="ray", workers=2)) == local
+
+
+def test_precision_plays_the_same_blocks_on_every_executor():
+    from dreamhome.report.run import run_to_precision
+
+    plan = build_plan(rules_path=None, vs="kids", players=[2], ladder=["greedy"], games=4, chunk=2, seed=1, cards=False)
+    local_plan, local = run_to_precision(plan, None, 0.45, executor_name="local", workers=1)
+    pool_plan, pool = run_to_precision(plan, None, 0.45, executor_name="processes", workers=2)
+    assert local_plan.extensions and local_plan == pool_plan
+    doc = build_document(local_plan, local, local_plan.compiled(), 0.45)
+    assert doc == build_document(pool_plan, pool, pool_plan.compiled(), 0.45)
+    assert doc["precision"]["reached"] and doc["vs"]["differences"]["seats"][0]["mean_score"]["n"] == doc["seats"][0]["games"]
+
+
+def test_the_sensitivity_and_the_catalogue_are_the_same_on_every_executor():
+    """A row per catalogue variant the rules offer (issue 35's check), every base assumed value's
+    steps varied or said why not, and the same document in process and in a pool."""
+    plan = build_plan(
+        rules_path=None, players=[2], ladder=["greedy"], games=2, chunk=1, seed=7, cards=False, sensitivity="all", catalogue=True
+    )
+    assert plan.alt_games == 1
+    local = _document(plan, run_plan(plan, None, executor_name="local", workers=1))
+    assert _document(plan, run_plan(plan, None, executor_name="processes", workers=2)) == local
+    rules = plan.compiled()[0]
+    offered = sorted(v for v in rules.variants_available if v not in rules.variants_on)
+    assert (
+        sorted([r["variant"] for r in local["catalogue"]["rows"]] + [s["variant"] for s in local["catalogue"]["skipped"]])
+        == offered
+    )
+    sens = local["sensitivity"]
+    assert len(sens["entries"]) + len(sens["not_varied"]) == 2 * len(rules.assumed_values())
+    assert sorted(e["rank"] for e in sens["entries"]) == list(range(1, len(sens["entries"]) + 1))
+    assert all(n["why"] for n in sens["not_varied"])

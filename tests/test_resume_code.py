@@ -12,7 +12,7 @@ import sys
 from dreamhome.game.record import record_digest
 from tests.helpers.paths import ROOT
 
-EVIL = "import pathlib\npathlib.Path('ran').write_text('x')\nfrom dreamhome.game.bots import RandomBot as Bot\n"
+EVIL = "import pathlib\npathlib.Path('ran').write_text('x')\nfrom dreamhome.players.bots import RandomBot as Bot\n"
 
 
 def _dh(*args: str, cwd, lines=("quit",)) -> subprocess.CompletedProcess[str]:

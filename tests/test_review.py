@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 
 from dreamhome.game.actions import PlaceRoom
 from dreamhome.game.record import GameResult, play_game, write_record
-from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
+from dreamhome.players.evaluation import evaluate
+from dreamhome.players.roster import make_bot
 from dreamhome.review import review_record
 from dreamhome.review.batch import aggregate, review_many
-from dreamhome.review.evaluation import evaluate
 from dreamhome.review.marks import TOLERANCE, mark
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_total
@@ -213,8 +213,8 @@ def test_a_record1_is_reviewed_as_its_record2() -> None:
 def test_a_decision_whose_choice_was_not_read_is_charged_nothing() -> None:
     """Where the chosen option has no value, the decision is not judged: no loss, not proven,
     and its options count as not differing (never an unknown loss marked as a blunder)."""
+    from dreamhome.players.evaluation import judged
     from dreamhome.players.lookahead import OptionValue
-    from dreamhome.review.evaluation import judged
 
     values = [OptionValue(0, 30.0, True, "read"), OptionValue(1, 25.0, True, "read"), None]
     blind = judged(values, 2, 3)

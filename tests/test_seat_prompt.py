@@ -1,4 +1,4 @@
-"""Any line at any prompt of the terminal seat (dreamhome.game.human) is answered and the prompt
+"""Any line at any prompt of the terminal seat (dreamhome.terminal.seat) is answered and the prompt
 comes back: the game never ends in "internal error" because of what a person typed.
 
 Issue 21 found `²`, `¹`, a 5,000-digit number and `save a<NUL>b` each ending the game (and
@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from dreamhome.game.human import HumanGame, Outcome, save_path_problem
 from dreamhome.game.record import load_record, make_seats
 from dreamhome.game.state import GameState
+from dreamhome.terminal.seat import HumanGame, Outcome, save_path_problem
 from tests.helpers.rules import compiled
 
 COMMANDS = {"hint", "undo", "save", "help", "quit"}

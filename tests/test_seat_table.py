@@ -1,7 +1,7 @@
 """The terminal seat tidied (issue 22, item 5) and the solver's pick in a hint (item 4), in process.
 
 Each test starts from a position reached by seeded greedy bots, then drives the seat
-(dreamhome.game.human.HumanGame) with scripted lines, as a person types them, and reads what it
+(dreamhome.terminal.seat.HumanGame) with scripted lines, as a person types them, and reads what it
 printed. What is expected is said from the legal actions, the observation and the independent
 scorer (tests/helpers/reference.py), never from the seat's own output.
 """
@@ -19,11 +19,11 @@ from rich.console import Console
 
 from dreamhome import i18n
 from dreamhome.game.actions import Action, EndTurn, SwapWithTrack, TakeColumn
-from dreamhome.game.hints import bound_text, hint, number_text, reason_text
-from dreamhome.game.human import HumanGame, Menu, option_text
-from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
 from dreamhome.house import house_to_json
+from dreamhome.players.hints import bound_text, hint, number_text, reason_text
+from dreamhome.players.roster import make_bot
+from dreamhome.terminal.seat import HumanGame, Menu, option_text
 from tests.helpers.reference import reference_score
 from tests.helpers.rules import compiled
 

@@ -31,9 +31,9 @@ from dreamhome.game.actions import (
 )
 from dreamhome.game.record import GameResult, replay_record
 from dreamhome.game.roles import effect_role, when
-from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState, Phase
 from dreamhome.generate import random_house
+from dreamhome.players.roster import make_bot
 from dreamhome.scoring import score_house, score_total
 from dreamhome.solver.optimize import best_final_score
 from tests.helpers.cli import run

@@ -29,9 +29,9 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx; bot
 
 from dreamhome import i18n  # noqa: E402
 from dreamhome.dsl.compiler import compile_rules  # noqa: E402
-from dreamhome.game.action_text import describe  # noqa: E402
-from dreamhome.game.roster import make_bot  # noqa: E402
 from dreamhome.game.state import GameState  # noqa: E402
+from dreamhome.players.roster import make_bot  # noqa: E402
+from dreamhome.render.action_text import describe  # noqa: E402
 from dreamhome.scoring import score_total  # noqa: E402
 from dreamhome.web.app import create_app  # noqa: E402
 from dreamhome.web.store import GAME_ID  # noqa: E402
@@ -338,7 +338,7 @@ BAD_STARTS: list[Any] = [
     {"players": "2"},
     {"players": True},
     {"players": 2, "bots": ["greedy", "greedy"]},
-    {"players": 2, "bots": ["dreamhome.game.bots:RandomBot"]},  # no import of a class from a request
+    {"players": 2, "bots": ["dreamhome.players.bots:RandomBot"]},  # no import of a class from a request
     {"players": 2, "bots": "greedy"},
     {"players": 2, "variant": "../../etc/passwd"},
     {"players": 2, "variant": 3},
@@ -353,7 +353,7 @@ BAD_STARTS: list[Any] = [
     {"seats": "person"},
     {"seats": ["greedy", "random"]},  # a table of bots alone is `dreamhome play`
     {"seats": ["person", "human"]},
-    {"seats": ["person", "dreamhome.game.bots:RandomBot"]},  # no import of a class from a request
+    {"seats": ["person", "dreamhome.players.bots:RandomBot"]},  # no import of a class from a request
     {"seats": ["person", "mcts@100000"]},
     {"seats": ["person", None]},
     {"seats": ["person", "greedy"], "players": 2},  # one form or the other
@@ -475,14 +475,14 @@ def test_a_damaged_game_file_is_a_clear_error(tmp_path: Path, content: str) -> N
 
 
 class FakeHints:
-    """A stand-in for `dreamhome.game.hints.hint` with its types: known bounds, at once (the
+    """A stand-in for `dreamhome.players.hints.hint` with its types: known bounds, at once (the
     real one is tested in tests/test_human.py and below)."""
 
     def __init__(self) -> None:
         self.calls: list[float] = []
 
     def __call__(self, state: GameState, time_limit: float = 1.0) -> Any:
-        from dreamhome.game.hints import Hint, OptionHint
+        from dreamhome.players.hints import Hint, OptionHint
 
         self.calls.append(time_limit)
         legal = state.legal_actions()

@@ -270,7 +270,7 @@ def _edits(data: dict[str, Any]) -> dict[str, Any]:
         "a seat more": set_in(["settings", "seats"], ["person", "random", "random"]),
         "a seat less": set_in(["settings", "seats"], ["person"]),
         "bot not a string": set_in(["settings", "seats", 1], 1),
-        "a class as bot": set_in(["settings", "seats", 1], "dreamhome.game.bots:RandomBot"),
+        "a class as bot": set_in(["settings", "seats", 1], "dreamhome.players.bots:RandomBot"),
         "no person": set_in(["settings", "seats", 0], "random"),
         "the first format's fields": set_in(["settings"], {"players": 2, "bots": ["random"], "variant": "", "seed": 2}),
         "keys missing": del_in(["keys"]),

@@ -15,7 +15,7 @@ from dreamhome.dsl.compiler import compile_rules
 from dreamhome.whatif.experiment import build_experiment
 from tests.helpers.paths import ROOT
 
-BOT = "from dreamhome.game.bots import RandomBot\n\n\nclass MyBot(RandomBot):\n    pass\n"
+BOT = "from dreamhome.players.bots import RandomBot\n\n\nclass MyBot(RandomBot):\n    pass\n"
 
 
 def _dh(*args: str, cwd) -> subprocess.CompletedProcess[str]:

@@ -24,9 +24,9 @@ from typing import Any
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import RECORD1_NOTES, RECORD1_TYPES, Action, action_from_dict
-from dreamhome.game.bot import Bot
-from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState, IllegalAction, copy_events
+from dreamhome.players.bot import Bot
+from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import Ruleset
 
 FORMAT = "dreamhome.record/2"
@@ -103,7 +103,7 @@ def play_game(rules: Ruleset, players: int, bots: list[str], seed: int, first_pl
 
 
 HUMAN = "human"
-"""The seat name of a person at the table (dreamhome.game.human): no bot, the record's actions."""
+"""The seat name of a person at the table (dreamhome.terminal.seat): no bot, the record's actions."""
 
 
 def make_seats(bots: list[str] | tuple[str, ...], seed: int) -> list[Bot | None]:

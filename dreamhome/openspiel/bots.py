@@ -17,9 +17,9 @@ import numpy as np
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import Action
-from dreamhome.game.bot import Bot
 from dreamhome.game.observation import Observation
 from dreamhome.openspiel.game import DreamHomeGame, DreamHomeState
+from dreamhome.players.bot import Bot
 
 DEFAULT_SIMULATIONS = 100
 MAX_SIMULATIONS = 100_000

@@ -18,10 +18,10 @@ from typing import Any
 
 import pyspiel
 
-from dreamhome.game.bot import Bot
-from dreamhome.game.roster import make_bot
 from dreamhome.openspiel.bots import game_space
 from dreamhome.openspiel.game import DreamHomeState
+from dreamhome.players.bot import Bot
+from dreamhome.players.roster import make_bot
 
 DEFAULT_BOT = "hard"
 """The strongest packaged level (docs/PERFORMANCE.md, "Bot levels")."""

@@ -21,13 +21,13 @@ import hashlib
 import json
 from html import escape
 
-from dreamhome.game.action_text import resource_text, room_text
-from dreamhome.game.event_text import event_text
 from dreamhome.game.record import replay_record
 from dreamhome.game.roles import SCAFFOLD as SCAFFOLD_ROLE
 from dreamhome.game.roles import tools_with_role
 from dreamhome.game.state import GameState
 from dreamhome.i18n import DEFAULT_LANG, check_lang, text
+from dreamhome.render.action_text import resource_text, room_text
+from dreamhome.render.event_text import event_text
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_total
 

@@ -10,11 +10,11 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from dreamhome.game.action_text import describe
 from dreamhome.game.actions import action_from_dict
 from dreamhome.game.record import GameResult
 from dreamhome.i18n import DEFAULT_LANG
 from dreamhome.i18n import text as ui
+from dreamhome.render.action_text import describe
 from dreamhome.render.house_text import house_grid
 from dreamhome.review.game import GameReview, review_game
 from dreamhome.review.marks import TOLERANCE

@@ -8,13 +8,19 @@ computed; the HTML and the summary round them for reading.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
 
 from dreamhome.errors import DreamhomeError
+from dreamhome.i18n import LANGUAGES
 from dreamhome.report import stats
-from dreamhome.report.plan import Condition, ReportPlan
+from dreamhome.report.plan import CARD_BOT, Condition, ReportPlan
+from dreamhome.report.power import first_seat_rate, width
+from dreamhome.report.power import power as power_of
+from dreamhome.report.tension import margin as winner_margin
+from dreamhome.report.tension import tension as tension_of
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import COMPONENTS
 from dreamhome.whatif.report import format_interval
@@ -23,10 +29,19 @@ FORMAT = "dreamhome.report/1"
 Results = Mapping[Condition, Sequence[dict]]
 
 
-def build_document(plan: ReportPlan, results: Results, rulesets: Sequence[Ruleset]) -> dict:
+def build_document(plan: ReportPlan, played: Results, rulesets: Sequence[Ruleset], precision: float | None = None) -> dict:
+    """report.json from the games; `precision`, the width `--precision` asked for (the
+    document then says whether each first seat's interval reached it)."""
+    results = plan.merged(played)
     sections = [_section(plan, results, r, rules) for r, rules in enumerate(rulesets)]
     doc: dict = {"format": FORMAT, "plan": plan.to_dict(), **sections[0]}
     doc["crashed"] = sum(len(g) - len(stats.ok_games(g)) for g in results.values())
+    if precision is not None:
+        doc["precision"] = _precision(plan, results, precision)
+    if plan.variations:
+        doc["sensitivity"] = _sensitivity(plan, results)
+    if "catalogue" in plan.alt_roles or plan.catalogue_skipped:
+        doc["catalogue"] = _catalogue(plan, results)
     if len(sections) > 1:
         doc["vs"] = {**sections[1], "differences": _differences(plan, results)}
     return doc
@@ -37,38 +52,134 @@ def _conditions(plan: ReportPlan, r: int, role: str) -> list[Condition]:
 
 
 def _section(plan: ReportPlan, results: Results, r: int, rules: Ruleset) -> dict:
-    seats = [{"bot": c.bots[0], **stats.seats(results[c], c.players)} for c in _conditions(plan, r, "seats")]
+    seats = [{"bot": c.bots[0], **stats.seats(results[c], c.players, plan.seed)} for c in _conditions(plan, r, "seats")]
     ladder = [
-        {"weaker": c.bots[0], "stronger": c.bots[1], "players": c.players, **stats.ladder(results[c], plan.seed)}
-        for c in _conditions(plan, r, "ladder")
+        {
+            "weaker": weak,
+            "stronger": strong,
+            "players": rotations[0].players,
+            **stats.ladder([(c.bots.index(weak), results[c]) for c in rotations], rotations[0].players, plan.seed),
+        }
+        for weak, strong, rotations in plan.rungs(r)
     ]
     cards = []
     base = results.get(plan.card_baseline(r), [])
-    rates = stats.take_rates(base)
+    rates, take_base = stats.take_rates(base)
+    always = {c.card: results[c] for c in _conditions(plan, r, "always")}
     for c in _conditions(plan, r, "card"):
         assert c.card is not None
         kind, _, ident = c.card.partition(":")
-        entry = {"card": c.card, "kind": kind, "name": rules.card_name(ident), **stats.card(results[c], base, c.players)}
+        figures = stats.card(results[c], always.get(c.card, []), base, plan.copies[r][c.card])
+        names = {lang: str(rules.card_name(ident, lang)) for lang in LANGUAGES}
+        entry = {"card": c.card, "kind": kind, "name": rules.card_name(ident), "names": names, **figures}
         entry["take_rate"] = rates.get(c.card, stats.proportion_ci(0, 0))
-        entry["flags"] = stats.flags(entry, c.players)
+        entry["take_base"] = take_base
         cards.append(entry)
+    comparisons = stats.flag_cards(cards, plan.card_players)
     cards.sort(key=lambda e: (-(e["worth"] if e["worth"] is not None else float("-inf")), e["card"]))
     for rank, entry in enumerate(cards, 1):
         entry["rank"] = rank
     shape = [{"bot": c.bots[0], "players": c.players, **stats.shape(results[c])} for c in _conditions(plan, r, "seats")]
+    tension = [{"bot": c.bots[0], "players": c.players, **tension_of(results[c])} for c in _conditions(plan, r, "seats")]
+    power = [power_of(c.players, c.bots[0], len(stats.ok_games(results[c]))) for c in _conditions(plan, r, "seats")]
     return {
         "ruleset": plan.rulesets[r].label,
         "variants": list(plan.rulesets[r].variants),
         "seats": seats,
         "ladder": ladder,
         "cards": cards,
+        "multiple_comparisons": comparisons,
         "card_players": plan.card_players,
         "shape": shape,
+        "tension": tension,
+        "power": power,
         "best_house": best_house(rules),
         "assumed": [
             {"id": ident, "field": fld, "file": Path(ref.file).name, "line": ref.line}
             for ident, fld, ref in rules.assumed_values()
         ],
+    }
+
+
+def _precision(plan: ReportPlan, results: Results, target: float) -> dict:
+    """Each self-play condition's first-seat interval against the width asked for."""
+    rows = []
+    for c in plan.conditions():
+        if c.role == "seats":
+            ci = first_seat_rate(results[c], c.players)
+            wide = width(ci)
+            rows.append(
+                {
+                    "ruleset": c.ruleset,
+                    "players": c.players,
+                    "bot": c.bots[0],
+                    "games": ci["n"],
+                    "width": wide if math.isfinite(wide) else None,
+                }
+            )
+    return {
+        "width": target,
+        "reached": all(r["width"] is not None and r["width"] <= target for r in rows),
+        "blocks": len(plan.extensions),
+        "conditions": rows,
+    }
+
+
+def _alt_effects(plan: ReportPlan, results: Results, label: str, role: str) -> dict:
+    """An alternative ruleset against the first, paired by seed: the changes in the mean
+    score, the first seat's win share and the winner's margin, each with its interval."""
+    p = plan.card_players
+    base = results[plan.alt_baseline()]
+    games = results[Condition(0, p, (CARD_BOT,) * p, plan.alt_games, role, alt=label)]
+    mean_score = stats.paired(base, games, _mean_score)
+    return {
+        "games": mean_score["n"],
+        "mean_score": mean_score,
+        "first_win_rate": stats.paired(base, games, partial(stats.first_edge, players=p)),
+        "margin": stats.paired(base, games, lambda g: float(winner_margin(g))),
+    }
+
+
+def _mean_score(game: dict) -> float:
+    return sum(game["scores"]) / len(game["scores"])
+
+
+def _sensitivity(plan: ReportPlan, results: Results) -> dict:
+    """Every assumed value's steps, ranked by the size of their effect on the mean score
+    (`rank`) and on the first seat's win share (`rank_first_seat`); the values not varied
+    beside them with their reasons."""
+    entries = []
+    not_varied = []
+    for v in plan.variations:
+        if v.spec is None:
+            not_varied.append(v.to_dict())
+            continue
+        entries.append({**v.to_dict(), **_alt_effects(plan, results, v.spec.label, "sensitivity")})
+    for key, rank in (("first_win_rate", "rank_first_seat"), ("mean_score", "rank")):
+        entries.sort(key=lambda e: (-abs(e[key]["mean"] or 0.0), e["value"], e["step"]))
+        for k, e in enumerate(entries, 1):
+            e[rank] = k
+    return {
+        "players": plan.card_players,
+        "bot": CARD_BOT,
+        "games": plan.alt_games,
+        "entries": entries,
+        "not_varied": not_varied,
+    }
+
+
+def _catalogue(plan: ReportPlan, results: Results) -> dict:
+    rows = [
+        {"variant": spec.label, **_alt_effects(plan, results, spec.label, "catalogue")}
+        for spec, role in zip(plan.alternatives, plan.alt_roles)
+        if role == "catalogue"
+    ]
+    return {
+        "players": plan.card_players,
+        "bot": CARD_BOT,
+        "games": plan.alt_games,
+        "rows": rows,
+        "skipped": [{"variant": v, "why": why} for v, why in plan.catalogue_skipped],
     }
 
 
@@ -108,14 +219,15 @@ def _differences(plan: ReportPlan, results: Results) -> dict:
                 **{f"part_{c}": stats.paired(ga, gb, partial(_part_mean, part=i)) for i, c in enumerate(COMPONENTS)},
             }
         )
-    for a, b in zip(_conditions(plan, 0, "ladder"), _conditions(plan, 1, "ladder")):
-        ga, gb = results[a], results[b]
+    for (weak, strong, rot_a), (_w, _s, rot_b) in zip(plan.rungs(0), plan.rungs(1)):
+        ga = _rotated(weak, rot_a, results)
+        gb = _rotated(weak, rot_b, results)
         out["ladder"].append(
             {
-                "weaker": a.bots[0],
-                "stronger": a.bots[1],
-                "stronger_win_rate": stats.paired(ga, gb, lambda g: stats.win_share(g, 1)),
-                "margin": stats.paired(ga, gb, lambda g: g["scores"][1] - g["scores"][0]),
+                "weaker": weak,
+                "stronger": strong,
+                "weaker_win_rate": stats.paired(ga, gb, lambda g: stats.win_share(g, g["weak"])),
+                "margin": stats.paired(ga, gb, stats.margin_of_weaker),
             }
         )
     base_a, base_b = results.get(plan.card_baseline(0), []), results.get(plan.card_baseline(1), [])
@@ -127,6 +239,16 @@ def _differences(plan: ReportPlan, results: Results) -> dict:
         worth_a = dict(_worths(results[a], base_a))
         diffs = [w - worth_a[k] for k, w in _worths(results[twin], base_b) if k in worth_a]
         out["cards"].append({"card": a.card, "worth": stats.mean_ci(diffs)})
+    return out
+
+
+def _rotated(weak: str, rotations: Sequence[Condition], results: Results) -> list[dict]:
+    """A rung's games from every rotation, each marked with the weaker bot's seat and indexed
+    (rotation, game) so that two rulesets' rungs pair game by game."""
+    out = []
+    for k, c in enumerate(rotations):
+        seat = c.bots.index(weak)
+        out += [{**g, "weak": seat, "game": (k, g["game"])} for g in results[c]]
     return out
 
 
@@ -148,15 +270,14 @@ def summary(doc: dict) -> str:
         first = s["positions"][0]["win_rate"]
         lines.append(
             f"  {s['players']} players, {s['bot']}: first seat wins {format_interval(first)} "
-            f"(even {s['even_share']:.1%}); largest deviation {s['balance']:.1%}; "
+            f"(even {s['even_share']:.1%}); largest deviation {_share(s['balance_ci'])}; "
             f"tie-break decided {format_interval(s['tiebreak_decided'])}"
         )
     for rung in doc["ladder"]:
-        share = rung["variance"]["bots"]["share"]
         lines.append(
-            f"  {rung['stronger']} over {rung['weaker']}: wins {format_interval(rung['stronger_win_rate'])}, "
-            f"margin {format_interval(rung['margin'], 1)}; variance explained by the bots "
-            + (f"{share:.0%}" if share is not None else "—")
+            f"  {rung['stronger']} over {rung['weaker']} ({rung['players']} players, the weaker in every seat): "
+            f"the weaker wins {format_interval(rung['weaker_win_rate'])} (even {rung['even_share']:.1%}), "
+            f"margin {format_interval(rung['margin'], 1)} points"
         )
     if doc["cards"]:
         top, bottom = doc["cards"][0], doc["cards"][-1]
@@ -164,14 +285,49 @@ def summary(doc: dict) -> str:
             f"  cards ({doc['card_players']} players, restricted play): most worth {top['name']} {_worth(top)}; "
             f"least {bottom['name']} {_worth(bottom)}"
         )
-        flagged = {f: [c["name"] for c in doc["cards"] if f in c["flags"]] for f in ("essential", "worthless")}
-        said = {  # the flags as a reader takes them: "worthless" only says the interval holds 0
-            "essential": "essential (forbidding it costs at least half an even share of wins)",
-            "worthless": "no measurable worth (its points interval holds 0)",
+        said = {
+            "costly_to_lose": "costly to lose (a seat forbidden it loses points)",
+            "better_without": "better without (a seat forbidden it gains points: the bot over-values it)",
+            "essential": "essential (forbidding it costs more than half an even share of wins)",
         }
-        for f, names in flagged.items():
+        for f, what in said.items():
+            names = [c["name"] for c in doc["cards"] if f in c["flags"]]
             if names:
-                lines.append(f"  {said[f]}: {', '.join(names)}")
+                lines.append(f"  {what}: {', '.join(names)}")
+        unflagged = sum(1 for c in doc["cards"] if not c["flags"])
+        if unflagged:
+            lines.append(
+                f"  {unflagged} card type(s): worth not told apart from 0 by these games "
+                f"({doc['multiple_comparisons']['method']}-adjusted, family-wise {doc['multiple_comparisons']['alpha']:.0%})"
+            )
+    for t in doc["tension"]:
+        lines.append(
+            f"  tension, {t['players']} players, {t['bot']}: winner's margin {format_interval(t['margin'], 1)}, "
+            f"close (≤ {t['close_points']}) {format_interval(t['close'])}, lead changes {format_interval(t['lead_changes'], 1)}, "
+            f"settled at step {format_interval(t['decided_round'], 1)} of {t['steps']}"
+        )
+    for pw in doc["power"]:
+        lines.append(
+            f"  power, {pw['players']} players, {pw['bot']}: a {pw['edge']:.0%} first-seat edge needs {pw['games_needed']} games "
+            f"to be detected (power {pw['power']:.0%}); {pw['games_played']} played give power {pw['power_at_played']:.0%}"
+        )
+    if "precision" in doc:
+        pr = doc["precision"]
+        outcome = "reached" if pr["reached"] else "NOT reached (the game cap)"
+        games = ", ".join(
+            f"{c['players']}p {c['bot']} {c['games']} games ({c['width'] or 0:.3f})"
+            for c in pr["conditions"]
+            if c["ruleset"] == 0
+        )
+        lines.append(f"  --precision {pr['width']}: {outcome} in {pr['blocks']} more block(s): {games}")
+    if "sensitivity" in doc:
+        top = sorted(doc["sensitivity"]["entries"], key=lambda e: e["rank"])[:3]
+        ranked = "; ".join(f"{e['id']} {e['change']} ({e['value']}): {format_interval(e['mean_score'])}" for e in top)
+        lines.append(f"  sensitivity ({len(doc['sensitivity']['entries'])} changes), largest effect on the mean score: {ranked}")
+    if "catalogue" in doc:
+        rows = sorted(doc["catalogue"]["rows"], key=lambda r: -abs(r["mean_score"]["mean"] or 0.0))[:3]
+        ranked = "; ".join(f"{r['variant']} {format_interval(r['mean_score'])}" for r in rows)
+        lines.append(f"  catalogue ({len(doc['catalogue']['rows'])} variants), largest change in the mean score: {ranked}")
     best = doc["best_house"]
     reached = max((s["best_reached"] for s in doc["shape"] if s["best_reached"] is not None), default=None)
     lines.append(f"  best house reached {reached}, proven best {best['total']}; {len(doc['assumed'])} assumed values")
@@ -185,6 +341,14 @@ def summary(doc: dict) -> str:
     if doc["crashed"]:
         lines.append(f"  {doc['crashed']} game(s) crashed; their seeds are in the games/ directories")
     return "\n".join(lines) + "\n"
+
+
+def _share(ci: dict) -> str:
+    if ci["share"] is None:
+        return "—"
+    if ci["low"] is None:
+        return f"{ci['share']:.1%}"
+    return f"{ci['share']:.1%} [{ci['low']:.1%}, {ci['high']:.1%}]"
 
 
 def _worth(card: dict) -> str:

@@ -52,26 +52,41 @@ def seats_figure(section: dict) -> bytes:
 
 
 def ladder_figure(section: dict) -> bytes:
-    """Each rung: the stronger bot's win rate, and the variance shares (bots, draw, rest)."""
+    """Each rung: the weaker bot's and a stronger seat's win rates against an even share
+    (1/players, dashed), the margin, and the deal's share of the margin's variance."""
     plt = _plt()
     rungs = section["ladder"]
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(8, 3.2))
+    fig, (ax, bx, cx) = plt.subplots(1, 3, figsize=(10, 3.2))
     labels = [f"{r['stronger']}\nover {r['weaker']}" for r in rungs]
-    rates = [r["stronger_win_rate"]["rate"] or 0.0 for r in rungs]
-    errs = list(zip(*(_err(r["stronger_win_rate"], "rate") for r in rungs))) if rungs else None
-    ax.bar(labels, rates, yerr=errs, capsize=3, color="#55a868")
-    ax.axhline(0.5, linestyle="--", color="grey", linewidth=1)
+    xs = list(range(len(rungs)))
+    for offset, key, colour, name in (
+        (-0.2, "weaker_win_rate", "#c44e52", "weaker"),
+        (0.2, "stronger_win_rate", "#55a868", "a stronger seat"),
+    ):
+        rates = [r[key]["rate"] or 0.0 for r in rungs]
+        errs = list(zip(*(_err(r[key], "rate") for r in rungs)))
+        ax.bar([x + offset for x in xs], rates, 0.4, yerr=errs, capsize=3, color=colour, label=name)
+    for x, r in zip(xs, rungs):
+        ax.hlines(r["even_share"], x - 0.45, x + 0.45, linestyles="--", color="grey", linewidth=1)
+    ax.set_xticks(xs, labels)
     ax.set_ylim(0, 1)
-    ax.set_ylabel("stronger bot's win rate")
-    bottom = [0.0] * len(rungs)
-    for part, colour in (("bots", "#55a868"), ("draw", "#4c72b0"), ("rest", "#cccccc")):
-        values = [r["variance"][part]["share"] or 0.0 for r in rungs]
-        bx.bar(labels, values, bottom=bottom, label=part, color=colour)
-        bottom = [b + v for b, v in zip(bottom, values)]
-    bx.set_ylim(0, 1)
-    bx.set_ylabel("share of the score's variance")
-    bx.legend(fontsize=8)
-    fig.suptitle("Skill and luck", fontsize=10)
+    ax.set_ylabel("win rate (dashed: an even share)")
+    ax.legend(fontsize=7)
+    margins = [r["margin"]["mean"] or 0.0 for r in rungs]
+    bx.bar(labels, margins, yerr=list(zip(*(_err(r["margin"], "mean") for r in rungs))), capsize=3, color="#55a868")
+    bx.axhline(0, color="black", linewidth=0.8)
+    bx.set_ylabel("margin (points)")
+    shares = [r["deal_share"] for r in rungs]
+    cx.bar(
+        labels,
+        [d["share"] or 0.0 for d in shares],
+        yerr=list(zip(*(_err(d, "share") for d in shares))),
+        capsize=3,
+        color="#4c72b0",
+    )
+    cx.set_ylim(0, 1)
+    cx.set_ylabel("deal's share of the margin's variance")
+    fig.suptitle("Skill and luck (95% intervals)", fontsize=10)
     return _png(fig)
 
 
@@ -109,9 +124,32 @@ def shape_figure(section: dict) -> bytes:
     ax.set_xticks([i + width * (len(rows) - 1) / 2 for i in range(len(COMPONENTS))], [c.replace("_", " ") for c in COMPONENTS])
     ax.set_ylabel("points per house (bars: 5th–95th percentile)")
     best = section["best_house"]["total"]
-    reached = max((s["best_reached"] for s in rows if s["best_reached"] is not None), default=None)
-    ax.set_title(f"The score's parts; best house reached {reached}, proven best {best}", fontsize=10)
+    reached = max((s["best_reached"] for s in section["shape"] if s["best_reached"] is not None), default=None)
+    bot = rows[0]["bot"] if rows else ""
+    ax.set_title(f"The score's parts ({bot}); best house reached by any bot {reached}, proven best {best}", fontsize=10)
     ax.legend(fontsize=8)
+    return _png(fig)
+
+
+def tension_figure(section: dict) -> bytes:
+    """The tension figures of each player count and bot, each bar with its 95% interval."""
+    plt = _plt()
+    rows = section["tension"]
+    labels = [f"{t['players']}p {t['bot']}" for t in rows]
+    fig, axes = plt.subplots(1, 4, figsize=(11, 3))
+    panels = (
+        ("margin", "mean", "winner's margin (points)"),
+        ("close", "rate", "close: won by ≤ 2"),
+        ("lead_changes", "mean", "lead changes"),
+        ("decided_round", "mean", "settled at step"),
+    )
+    for ax, (key, value, title) in zip(axes, panels):
+        values = [t[key][value] or 0.0 for t in rows]
+        errs = list(zip(*(_err(t[key], value) for t in rows))) if rows else None
+        ax.bar(labels, values, yerr=errs, capsize=3, color="#8172b3")
+        ax.set_title(title, fontsize=9)
+        ax.tick_params(axis="x", labelsize=7, rotation=30)
+    fig.suptitle("Tension (95% intervals)", fontsize=10)
     return _png(fig)
 
 
@@ -120,13 +158,13 @@ def vs_figure(doc: dict) -> bytes:
     count, and each card's worth."""
     plt = _plt()
     diff = doc["vs"]["differences"]
+    if not diff["cards"]:
+        fig, ax = plt.subplots(figsize=(5, 0.4 * max(4, len(diff["seats"])) + 1))
+        _first_edge_bars(ax, diff)
+        fig.suptitle(f"{doc['vs']['ruleset']} less {doc['ruleset']}, paired by seed (95% intervals)", fontsize=10)
+        return _png(fig)
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(9, 0.25 * max(8, len(diff["cards"])) + 1))
-    labels = [f"{d['players']}p {d['bot']}" for d in diff["seats"]]
-    values = [d["first_advantage"]["mean"] or 0.0 for d in diff["seats"]]
-    errs = list(zip(*(_err(d["first_advantage"], "mean") for d in diff["seats"]))) if labels else None
-    ax.barh(labels, values, xerr=errs, capsize=3, color="#4c72b0")
-    ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("change in the first seat's win-rate edge")
+    _first_edge_bars(ax, diff)
     names = [d["card"] for d in diff["cards"]][::-1]
     worth = [d["worth"]["mean"] or 0.0 for d in diff["cards"]][::-1]
     werr = list(zip(*(_err(d["worth"], "mean") for d in diff["cards"][::-1]))) if names else None
@@ -138,14 +176,74 @@ def vs_figure(doc: dict) -> bytes:
     return _png(fig)
 
 
+def _first_edge_bars(ax, diff: dict) -> None:
+    labels = [f"{d['players']}p {d['bot']}" for d in diff["seats"]]
+    values = [d["first_advantage"]["mean"] or 0.0 for d in diff["seats"]]
+    errs = list(zip(*(_err(d["first_advantage"], "mean") for d in diff["seats"]))) if labels else None
+    ax.barh(labels, values, xerr=errs, capsize=3, color="#4c72b0")
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("change in the first seat's win-rate edge")
+
+
+def sensitivity_figure(doc: dict) -> bytes:
+    """A tornado plot: each assumed value's step down and step up, ranked by the size of the
+    change in the mean score (left) with the first seat's win share beside it (right)."""
+    plt = _plt()
+    entries = sorted(doc["sensitivity"]["entries"], key=lambda e: e["rank"])
+    order: list[str] = []
+    for e in entries:
+        if e["value"] not in order:
+            order.append(e["value"])
+    names = {e["value"]: f"{e['id']} {e['field']} ({e['value']})" for e in entries}
+    fig, axes = plt.subplots(1, 2, figsize=(10, 0.3 * max(6, len(order)) + 1), sharey=True)
+    for ax, key, title in zip(
+        axes, ("mean_score", "first_win_rate"), ("change in the mean score", "change in the first seat's win share")
+    ):
+        for step, colour, shift in ((-1, "#4c72b0", -0.2), (1, "#c44e52", 0.2)):
+            rows = [(order.index(e["value"]), e) for e in entries if e["step"] == step]
+            ys = [len(order) - 1 - i + shift for i, _e in rows]
+            values = [e[key]["mean"] or 0.0 for _i, e in rows]
+            errs = list(zip(*(_err(e[key], "mean") for _i, e in rows))) if rows else None
+            ax.barh(ys, values, 0.4, xerr=errs, capsize=2, color=colour, label="one step down" if step < 0 else "one step up")
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.set_xlabel(title, fontsize=9)
+    axes[0].set_yticks(range(len(order)), [names[v] for v in reversed(order)], fontsize=7)
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Sensitivity to the assumed values (95% intervals)", fontsize=10)
+    return _png(fig)
+
+
+def catalogue_figure(doc: dict) -> bytes:
+    """Each catalogue variant's paired change in the mean score and in the first seat's win share."""
+    plt = _plt()
+    rows = doc["catalogue"]["rows"]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 0.3 * max(6, len(rows)) + 1), sharey=True)
+    names = [r["variant"] for r in rows][::-1]
+    for ax, key, title in zip(
+        axes, ("mean_score", "first_win_rate"), ("change in the mean score", "change in the first seat's win share")
+    ):
+        values = [r[key]["mean"] or 0.0 for r in rows][::-1]
+        errs = list(zip(*(_err(r[key], "mean") for r in rows[::-1]))) if rows else None
+        ax.barh(names, values, xerr=errs, capsize=2, color="#55a868")
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.set_xlabel(title, fontsize=9)
+        ax.tick_params(axis="y", labelsize=7)
+    fig.suptitle("The catalogue against the rules, paired by seed (95% intervals)", fontsize=10)
+    return _png(fig)
+
+
 def all_figures(doc: dict) -> dict[str, bytes]:
     """Every plot of the report by name (the base ruleset's; `vs` when given); a section with
     nothing to plot (no ladder, --no-cards) has none."""
-    out = {"seats": seats_figure(doc), "shape": shape_figure(doc)}
+    out = {"seats": seats_figure(doc), "shape": shape_figure(doc), "tension": tension_figure(doc)}
     if doc["ladder"]:
         out["ladder"] = ladder_figure(doc)
     if doc["cards"]:
         out["cards"] = cards_figure(doc)
+    if doc.get("sensitivity", {}).get("entries"):
+        out["sensitivity"] = sensitivity_figure(doc)
+    if doc.get("catalogue", {}).get("rows"):
+        out["catalogue"] = catalogue_figure(doc)
     if "vs" in doc:
         out["vs"] = vs_figure(doc)
         if doc["vs"]["cards"]:

@@ -33,6 +33,7 @@ def play_report_game(rules: Ruleset, players: int, bots: list[str], seed: int) -
     multi = [0] * players
     taken: dict[str, int] = {}
     seen: set[tuple[int, int, frozenset[str]]] = set()
+    round_scores: list[list[int]] = []  # every house's score at each round's end (tension)
     while not state.is_terminal():
         actor = state.current_player()
         bot = seats[actor]
@@ -49,6 +50,8 @@ def play_report_game(rules: Ruleset, players: int, bots: list[str], seed: int) -
             for card in takes(obs, action):
                 taken[card] = taken.get(card, 0) + 1
         state.apply_action(action)
+        if state.is_terminal() or state.round != obs.round:
+            round_scores.append(state.returns())
     steps = [0] * players  # the game's forced steps (one legal action: the driver played it)
     for event in state.events:
         if event.get("forced") and "player" in event:
@@ -73,6 +76,7 @@ def play_report_game(rules: Ruleset, players: int, bots: list[str], seed: int) -
         "forced": [s.forced if isinstance(s, RestrictedBot) else 0 for s in seats],
         "taken": dict(sorted(taken.items())),
         "offered": dict(sorted(offered.items())),
+        "round_scores": round_scores,
     }
 
 

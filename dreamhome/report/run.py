@@ -7,10 +7,12 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from dreamhome.fileio import check_output_dir
 from dreamhome.report.plan import Condition, ReportPlan
 from dreamhome.report.play import play_report_chunk
+from dreamhome.report.power import first_seat_rate, more_games, width
 from dreamhome.whatif.executors import executor
 from dreamhome.whatif.experiment import job_payload
 from dreamhome.whatif.store import Store
@@ -66,3 +68,82 @@ def run_plan(
 def _payloads(stores: list[Store], todo: list[tuple[int, tuple[int, int, int]]]) -> Iterator[dict]:
     for k, job in todo:
         yield {**job_payload(stores[k].exp, job), "ruleset": k}
+
+
+def run_to_precision(
+    plan: ReportPlan,
+    out: str | Path | None,
+    target: float,
+    *,
+    say: Callable[[str], None] | None = None,
+    **options: Any,
+) -> tuple[ReportPlan, dict[Condition, list[dict]]]:
+    """`--precision W`: the plan played, then each self-play condition whose first seat's
+    win-rate interval is wider than W played on in blocks (`power.more_games`, under every
+    ruleset on the same seeds) until every interval is at most W wide or a condition reaches
+    MAX_GAMES. Returns the plan with its blocks and the games; each round's decision reads
+    the games alone, so a seed gives the same blocks on any executor."""
+    temp = None
+    if out is None:  # the rounds share one store; the caller's own directory otherwise
+        temp = tempfile.TemporaryDirectory(prefix="dreamhome-report-")
+        out = temp.name
+    try:
+        resume = bool(options.pop("resume", False))
+        while True:
+            played = run_plan(plan, out, resume=resume, **options)
+            resume = True  # the next round continues the same store
+            merged = plan.merged(played)
+            added = False
+            for c in plan.conditions():
+                if c.role != "seats" or c.ruleset != 0:
+                    continue
+                widest = max(width(first_seat_rate(merged[d], c.players)) for d in _twins(plan, c))
+                games = min(len(merged[d]) for d in _twins(plan, c))
+                if widest > target:
+                    extra = more_games(games, widest, target, plan.chunk)
+                    if extra:
+                        plan = plan.extended(c.players, c.bots[0], extra)
+                        added = True
+                        if say is not None:
+                            say(
+                                f"--precision {target}: {c.players} players, {c.bots[0]}: interval {widest:.3f} wide "
+                                f"after {games} games; {extra} more"
+                            )
+            if not added:
+                return plan, played
+    finally:
+        if temp is not None:
+            temp.cleanup()
+
+
+def _twins(plan: ReportPlan, cond: Condition) -> list[Condition]:
+    """The self-play condition `cond` under every ruleset (they are extended together)."""
+    return [c for c in plan.conditions() if c.role == "seats" and c.players == cond.players and c.bots == cond.bots]
+
+
+def estimate_minutes(plan: ReportPlan, workers: int, per_kind: int = 2) -> tuple[str, float]:
+    """The wall time the plan's games will take, from a small timed run before it starts:
+    `per_kind` games of each kind of condition (its player count and its bots, a card
+    restriction counted as the bot it wraps) played here, their mean time scaled to that kind's
+    games and divided among the workers. Wall-clock based and printed only: it never enters the
+    report, whose numbers are the games'."""
+    import time
+
+    from dreamhome.report.restricted import split_name
+
+    kinds: dict[tuple[int, tuple[str, ...]], tuple[Condition, int]] = {}
+    for c in plan.conditions():
+        kind = (c.players, tuple(split_name(b)[0] for b in c.bots))
+        first, games = kinds.get(kind, (c, 0))
+        kinds[kind] = (first, games + c.games)
+    seconds = 0.0
+    played = 0
+    for cond, games in kinds.values():
+        exp = plan.experiment(cond)
+        job = {**job_payload(exp, (0, 0, min(per_kind, cond.games))), "ruleset": 0}
+        start = time.perf_counter()
+        play_report_chunk(job)
+        took = time.perf_counter() - start
+        played += job["end"]
+        seconds += took / job["end"] * games
+    return f"{played} games of {len(kinds)} kind(s), timed just now", seconds / 60 / max(1, workers)

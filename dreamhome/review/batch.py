@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from dreamhome.errors import DreamhomeError
-from dreamhome.review.evaluation import REVIEW_WORK
+from dreamhome.players.evaluation import REVIEW_WORK
 from dreamhome.review.marks import BLUNDER, MISTAKE, TOLERANCE
 from dreamhome.whatif.runner import RECORDS_DIR
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from dreamhome.game.record import GameResult
+from dreamhome.players.evaluation import REVIEW_WORK, review_settings
 from dreamhome.players.lookahead import HARD, MEDIUM
-from dreamhome.review.evaluation import REVIEW_WORK, review_settings
 from dreamhome.review.marks import BLUNDER, MISTAKE, TOLERANCE
 from dreamhome.review.summary import PlayerReview, player_reviews
 from dreamhome.review.walk import Walk, walk_record

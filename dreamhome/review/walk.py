@@ -16,7 +16,7 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import action_from_dict
 from dreamhome.game.record import GameResult, replay_record
 from dreamhome.game.state import GameState
-from dreamhome.review.evaluation import REVIEW_WORK, evaluate
+from dreamhome.players.evaluation import REVIEW_WORK, evaluate
 from dreamhome.review.marks import mark
 
 

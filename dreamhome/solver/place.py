@@ -146,7 +146,7 @@ def best_placement_bound(
     scenarios: list[list[dict[int, int]]] | None = None,
 ) -> tuple[int, bool, Placement]:
     """`best_placement_now` under a wall-clock limit, saying whether the value is proven: the
-    hints of a human seat (dreamhome.game.hints) must answer within a second and say so when
+    hints of a human seat (dreamhome.players.hints) must answer within a second and say so when
     the solver ran out of time."""
     options = [(0, card, pl) for pl in placements]
     total, proven, chosen = _solve_completion(rules, house, pool, options, time_limit, 1, seed, deterministic_time, scenarios)

@@ -19,7 +19,7 @@ each body and answer):
   `legal_actions()`, `version` the number of events the page saw (a stale page gets 409, so
   a double click never applies a second action meant for an older list); then the bots move,
   one stored and announced decision at a time.
-* `POST /api/games/{id}/hint` {seat, key}: `dreamhome.game.hints.hint` for the seat, on its turn.
+* `POST /api/games/{id}/hint` {seat, key}: `dreamhome.players.hints.hint` for the seat, on its turn.
 * `GET /api/games/{id}/events`: Server-Sent Events, `{"version", "to_move", "over"}` at once
   and after every stored change (`live.Hub`).
 * `GET /api/games/{id}/final`, `GET /games/{id}/replay`: the end comparison, the replay page.
@@ -75,9 +75,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.hints import HINT_WORK, Hint, hint
 from dreamhome.game.state import GameState, IllegalAction
 from dreamhome.i18n import DEFAULT_LANG, LANGUAGES, UnknownLanguageError, check_lang, language_name
+from dreamhome.players.hints import HINT_WORK, Hint, hint
 from dreamhome.variant_menu import variant_menu
 from dreamhome.web.live import DEFAULT_STREAMS_PER_CLIENT, Hub, TooManyStreamsError
 from dreamhome.web.ratelimit import DEFAULT_BURST, DEFAULT_RATE, RateLimit, client_of
@@ -102,7 +102,7 @@ from dreamhome.web.store import (
 from dreamhome.web.view import final_view, game_view, hint_view, page_texts, rules_view
 
 HintFunction = Callable[[GameState, float], Hint]
-"""What the hint endpoint calls: `dreamhome.game.hints.hint`, or a stand-in in tests."""
+"""What the hint endpoint calls: `dreamhome.players.hints.hint`, or a stand-in in tests."""
 
 log = logging.getLogger("dreamhome.web")
 

@@ -61,14 +61,14 @@ from typing import Any, TypeVar
 
 from dreamhome import fileio
 from dreamhome.errors import DreamhomeError
-from dreamhome.game import roster
 from dreamhome.game.actions import action_from_dict
-from dreamhome.game.bot import Bot
 from dreamhome.game.phases import Phase
 from dreamhome.game.record import HUMAN, GameResult, resume_record
-from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState
 from dreamhome.house import House, house_from_json, house_to_json
+from dreamhome.players import roster
+from dreamhome.players.bot import Bot
+from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import Ruleset
 
 FORMAT = "dreamhome.webgame/2"

@@ -16,16 +16,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from dreamhome.game.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.game.actions import Action
-from dreamhome.game.event_text import event_text
-from dreamhome.game.hints import Hint, bound_text, reason_text
 from dreamhome.game.roles import has_role
-from dreamhome.game.roster import LEVELS
 from dreamhome.game.state import GameState
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, floor_name, has_text, keys, text
+from dreamhome.players.hints import Hint, bound_text, reason_text
+from dreamhome.players.roster import LEVELS
+from dreamhome.render.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.render.card_text import all_card_texts
+from dreamhome.render.event_text import event_text
 from dreamhome.render.house_svg import house_svg
 from dreamhome.render.how_to_play import how_to_play, phase_reasons
 from dreamhome.render.score_text import line_text
@@ -52,7 +52,7 @@ def page_texts(lang: str = DEFAULT_LANG) -> dict[str, str]:
 
 
 def _event_text(state: GameState, event: dict[str, Any], names: list[str], lang: str) -> str:
-    """One line of the log in `lang` (dreamhome.game.event_text, as the replay page says it), its
+    """One line of the log in `lang` (dreamhome.render.event_text, as the replay page says it), its
     player named as the page names the seats."""
     player = event.get("player")
     who = names[player] if isinstance(player, int) and 0 <= player < len(names) else str(player)
@@ -230,7 +230,7 @@ def final_view(game: Game, lang: str = DEFAULT_LANG) -> dict[str, Any]:
 
 def hint_view(state: GameState, hint: Hint, lang: str = DEFAULT_LANG) -> dict[str, Any]:
     """The hint for the position `state` as JSON: each option's bound and proof, and the solver's
-    pick (dreamhome.game.hints) with its value (`pick_value`, proven or not: `pick_proven`; shown
+    pick (dreamhome.players.hints) with its value (`pick_value`, proven or not: `pick_proven`; shown
     "≥N" when not, as the terminal shows it) and its one-line reason in `lang`; each option's text
     in `lang` as the legal actions' list shows it."""
     return {

@@ -119,7 +119,7 @@ def build_experiment(
     `bots`: one name per seat, or None for greedy everywhere; `base_rules` and `base_variants`
     (the command's global `--rules` and `--variant`) are the rules in use under every ruleset.
     """
-    from dreamhome.game.roster import make_bot
+    from dreamhome.players.roster import make_bot
 
     check_size(games, chunk)
     if not rulesets:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 
 from dreamhome.game.phases import Phase
-from dreamhome.game.roster import make_bot
 from dreamhome.game.state import GameState, Resource
 from dreamhome.legality import house_violations
+from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 
 

@@ -1,4 +1,4 @@
-"""The `Bot` base class, alone, so bots of any package (the packaged ones in `game.bots`,
+"""The `Bot` base class, alone, so bots of any package (the packaged ones in `players.bots`,
 OpenSpiel's search bots in `openspiel.bots`, a user's own) derive from it without importing
 each other."""
 

@@ -26,11 +26,11 @@ from dreamhome.game.actions import (
     TakeColumn,
     TakeRoomAtRoundStart,
 )
-from dreamhome.game.bot import Bot
 from dreamhome.game.observation import Observation
 from dreamhome.game.roles import TAKE_ROOM_AT_ROUND_START, first_timed_effect
 from dreamhome.game.state import MARKER_COLUMN, Resource
 from dreamhome.house import House
+from dreamhome.players.bot import Bot
 from dreamhome.players.lookahead import MEDIUM, Settings, end_action, rounds_house, unseen_pool, without
 from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_total
@@ -134,7 +134,7 @@ SEARCH_BOTS = ("mcts", "ismcts")
 def make_bot(name: str, seed: int, seat: int) -> Bot:
     """The bot for one seat: a name of `BOTS`, or `module:Class` for a bot of your own.
 
-    The entry points call `dreamhome.game.roster.make_bot`, which adds the levels (easy, medium,
+    The entry points call `dreamhome.players.roster.make_bot`, which adds the levels (easy, medium,
     hard) on top of this one; this one stays for code that names the packaged bots only.
 
     A bot of your own is a `Bot` subclass in any importable module (docs/python.md); it is
@@ -169,7 +169,7 @@ def _import_bot(name: str) -> type[Bot]:
     if cls is None:
         raise DreamhomeError(f"bot '{name}': module {module_name} has no {class_name}")
     if not (isinstance(cls, type) and issubclass(cls, Bot)):
-        raise DreamhomeError(f"bot '{name}': {class_name} is not a bot (a subclass of dreamhome.game.bots.Bot)")
+        raise DreamhomeError(f"bot '{name}': {class_name} is not a bot (a subclass of dreamhome.players.bots.Bot)")
     return cls
 
 

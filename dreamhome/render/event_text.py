@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from dreamhome.game.action_text import describe
 from dreamhome.game.actions import action_from_dict
 from dreamhome.game.state import GameState
 from dreamhome.i18n import DEFAULT_LANG, has_text, text
+from dreamhome.render.action_text import describe
 
 
 def when_text(state: GameState, round_number: object, lang: str = DEFAULT_LANG) -> str:

@@ -2,8 +2,8 @@
 searches and `module:Class` bots of your own — one `make_bot` for every entry point that
 takes a bot's name (`play --bots`, whatif and report, records, the browser table).
 
-Its own module because the hard level's bot (`game.hard_bot`) builds on `game.bots`: the
-table of levels can live neither there nor in `game.bots` without an import circle.
+Its own module because the hard level's bot (`players.hard_bot`) builds on `players.bots`: the
+table of levels can live neither there nor in `players.bots` without an import circle.
 
 A level is a name for a bot class, resolved where the bot is made; a record keeps the name as
 given (`medium`, not `solver`), since it says what the player chose. The medium level *is*
@@ -14,11 +14,11 @@ the solver bot (same class, same `name`, so the same random stream): `--bots med
 from __future__ import annotations
 
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.bot import Bot
-from dreamhome.game.bots import BOTS, SEARCH_BOTS, SolverBot
-from dreamhome.game.bots import make_bot as _packaged_bot
-from dreamhome.game.easy_bot import EasyBot
-from dreamhome.game.hard_bot import HardBot
+from dreamhome.players.bot import Bot
+from dreamhome.players.bots import BOTS, SEARCH_BOTS, SolverBot
+from dreamhome.players.bots import make_bot as _packaged_bot
+from dreamhome.players.easy_bot import EasyBot
+from dreamhome.players.hard_bot import HardBot
 
 LEVELS: dict[str, type[Bot]] = {"easy": EasyBot, "medium": SolverBot, "hard": HardBot}
 """The levels, weakest first (issue 25; strength and time a decision in docs/PERFORMANCE.md)."""

@@ -17,7 +17,7 @@ close to what the deal allows.
 
 from __future__ import annotations
 
-from dreamhome.game.bots import SolverBot
+from dreamhome.players.bots import SolverBot
 from dreamhome.players.lookahead import HARD
 
 

@@ -10,8 +10,8 @@ that the easy bot's 2-player win rates against those two stand-ins average about
 from __future__ import annotations
 
 from dreamhome.game.actions import Action
-from dreamhome.game.bots import GreedyBot
 from dreamhome.game.observation import Observation
+from dreamhome.players.bots import GreedyBot
 
 
 class EasyBot(GreedyBot):

@@ -1,6 +1,6 @@
 """Hints for a human seat: what each legal option is worth, and the best of them.
 
-The terminal seat (`dreamhome play --bots human,…`, dreamhome/game/human.py) and the browser
+The terminal seat (`dreamhome play --bots human,…`, dreamhome/terminal/seat.py) and the browser
 table both call one function::
 
     hint(state: GameState, work: float = HINT_WORK) -> Hint
@@ -141,7 +141,7 @@ AT_LEAST = "at least: the score right after it"
 def hint(state: GameState, work: float = HINT_WORK) -> Hint:
     """The hint for the player to act in `state` (unchanged): the review's values of its options
     with `work` units of CP-SAT deterministic time a solve — the same answer whatever the
-    machine's load, and the same as `review.evaluation.evaluate` with that work."""
+    machine's load, and the same as `players.evaluation.evaluate` with that work."""
     start = time.perf_counter()  # only to report how long it took (`Hint.seconds`), never to cut work
     if state.is_terminal():
         return Hint(-1, (), None, 0.0)
@@ -212,7 +212,7 @@ def _reason(
 def reason_text(state: GameState, reason: tuple[Phrase, ...] | None, lang: str = DEFAULT_LANG) -> str:
     """A pick's reason in `lang` for the decision of `state` it was made for: its clauses
     (`Phrase`) joined, cards by their names in the rules, another option as the actions say it."""
-    from dreamhome.game.action_text import describe, resource_text, room_text
+    from dreamhome.render.action_text import describe, resource_text, room_text
 
     rules = state.rules
     said = []

@@ -6,7 +6,7 @@ houses in brief, both discard piles, the player's helpers and tools) with the ch
 numbered (`Menu`): takes and placements first, the tool and helper uses behind one entry that
 opens them (issue 22: a held tool's 20–54 uses pushed the takes off screen); a number plays
 the action it names, `back` closes the uses. The other commands: `hint`
-(dreamhome.game.hints: what each option keeps reachable, and the best of them with its
+(dreamhome.players.hints: what each option keeps reachable, and the best of them with its
 value and reason), `undo` (takes back the seat's last decision while no other player has
 acted since), `save FILE` (a record marked `"finished": false`, continued by
 `dreamhome play --resume FILE`), `help`, `quit`. At the end, `show_result` shows every house
@@ -30,16 +30,16 @@ from rich.table import Table
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.fileio import OutputError, check_output
-from dreamhome.game.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.game.actions import Action, DiscardColumn, TakeColumn, TakeRoomAtRoundStart
-from dreamhome.game.bots import Bot
-from dreamhome.game.hints import AT_LEAST, HINT_WORK, Hint, bound_text, reason_text
 from dreamhome.game.phases import Phase
 from dreamhome.game.record import GameResult, bot_turn, write_record
 from dreamhome.game.state import GameState, Resource
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, text
 from dreamhome.players import lookahead
+from dreamhome.players.bots import Bot
+from dreamhome.players.hints import AT_LEAST, HINT_WORK, Hint, bound_text, reason_text
+from dreamhome.render.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.render.house_text import held_text, house_grid, house_with_score
 from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
 from dreamhome.scoring import score_house
@@ -295,7 +295,7 @@ class HumanGame:
     def hint_now(self) -> Hint:
         """The hint of the decision now, computed once per decision (it is the same every time:
         its work is deterministic)."""
-        from dreamhome.game.hints import hint
+        from dreamhome.players.hints import hint
 
         key = (id(self.state), len(self.state.events))
         if self._hint is None or self._hint[0] != key:
