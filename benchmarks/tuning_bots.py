@@ -28,6 +28,7 @@ from dreamhome.game.observation import Observation
 from dreamhome.game.state import Resource
 from dreamhome.house import House
 from dreamhome.players.bots import GreedyBot, SolverBot, plan_key
+from dreamhome.players.lookahead import MEDIUM
 from dreamhome.scoring import rooms_of, score_total
 
 
@@ -35,7 +36,7 @@ class FiveColumns(SolverBot):
     """Every column of a 4-player track compared, not the greedy value's best three."""
 
     name = "c5"
-    columns_compared = 5
+    settings = replace(MEDIUM, columns=5)
 
 
 class Sampled2(SolverBot):
@@ -43,7 +44,7 @@ class Sampled2(SolverBot):
 
     name = "s2"
     samples = 2
-    work_per_decision = 0.1
+    settings = replace(MEDIUM, work=0.1)
 
 
 class Sampled4(SolverBot):
@@ -52,7 +53,7 @@ class Sampled4(SolverBot):
 
     name = "s4"
     samples = 4
-    work_per_decision = 0.2
+    settings = replace(MEDIUM, work=0.2)
 
 
 class Planner(Sampled4):
@@ -63,7 +64,7 @@ class Planner(Sampled4):
 
 class Sampled4FiveColumns(Sampled4):
     name = "s4c5"
-    columns_compared = 5
+    settings = replace(MEDIUM, work=0.2, columns=5)
 
 
 class Sampled4Offers3(Sampled4):
@@ -195,7 +196,7 @@ class Lexicographic(FiveColumns):
     name = "lexi"
     samples = 4
     primary = 100
-    work_per_decision = 0.1
+    settings = replace(MEDIUM, work=0.1, columns=5)
 
     def _scenarios(self, obs: Observation, house: House, pool: dict[int, int]) -> list[Any] | None:
         return [None] + [self._offers(obs, house, pool) for _ in range(self.samples)]
@@ -220,7 +221,7 @@ class RolloutTies(FiveColumns):
         rules = obs.rules
         house = obs.houses[obs.me]
         takes = [a for a in legal if isinstance(a, TakeColumn)]
-        ranked = sorted(takes, key=lambda a: (-self._value(obs, a), a.column))[: self.columns_compared]
+        ranked = sorted(takes, key=lambda a: (-self._value(obs, a), a.column))[: self.settings.columns]
         light = self._light(obs, house)
         pool = self._pool(obs)
         found: list[tuple[float, int, TakeColumn, int, Placement]] = []
@@ -232,7 +233,7 @@ class RolloutTies(FiveColumns):
                 continue
             try:
                 value, _i, placement = best_take_now(
-                    rules, light, pool, [Take(room, placements)], deterministic_time=self.work_per_decision
+                    rules, light, pool, [Take(room, placements)], deterministic_time=self.settings.work
                 )
             except DreamhomeError:
                 continue
@@ -300,7 +301,7 @@ class ResourcesEarly(FiveColumns):
 
 class DenialFive(Denial):
     name = "denial5"
-    columns_compared = 5
+    settings = replace(Denial.settings, columns=5)
 
 
 class RolloutTiesRelative(RolloutTies):
@@ -315,10 +316,7 @@ class WithSwaps(FiveColumns):
     leaves out for speed: the completion then plans the end game's swaps too."""
 
     name = "swaps"
-
-    @staticmethod
-    def _light(obs: Observation, house: House) -> House:
-        return house
+    settings = replace(MEDIUM, columns=5, swap_helpers=True)
 
 
 class FurnishingTokens(FiveColumns):
@@ -334,7 +332,7 @@ class FurnishingTokens(FiveColumns):
         The better wins; ties to the better greedy rank."""
         house = obs.houses[obs.me]
         takes = [a for a in legal if isinstance(a, TakeColumn)]
-        ranked = sorted(takes, key=lambda a: (-self._value(obs, a), a.column))[: self.columns_compared]
+        ranked = sorted(takes, key=lambda a: (-self._value(obs, a), a.column))[: self.settings.columns]
         furnished = [a for a in ranked if self._token_furnishing(obs, a) is not None]
         if not furnished:
             return super()._best_column(obs, legal)
@@ -397,9 +395,7 @@ class FurnishingTokens(FiveColumns):
             for target in targets or [None]:
                 final = after if target is None else after.with_token(target, token)
                 try:
-                    value, _proven = completion_bound(
-                        rules, self._light(obs, final), pool, deterministic_time=self.work_per_decision
-                    )
+                    value, _proven = completion_bound(rules, self._light(obs, final), pool, deterministic_time=self.settings.work)
                 except DreamhomeError:
                     continue
                 if best is None or value > best[0]:
@@ -417,7 +413,7 @@ class FurnishingTokens(FiveColumns):
             pool[room] -= 1
         after = apply_placement(rules, house, room, placement)
         try:
-            value, _proven = completion_bound(rules, self._light(obs, after), pool, deterministic_time=self.work_per_decision)
+            value, _proven = completion_bound(rules, self._light(obs, after), pool, deterministic_time=self.settings.work)
         except DreamhomeError:
             return float("-inf")
         return value + self._take_bonus(obs, action, room)

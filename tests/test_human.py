@@ -247,15 +247,19 @@ def test_at_the_last_placement_each_bound_is_the_scorers_score_of_the_finished_h
     assert checked >= 3
 
 
-def test_a_hint_changes_nothing_and_names_the_solver_bots_choice():
+def test_a_hint_changes_nothing_and_picks_the_reviews_best():
+    """Issue 31: the hint's pick is an option the review marks best, with the review's value."""
+    from dreamhome.players.evaluation import evaluate
+
     states = _greedy_states(2)
     for state in states[5:40:7]:
         events, legal = len(state.events), state.legal_actions()
-        h = hint(state, work=2.0)
+        h = hint(state, work=0.1)
         assert len(state.events) == events and state.legal_actions() == legal
         assert [o.action for o in h.options] == legal
-        bot = make_bot("solver", state.seed, state.current_player())
-        assert h.bot_choice == legal.index(bot.choose(state.observation(), legal))
+        assert h.bot_choice is not None
+        ev = evaluate(state, legal[h.bot_choice], work=0.1)
+        assert ev.loss == 0 and h.pick_value == ev.best_value == max(o.bound for o in h.options if o.bound is not None)
         assert all(o.bound is not None or o.note for o in h.options)
         takes = [o for o in h.options if isinstance(o.action, TakeColumn)]
         assert all(o.bound is not None and o.bound >= 0 for o in takes)

@@ -21,7 +21,7 @@ from dreamhome import i18n
 from dreamhome.game.actions import Action, EndTurn, SwapWithTrack, TakeColumn
 from dreamhome.game.state import GameState
 from dreamhome.house import house_to_json
-from dreamhome.players.hints import bound_text, hint, reason_text
+from dreamhome.players.hints import bound_text, hint, number_text, reason_text
 from dreamhome.players.roster import make_bot
 from dreamhome.terminal.seat import HumanGame, Menu, option_text
 from tests.helpers.reference import reference_score
@@ -258,12 +258,12 @@ def test_the_reason_is_said_from_the_numbers_in_every_language(hints):
         if state.phase.value == "end":
             now = next(o.bound for o in h.options if isinstance(o.action, EndTurn))
             if not isinstance(pick.action, EndTurn):
-                assert first["now"] == now and first["diff"] == pick.bound - now
+                assert first["now"] == now and first["diff"] == number_text(pick.bound - now)
         else:
             others = [o.bound for o in h.options if o.index != pick.index and o.bound is not None]
             assert first["value"] == bound_text(pick.bound, pick.proven)
             if others:
-                assert first["diff"] == abs(pick.bound - max(others))
+                assert first["diff"] == number_text(pick.bound - max(others))  # the pick is the best: never behind
                 key = h.reason[0].key
                 side = pick.bound - max(others)
                 assert (side > 0) == key.endswith("ahead") and (side == 0) == key.endswith("tie")
@@ -293,7 +293,7 @@ def test_the_hint_of_the_closed_entry_shows_the_best_use_and_where_the_pick_is()
     pick = h.options[h.bot_choice]
     if pick.action.role is not None:  # inside the closed entry: the entry's number, then the use's
         k = [o.index for o in uses].index(pick.index) + 1
-        assert f"solver bot's pick: {entry} → {k}. {option_text(state, pick.action)} — " in text
+        assert f"the best: {entry} → {k}. {option_text(state, pick.action)} — " in text
 
 
 def test_the_browser_gets_the_picks_value_and_reason(hints):

@@ -13,11 +13,9 @@ from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from dreamhome.engine.deck import rooms_left
 from dreamhome.engine.placement import Placement, apply_placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
-    END_ACTION_OF_ROLE,
     END_ACTIONS,
     Action,
     DiscardColumn,
@@ -33,11 +31,12 @@ from dreamhome.game.roles import TAKE_ROOM_AT_ROUND_START, first_timed_effect
 from dreamhome.game.state import MARKER_COLUMN, Resource
 from dreamhome.house import House
 from dreamhome.players.bot import Bot
+from dreamhome.players.lookahead import MEDIUM, Settings, end_action, rounds_house, unseen_pool, without
 from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_total
 
 if TYPE_CHECKING:
-    from dreamhome.solver.optimize import EndAction
+    pass
 
 
 class RandomBot(Bot):
@@ -123,14 +122,6 @@ class GreedyBot(Bot):
         return TOOL
 
 
-def _without(pool: dict[int, int], room: int) -> dict[int, int]:
-    """The pool less the card in hand."""
-    rest = dict(pool)
-    if rest.get(room):
-        rest[room] -= 1
-    return rest
-
-
 def _placement(rules: Ruleset, action: PlaceRoom) -> Placement:
     return Placement(rules.board.index[action.cell], action.face_down)
 
@@ -206,8 +197,7 @@ class SolverBot(GreedyBot):
     """
 
     name = "solver"
-    work_per_decision = 0.04  # CP-SAT deterministic time: the same game on any machine, under any load
-    columns_compared = 3
+    settings: Settings = MEDIUM  # the look-ahead's settings (lookahead.MEDIUM: work, columns, swap helpers)
     roof_odds = 0.7  # the chance-and-cost discount per roof card still missing (roof outlook)
     marker_value = 0.0  # the first-player marker's worth to the column comparison (`_take_bonus`)
     samples = 0  # sampled futures per look-ahead (0: the whole pool, no rounds; docs/PERFORMANCE.md)
@@ -248,7 +238,7 @@ class SolverBot(GreedyBot):
             assert isinstance(action, PlaceToken)
             after = house.with_token(rules.board.index[action.cell], rules.furnishing(action.token).code)
             try:
-                value, _ = completion_bound(rules, self._light(obs, after), pool, deterministic_time=self.work_per_decision)
+                value, _ = completion_bound(rules, self._light(obs, after), pool, deterministic_time=self.settings.work)
             except DreamhomeError:
                 continue
             if best is None or value > best:
@@ -256,23 +246,13 @@ class SolverBot(GreedyBot):
         return choice
 
     def _pool(self, obs: Observation) -> dict[int, int]:
-        me = obs.me
-        house = obs.houses[me]
-        pool: dict[int, int] = rooms_left(obs.rules, house)
-        for code in obs.room_discard:  # seen cards that will not come again
-            if pool.get(code):
-                pool[code] -= 1
-        for other, h in enumerate(obs.houses):  # nor will the cards in the other houses
-            if other != me:
-                for c in h.cells:
-                    if pool.get(c):
-                        pool[c] -= 1
-        return pool
+        """The room cards still unseen (the look-ahead's one pool, SEE-1)."""
+        return unseen_pool(obs)
 
-    @staticmethod
-    def _light(obs: Observation, house: House) -> House:
-        """The house without its swap helpers: the bot's look-ahead leaves them out, for speed."""
-        return replace(house, helpers=tuple(h for h in house.helpers if obs.rules.held(h).effect("swap") is None))
+    def _light(self, obs: Observation, house: House) -> House:
+        """The house the look-ahead completes during the rounds, by the bot's settings (the
+        medium bot leaves its swap helpers out, for speed)."""
+        return rounds_house(obs.rules, house, self.settings)
 
     def _scenarios(self, obs: Observation, house: House, pool: dict[int, int]) -> list[list[dict[int, int]]] | None:
         """`samples` sampled futures for one look-ahead, or None for the whole pool. They leave
@@ -310,7 +290,7 @@ class SolverBot(GreedyBot):
                 pool,
                 room,
                 placements,
-                deterministic_time=self.work_per_decision,
+                deterministic_time=self.settings.work,
                 scenarios=self._scenarios(obs, house, pool),
             )
         except DreamhomeError:  # nothing found within the work limit: no look-ahead this time
@@ -325,7 +305,7 @@ class SolverBot(GreedyBot):
         planned, self.planned = self.planned, None
         if planned is not None and planned[:2] == (plan_key(self._light(obs, house)), room) and planned[2] in placements:
             return places[placements.index(planned[2])]  # the column's solve placed this card already
-        _value, chosen = self._lookahead(obs, house, _without(self._pool(obs), room), room, placements)
+        _value, chosen = self._lookahead(obs, house, without(self._pool(obs), room), room, placements)
         if chosen is None:
             return super().choose(obs, legal)
         return next(a for a, p in zip(places, placements) if p == chosen)
@@ -340,7 +320,7 @@ class SolverBot(GreedyBot):
         rules = obs.rules
         house = obs.houses[obs.me]
         takes = [a for a in legal if isinstance(a, TakeColumn)]
-        ranked = sorted(takes, key=lambda a: (-self._value(obs, a), a.column))[: self.columns_compared]
+        ranked = sorted(takes, key=lambda a: (-self._value(obs, a), a.column))[: self.settings.columns]
         options: list[tuple[TakeColumn, Take]] = []
         for action in ranked:
             room = obs.track_rooms[action.column]
@@ -360,7 +340,7 @@ class SolverBot(GreedyBot):
                 light,
                 pool,
                 [take for _a, take in options],
-                deterministic_time=self.work_per_decision * len(options),
+                deterministic_time=self.settings.work * len(options),
                 scenarios=scenarios,
                 weights=self._scenario_weights(scenarios),
             )
@@ -422,7 +402,7 @@ class SolverBot(GreedyBot):
 
         if not self.plan:
             house = obs.house_with_piles(obs.me)
-            result = best_final_score(obs.rules, house, deterministic_time=2.0)
+            result = best_final_score(obs.rules, house, deterministic_time=self.settings.end_work)
             self.plan = [end_action(obs.rules, step.action) for step in result.steps]
             self.plan.append(EndTurn())
         while self.plan:
@@ -437,12 +417,6 @@ def plan_key(house: House) -> House:
     furnishings (constants of the completion: SCORE-ROOF, SCORE-FURN), so such a card taken
     with the column keeps the column's placement."""
     return replace(house, roofs=(), outside=())
-
-
-def end_action(rules: Ruleset, step: EndAction) -> Action:
-    """A step of an end-game plan (`best_final_score`: its role, helper, cells or roof) as the
-    game's action; the solver bot and the hints of a human seat play plans through it."""
-    return END_ACTION_OF_ROLE[step.kind].from_step(rules, step)
 
 
 BOTS["solver"] = SolverBot

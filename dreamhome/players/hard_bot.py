@@ -17,18 +17,12 @@ close to what the deal allows.
 
 from __future__ import annotations
 
-from dreamhome.game.observation import Observation
-from dreamhome.house import House
 from dreamhome.players.bots import SolverBot
+from dreamhome.players.lookahead import HARD
 
 
 class HardBot(SolverBot):
-    """The solver bot comparing every column, its swap helpers in the look-ahead."""
+    """The solver bot comparing every column, its swap helpers in the look-ahead (lookahead.HARD)."""
 
     name = "hard"
-    columns_compared = 5
-
-    @staticmethod
-    def _light(obs: Observation, house: House) -> House:
-        """The whole house, swap helpers included (the solver bot drops them, for speed)."""
-        return house
+    settings = HARD

@@ -12,7 +12,7 @@ from dreamhome.game.record import GameResult
 from dreamhome.i18n import DEFAULT_LANG
 from dreamhome.i18n import text as ui
 from dreamhome.render.replay_page import replay_html
-from dreamhome.render.review_text import decision_line, summary_lines
+from dreamhome.render.review_text import decision_line, mark_text, summary_lines
 from dreamhome.review.game import GameReview, review_game
 
 COLOURS = ("#2b7bb9", "#d9534f", "#5cb85c", "#f0ad4e", "#8e44ad", "#555555")
@@ -24,7 +24,7 @@ def _annotation(review: GameReview, index: int, lang: str) -> str:
     d = review.decisions[index]
     if d.mark is None:
         return ""
-    mark = ui(f"review.mark.{d.mark}", lang)
+    mark = mark_text(d, lang)
     if d.mark == "best":
         return ui("review.annotation_best", lang, mark=mark, value=f"{d.chosen_value:g}")
     return ui(

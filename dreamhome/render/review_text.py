@@ -58,6 +58,15 @@ def summary_for_game(result: GameResult, lang: str = DEFAULT_LANG, names: dict[i
     return summary_lines(review_game(result), lang, names)
 
 
+def mark_text(d: Decision, lang: str = DEFAULT_LANG) -> str:
+    """A decision's mark in `lang`, with the measure that judged it when it is not the player's
+    own score (the discard's margin over the others, docs/REVIEW.md)."""
+    if not d.mark:
+        return ""
+    mark = ui(f"review.mark.{d.mark}", lang)
+    return f"{mark} ({ui('review.by_margin', lang)})" if d.measure == "margin" else mark
+
+
 def decision_line(review: GameReview, d: Decision, lang: str = DEFAULT_LANG) -> str:
     """A decision in `lang`: its round, the choice, the mark, the loss and the best option."""
     before = review.walk.positions[d.index]
@@ -66,7 +75,7 @@ def decision_line(review: GameReview, d: Decision, lang: str = DEFAULT_LANG) -> 
         lang,
         when=ui("review.when.end", lang) if d.phase == "end" else ui("review.when.round", lang, round=d.round),
         chosen=describe(before, action_from_dict(d.chosen_action), lang),
-        mark=ui(f"review.mark.{d.mark}", lang) if d.mark else "",
+        mark=mark_text(d, lang),
         loss=_num(d.loss),
         best=describe(before, action_from_dict(d.best_action), lang),
         best_value=_num(d.best_value),

@@ -124,7 +124,8 @@ def _sum(players: list[dict[str, Any]]) -> dict[str, Any]:
 
     decisions = sum(p["decisions"] for p in players)
     lost = sum(p["total_loss"] for p in players)
-    best = sum(p["accuracy"] * p["decisions"] for p in players)
+    judged = sum(p.get("judged", p["decisions"]) for p in players)
+    best = sum(p["accuracy"] * p.get("judged", p["decisions"]) for p in players)
     ci = mean_ci([p["mean_loss"] for p in players])
     n = len(players)
     return {
@@ -132,7 +133,7 @@ def _sum(players: list[dict[str, Any]]) -> dict[str, Any]:
         "decisions": decisions,
         "mean_loss": round(lost / decisions, 4) if decisions else 0.0,
         "mean_loss_ci95": [round(ci["low"] or 0.0, 4), round(ci["high"] or 0.0, 4)],
-        "accuracy": round(best / decisions, 4) if decisions else 1.0,
+        "accuracy": round(best / judged, 4) if judged else 1.0,
         "blunders_per_game": round(sum(p["blunders"] for p in players) / n, 4) if n else 0.0,
         "mean_luck": round(sum(p["luck"] for p in players) / n, 3) if n else 0.0,
         "mean_score": round(sum(p["final"] for p in players) / n, 3) if n else 0.0,

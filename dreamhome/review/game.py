@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from dreamhome.game.record import GameResult
-from dreamhome.players.evaluation import REVIEW_WORK
+from dreamhome.players.evaluation import REVIEW_WORK, review_settings
+from dreamhome.players.lookahead import HARD, MEDIUM
 from dreamhome.review.marks import BLUNDER, MISTAKE, TOLERANCE
 from dreamhome.review.summary import PlayerReview, player_reviews
 from dreamhome.review.walk import Walk, walk_record
@@ -41,10 +42,23 @@ class GameReview:
                 "tolerance": TOLERANCE,
                 "mistake": MISTAKE,
                 "blunder": BLUNDER,
+                "settings": review_settings(self.work).describe(),
+                "bot_settings": bot_settings(self.work),
             },
             "players": [p.to_json() for p in self.players],
             "decisions": [d.to_json() for d in self.walk.decisions],
         }
+
+
+def bot_settings(work: float = REVIEW_WORK) -> dict[str, dict[str, object]]:
+    """Per level that looks ahead (medium, hard), the look-ahead settings in which it differs
+    from the review's: where a bot's own decisions may lose by the review's measure."""
+    review = review_settings(work).describe()
+    out: dict[str, dict[str, object]] = {}
+    for settings in (MEDIUM, HARD):
+        own = settings.describe()
+        out[settings.name] = {k: v for k, v in own.items() if k != "name" and v != review[k]}
+    return out
 
 
 def review_record(

@@ -1,7 +1,7 @@
 """A player's review: accuracy, points lost, the costliest decisions, and luck.
 
-- accuracy: the share of the player's marked decisions (two options or more) within
-  `marks.TOLERANCE` of the best;
+- accuracy: the share of the player's judged decisions (two options or more whose values
+  differ: a choice among equal options says nothing) within `marks.TOLERANCE` of the best;
 - mean loss: points lost a marked decision; total loss: their sum;
 - luck: the final score against what the player's decisions were expected to reach. The
   evaluation's value telescopes: the value before the player's first decision, less every loss,
@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from dreamhome.players.lookahead import SCORE
 from dreamhome.review.marks import TOLERANCE
 from dreamhome.review.walk import Decision, Walk
 
@@ -26,6 +27,7 @@ class PlayerReview:
     seat: int
     bot: str
     decisions: int  # marked decisions (two options or more)
+    judged: int  # marked decisions whose options' values differ (accuracy is over these)
     accuracy: float  # share within the tolerance of the best, 0–1
     mean_loss: float
     total_loss: float
@@ -44,6 +46,7 @@ class PlayerReview:
             "seat": self.seat,
             "bot": self.bot,
             "decisions": self.decisions,
+            "judged": self.judged,
             "accuracy": round(self.accuracy, 4),
             "mean_loss": round(self.mean_loss, 3),
             "total_loss": round(self.total_loss, 2),
@@ -71,15 +74,18 @@ def _bots(walk: Walk) -> list[str]:
 def _player(walk: Walk, seat: int, bot: str, final: int) -> PlayerReview:
     mine = [d for d in walk.decisions if d.seat == seat]
     marked = [d for d in mine if d.mark is not None]
+    judged = [d for d in marked if d.differ]
     total = sum(d.loss for d in marked)
-    start = mine[0].best_value if mine else float(final)
+    scored = [d for d in mine if d.measure == SCORE]  # a margin (the discard) is no own score
+    start = scored[0].best_value if scored else float(final)
     expected = start - total
     costly = sorted((d for d in marked if d.loss > TOLERANCE), key=lambda d: (-d.loss, d.index))[:COSTLIEST]
     return PlayerReview(
         seat=seat,
         bot=bot,
         decisions=len(marked),
-        accuracy=(sum(1 for d in marked if d.mark == "best") / len(marked)) if marked else 1.0,
+        judged=len(judged),
+        accuracy=(sum(1 for d in judged if d.mark == "best") / len(judged)) if judged else 1.0,
         mean_loss=total / len(marked) if marked else 0.0,
         total_loss=total,
         inaccuracies=_count(marked, "inaccuracy"),
@@ -90,7 +96,7 @@ def _player(walk: Walk, seat: int, bot: str, final: int) -> PlayerReview:
         final=final,
         luck=final - expected,
         costliest=tuple(d.index for d in costly),
-        curve=tuple((d.round, d.chosen_value) for d in mine),
+        curve=tuple((d.round, d.chosen_value) for d in scored),
     )
 
 

@@ -40,6 +40,8 @@ class Decision:
     mark: str | None
     options: int
     proven: bool
+    measure: str = "score"  # lookahead.SCORE, or lookahead.MARGIN for a decision that only changes what the others get
+    differ: bool = True  # the options' values differ (accuracy counts only such decisions)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,6 +60,8 @@ class Decision:
             "mark": self.mark,
             "options": self.options,
             "proven": self.proven,
+            "measure": self.measure,
+            "differ": self.differ,
         }
 
 
@@ -104,6 +108,8 @@ def walk_record(
                 mark=mark(ev.loss, ev.options),
                 options=ev.options,
                 proven=ev.proven,
+                measure=ev.measure,
+                differ=ev.differ,
             )
         )
         if on_decision is not None:

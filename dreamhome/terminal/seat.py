@@ -6,7 +6,7 @@ houses in brief, both discard piles, the player's helpers and tools) with the ch
 numbered (`Menu`): takes and placements first, the tool and helper uses behind one entry that
 opens them (issue 22: a held tool's 20–54 uses pushed the takes off screen); a number plays
 the action it names, `back` closes the uses. The other commands: `hint`
-(dreamhome.players.hints: what each option keeps reachable, and the solver bot's pick with its
+(dreamhome.players.hints: what each option keeps reachable, and the best of them with its
 value and reason), `undo` (takes back the seat's last decision while no other player has
 acted since), `save FILE` (a record marked `"finished": false`, continued by
 `dreamhome play --resume FILE`), `help`, `quit`. At the end, `show_result` shows every house
@@ -39,8 +39,9 @@ from dreamhome.game.record import GameResult, bot_turn, write_record
 from dreamhome.game.state import GameState, Resource
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, text
+from dreamhome.players import lookahead
 from dreamhome.players.bots import Bot
-from dreamhome.players.hints import HINT_WORK, Hint, bound_text, reason_text
+from dreamhome.players.hints import AT_LEAST, HINT_WORK, Hint, bound_text, reason_text
 from dreamhome.render.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.render.house_text import held_text, house_grid, house_with_score
 from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
@@ -306,7 +307,7 @@ class HumanGame:
 
     def show_hint(self, legal: list[Action], menu: Menu | None = None, opened: bool = False) -> None:
         """Each choice of the menu shown with what it keeps reachable; the entry of the uses
-        with the best of them; the solver bot's pick with its value and reason."""
+        with the best of them; the pick (the review's best) with its value and reason."""
         menu = menu or Menu.of(legal)
         h = self.hint_now()
         by_index = {o.index: o for o in h.options}
@@ -437,30 +438,23 @@ def option_text(state: GameState, action: Action, lang: str = DEFAULT_LANG) -> s
 
 
 HINT_NOTES = {
-    "the house as it stands": "seat.note.as_it_stands",
-    "at least: the score right after it": "seat.note.at_least",
-    "the solver's end-game plan": "seat.note.end_plan",
-    "no room card in that column": "seat.note.no_room",
-    "the room card has no legal space": "seat.note.no_space",
-    "the house after it, completed at best": "seat.note.completed",
-    "no completion found within the hint's work": "seat.note.no_completion",
+    lookahead.AS_IT_STANDS: "seat.note.as_it_stands",
+    AT_LEAST: "seat.note.at_least",
+    lookahead.END_PLAN: "seat.note.end_plan",
+    lookahead.COMPLETED: "seat.note.completed",
+    lookahead.IN_HAND: "seat.note.in_hand",
+    lookahead.BEST_TAKE: "seat.note.best_take",
+    lookahead.FINAL: "seat.note.final",
+    lookahead.MARGIN_NOTE: "seat.note.margin",
 }
-"""The notes of `dreamhome.players.hints` (English, as its API gives them) by their catalogue keys."""
-BEST_SPACE_NOTE = " placed at its best space; resource card not counted"
-"""The end of the note of a take's bound, after the room card's English name."""
+"""The notes of the hints (`dreamhome.players.lookahead`, English, as its API gives them) by their catalogue keys."""
 
 
 def note_text(state: GameState, action: Action, note: str, lang: str = DEFAULT_LANG) -> str:
     """A hint's note in `lang`: how its bound was read, or why there is none (the English note
     for one this table does not know)."""
     key = HINT_NOTES.get(note)
-    if key is not None:
-        return text(key, lang)
-    if note.endswith(BEST_SPACE_NOTE) and isinstance(action, (TakeColumn, TakeRoomAtRoundStart)):
-        rooms = state.observation(lookahead=False).track_rooms
-        if 0 <= action.column < len(rooms) and rooms[action.column] is not None:
-            return text("seat.note.best_space", lang, room=room_text(state.rules, rooms[action.column], lang))
-    return note
+    return note if key is None else text(key, lang)
 
 
 def resource_name(rules: Ruleset, res: Resource | None, lang: str = DEFAULT_LANG) -> str:

@@ -1,0 +1,417 @@
+"""The one look-ahead: what each option of a decision is worth to the player who decides.
+
+    option_values(state, settings) -> list[OptionValue]
+
+Every caller asks this module — the review (its evaluation), the hints of a human seat, the
+medium and hard bots — each with a named `Settings` value, so that no caller keeps its own copy
+of the unseen pool, of "the option applied to a copy", of a completion or of a house "without
+its swap helpers". Where two callers use the same settings they get the same numbers: the hints
+use the review's (`HINT is REVIEW`), so the hint's pick is an option the review marks best.
+
+What an option is worth (`Settings.measure`): the final score the player's house can still
+reach after it, read from what the player saw (SEE-1: the room cards still unseen are the deck
+less its own house, the other houses and the room discard pile; never the deck's order), found
+by the solver within a deterministic work bound:
+
+- the option is applied to a copy of the game (`GameState.child`: a deal it triggers changes no
+  house, and the cards it deals are counted unseen as before), so whatever the option brings is
+  in the house: a take's resource card (a roof, a helper, a tool), a placement's furnishing
+  token when it has one space;
+- then, for the same player (a `leaf`): a room card in hand is placed at its best (one solve over
+  its legal placements, `solver.place.best_placement_bound`); a take still to make (after a tool
+  or the discard) is the best take (`solver.place.best_take_now`, one solve over the columns); a
+  furnishing token or a scaffold still to place is the best of its options; otherwise the house
+  is completed at best (`solver.place.completion_bound`) with the room cards still unseen, its
+  end-game helpers used at best (all of them, swap helpers too, unless `Settings.swap_helpers`
+  is False) — without the discard piles, which only the end game reads: a supplier over the
+  rounds' growing room discard pile makes models CP-SAT leaves unproven within the work;
+- never below what the house already scores as it stands: a house keeps its score by placing
+  its remaining cards face down (PLACE-EMPTY), so that score is reachable;
+- the end game (END-ORDER): `solver.optimize.best_final_score` of the house with both piles and
+  the uses still left to it (`end_house`: every copy of a role counted, spent ones removed).
+
+A decision that only changes what the others get — the 2–3 player discard (ROUND-1) — is judged
+by the margin (`MARGIN`): the player's value less the mean of the other players' values.
+
+The value is the best the solver finds for the unseen cards as a pool (the whole pool, not a
+sample of futures): an optimistic estimate of the expected final score that is the same for
+every option of one decision, not the expectation itself (docs/REVIEW.md says what that means
+for "luck"). Every solve is CP-SAT with one worker, seed 0 and a deterministic time, never the
+wall clock, so an answer is the same on any machine under any load.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Collection
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from dreamhome.engine.deck import rooms_left
+from dreamhome.engine.endgame import END_ROLES, helper_uses
+from dreamhome.engine.placement import Placement, legal_placements
+from dreamhome.errors import DreamhomeError
+from dreamhome.game.actions import (
+    END_ACTION_OF_ROLE,
+    Action,
+    EndTurn,
+    PlaceRoom,
+    TakeColumn,
+    TakeRoomAtRoundStart,
+)
+from dreamhome.game.observation import Observation
+from dreamhome.game.phases import Phase
+from dreamhome.game.state import GameState
+from dreamhome.house import House
+from dreamhome.ruleset import Ruleset
+from dreamhome.scoring import score_total
+
+if TYPE_CHECKING:
+    from dreamhome.solver.optimize import EndAction
+
+SCORE = "score"
+"""The measure of most decisions: the player's own reachable final score."""
+MARGIN = "margin"
+"""The measure of a decision that only changes what the others get (the discard, ROUND-1): the
+player's value less the mean of the other players' values."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a caller looks ahead; each field is a choice a caller names, never a hidden default.
+
+    `swap_helpers`: the swap helpers (END-HANDYMAN, END-SUPPLIER) count in the completion during
+    the rounds (leaving them out is faster and blind to plans a swap finishes). `columns`: the
+    columns a bot compares (None: every one; the review and the hints value every option).
+    `resource_bonus`: a bot adds its own value of a take's resource card (the roof outlook, the
+    greedy value) to the solver's; the review counts a resource card only once it is in the
+    house. `work`: CP-SAT deterministic time of one solve; `shared`: the options of one decision
+    share at most that many solves' work (a turn with a drill may offer fifty options: each then
+    gets `work * shared / options`, never less than `MIN_WORK`), so a hint stays interactive.
+    `end_work`: the deterministic time of an end-game plan."""
+
+    name: str
+    swap_helpers: bool
+    columns: int | None
+    resource_bonus: bool
+    work: float
+    end_work: float
+    shared: int = 10
+
+    def per_option(self, options: int) -> Settings:
+        """The settings each of `options` options of one decision is read with (`shared`)."""
+        share = max(MIN_WORK, min(self.work, self.work * self.shared / max(options, 1)))
+        return self if share == self.work else replace(self, work=share)
+
+    def describe(self) -> dict[str, object]:
+        """The settings as data (the review's JSON says which it used)."""
+        return {
+            "name": self.name,
+            "swap_helpers": self.swap_helpers,
+            "columns": self.columns,
+            "resource_bonus": self.resource_bonus,
+            "work": self.work,
+            "end_work": self.end_work,
+            "shared": self.shared,
+        }
+
+
+MIN_WORK = 0.03
+"""The least deterministic time one option's solve gets (`Settings.shared`)."""
+END_WORK = 2.0
+"""Deterministic time of an end-game plan (`best_final_score`), for every caller."""
+
+REVIEW = Settings("review", swap_helpers=True, columns=None, resource_bonus=False, work=0.05, end_work=END_WORK)
+"""The review's evaluation: every option, every helper, a resource card once it is in the house."""
+HINT = REVIEW
+"""The hints use the review's settings, so the hint's pick is the review's best (issue 31)."""
+MEDIUM = Settings("medium", swap_helpers=False, columns=3, resource_bonus=True, work=0.04, end_work=END_WORK)
+"""The medium (solver) bot: the greedy value's three best columns, swap helpers left out, for speed."""
+HARD = Settings("hard", swap_helpers=True, columns=None, resource_bonus=True, work=0.04, end_work=END_WORK)
+"""The hard bot: every column, every helper."""
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """One option's worth: `value` in final-score points (None: no solve found one within its
+    work), `proven` (every solve behind it proven optimal), `note` (how it was read), `where`
+    (a take's room card: the placement its value uses), `measure` (SCORE or MARGIN)."""
+
+    index: int
+    value: float | None
+    proven: bool
+    note: str
+    measure: str = SCORE
+    where: Placement | None = None
+
+
+# ---- what the player saw ------------------------------------------------------------------
+
+
+def unseen_pool(obs: Observation) -> dict[int, int]:
+    """The room cards still unseen by `obs.me` (SEE-1): the deck less its own house, the room
+    discard pile and the other houses; the track's cards and a card in hand are among them."""
+    seen = list(obs.room_discard)
+    for other, house in enumerate(obs.houses):
+        if other != obs.me:
+            seen += list(house.cells)
+    return rooms_left(obs.rules, obs.houses[obs.me], seen)
+
+
+def without(pool: dict[int, int], room: int) -> dict[int, int]:
+    """The pool less one card (the card in hand: it is not still to come)."""
+    rest = dict(pool)
+    if rest.get(room):
+        rest[room] -= 1
+    return rest
+
+
+def rounds_house(rules: Ruleset, house: House, settings: Settings) -> House:
+    """The house the completion plays during the rounds: without its swap helpers when the
+    settings leave them out (a bot's speed), else as it is."""
+    if settings.swap_helpers:
+        return house
+    return replace(house, helpers=tuple(h for h in house.helpers if rules.held(h).effect("swap") is None))
+
+
+def end_house(state: GameState, me: int) -> House:
+    """END-ORDER: `me`'s house with both (public) piles, holding only the end-game uses still
+    left to it: all of them before its end game has begun; during its end turn the cards of
+    `GameState.end_left` (each copy of a role counted once, a spent use gone — two copies of a
+    role of which one is used keep one use, HELP-COPIES)."""
+    obs = state.observation(me, lookahead=False)
+    house = obs.house_with_piles(me)
+    if state.phase != Phase.END or state.current_player() != me:
+        return house
+    uses = helper_uses(state.rules, house)
+    keep: Counter[str] = Counter()
+    held = Counter(house.helpers + house.tools)
+    ended: set[str] = set()
+    for role in END_ROLES:
+        given = list(uses.of(role))
+        left = list(state.end_left.get(role, []))
+        for card in set(given):
+            ended.add(card)
+            per_copy = given.count(card) / held[card] if held[card] else 1
+            keep[card] = max(keep[card], math.ceil(left.count(card) / per_copy))
+    return replace(house, helpers=_kept(house.helpers, ended, keep), tools=_kept(house.tools, ended, keep))
+
+
+def _kept(cards: tuple[str, ...], ended: set[str], keep: Counter[str]) -> tuple[str, ...]:
+    out = []
+    for card in cards:
+        if card not in ended:
+            out.append(card)
+        elif keep[card] > 0:
+            keep[card] -= 1
+            out.append(card)
+    return tuple(out)
+
+
+# How a value was read (the hints show these notes; dreamhome/locales say them in each language).
+COMPLETED = "the house after it, completed at best"
+IN_HAND = "its room card placed at its best space"
+BEST_TAKE = "the best take still to make"
+END_PLAN = "the solver's end-game plan"
+FINAL = "the final score"
+MARGIN_NOTE = "the margin over the others' mean"
+AS_IT_STANDS = "the house as it stands"
+"""The note of a value that is the house's score as it stands: the completion found less, or
+none within its work (a floor: the house keeps its score, PLACE-EMPTY)."""
+
+# ---- values ---------------------------------------------------------------------------------
+
+_CONTINUES = (Phase.SCAFFOLD_BEFORE, Phase.SCAFFOLD_AFTER, Phase.TOKEN)
+"""Phases whose options a leaf expands (a handful each): the player's turn is not over yet."""
+
+
+@dataclass(frozen=True)
+class _Read:
+    value: float
+    proven: bool
+    note: str
+    where: Placement | None = None
+
+
+def option_values(state: GameState, settings: Settings, only: Collection[int] | None = None) -> list[OptionValue | None]:
+    """Each legal option of the player to act in `state` (unchanged), in `legal_actions()` order,
+    valued by `settings` (module docstring); with `only`, the options at those indexes (None
+    elsewhere). In the end game an option is the plan from the position after it."""
+    legal = state.legal_actions()
+    me = state.current_player()
+    margin = state.phase == Phase.DISCARD
+    settings = settings.per_option(len(legal) if only is None else len(only))
+    out: list[OptionValue | None] = []
+    for i, action in enumerate(legal):
+        if only is not None and i not in only:
+            out.append(None)
+            continue
+        child = state.child(action)
+        read = leaf(child, me, settings)
+        if margin:
+            others = [leaf(child, p, settings) for p in range(state.n) if p != me]
+            spread = sum(o.value for o in others) / len(others)
+            read = _Read(read.value - spread, read.proven and all(o.proven for o in others), MARGIN_NOTE, read.where)
+        out.append(OptionValue(i, read.value, read.proven, read.note, MARGIN if margin else SCORE, read.where))
+    return out
+
+
+def with_work(settings: Settings, work: float) -> Settings:
+    """`settings` with `work` deterministic time a solve (`dreamhome analyze --work`, a hint's work)."""
+    return settings if work == settings.work else replace(settings, work=work)
+
+
+def decision_values(state: GameState, settings: Settings, chosen: int | None = None) -> list[OptionValue | None]:
+    """The options the review and the hints value in `state`: every one during the rounds; in
+    the end game (END-ORDER: hundreds of swaps, one solve each) the plan's first legal step,
+    ending the turn and `chosen` (None elsewhere)."""
+    if state.phase != Phase.END:
+        return option_values(state, settings)
+    legal = state.legal_actions()
+    only = {i for i in (end_plan_choice(state, settings), chosen) if i is not None}
+    if EndTurn() in legal:
+        only.add(legal.index(EndTurn()))
+    return option_values(state, settings, only)
+
+
+def best_index(values: list[OptionValue | None]) -> int | None:
+    """The best option: the highest value, ties to the first in `legal_actions()` order (the
+    review's best and the hint's pick are this one)."""
+    best: OptionValue | None = None
+    for v in values:
+        if v is not None and v.value is not None and (best is None or best.value is None or v.value > best.value):
+            best = v
+    return None if best is None else best.index
+
+
+def leaf(state: GameState, me: int, settings: Settings) -> _Read:
+    """The value of a position to `me` (module docstring); where no solve finds a completion
+    within its work, the house as it stands (reachable, not proven)."""
+    rules = state.rules
+    if state.phase == Phase.DONE:
+        return _Read(float(state.returns()[me]), True, FINAL)
+    if state.phase == Phase.END and state.current_player() != me and me not in state.end_queue:
+        return _Read(float(state.returns()[me]), True, FINAL)  # its end game is over
+    obs = state.observation(me, lookahead=False)
+    floor = float(score_total(rules, obs.house_with_piles(me)))
+    if state.phase == Phase.END:
+        try:
+            value, proven = end_value(state, me, settings)
+        except DreamhomeError:  # no plan found within the work: the house as it stands, reachable
+            return _Read(floor, False, AS_IT_STANDS)
+        return _Read(value, proven, END_PLAN)
+    acting = state.current_player() == me
+    if acting and state.phase in _CONTINUES:
+        reads = [leaf(state.child(a), me, settings) for a in state.legal_actions()]
+        return max(reads, key=lambda r: r.value)
+    try:
+        return _solved(state, obs, me, settings, floor)
+    except DreamhomeError:  # no completion found within the work: the house keeps its score (PLACE-EMPTY)
+        return _Read(floor, False, AS_IT_STANDS)
+
+
+def _solved(state: GameState, obs: Observation, me: int, settings: Settings, floor: float) -> _Read:
+    """A leaf during the rounds, by one solve: the card in hand placed, the best take still to
+    make, or the house completed (module docstring)."""
+    from dreamhome.solver.place import Take, best_placement_bound, best_take_now, completion_bound
+
+    rules = state.rules
+    acting = state.current_player() == me
+    pool = unseen_pool(obs)
+    light = rounds_house(rules, obs.houses[me], settings)  # the piles only at the end: a supplier over a round's
+    # growing discard pile makes models CP-SAT leaves unproven within the work (measured: late takes of the hard bot)
+    if acting and state.phase == Phase.PLACE and state.pending_room is not None:
+        room = state.pending_room
+        places = [a for a in state.legal_actions() if isinstance(a, PlaceRoom)]
+        placements = [Placement(rules.board.index[a.cell], a.face_down) for a in places]
+        value, proven, where = best_placement_bound(
+            rules, light, without(pool, room), room, placements, deterministic_time=settings.work
+        )
+        return _floored(float(value), proven, floor, IN_HAND, where)
+    if acting and state.phase in (Phase.TURN, Phase.ROUND_START):
+        takes: list[Take] = []
+        for action in state.legal_actions():
+            if isinstance(action, (TakeColumn, TakeRoomAtRoundStart)):
+                card = obs.track_rooms[action.column]
+                spots = legal_placements(rules, obs.houses[me], card) if card is not None else []
+                if card is not None and spots:
+                    takes.append(Take(card, spots))
+        if takes:
+            gain, _k, where = best_take_now(rules, light, pool, takes, deterministic_time=settings.work)
+            return _floored(gain, False, floor, BEST_TAKE, where)
+    value, proven = completion_bound(rules, light, pool, deterministic_time=settings.work)
+    return _floored(float(value), proven, floor, COMPLETED, None)
+
+
+def _floored(value: float, proven: bool, floor: float, note: str, where: Placement | None) -> _Read:
+    """Never below the house's score as it stands (reachable: the rest goes face down)."""
+    if value < floor:
+        return _Read(floor, False, AS_IT_STANDS, where)
+    return _Read(value, proven, note, where)
+
+
+def end_value(state: GameState, me: int, settings: Settings) -> tuple[float, bool]:
+    """END-ORDER: the best final score `me` can still reach with its uses left (`end_house`)."""
+    from dreamhome.solver.optimize import best_final_score
+
+    result = best_final_score(state.rules, end_house(state, me), deterministic_time=settings.end_work)
+    return float(result.total), bool(result.optimal)
+
+
+def end_plan_choice(state: GameState, settings: Settings) -> int | None:
+    """END-ORDER: the option the end-game plan plays now (the solver bot's way): the first step
+    of `best_final_score` (uses left counted by `end_house`) that is legal, else ending the turn."""
+    from dreamhome.solver.optimize import best_final_score
+
+    legal = state.legal_actions()
+    me = state.current_player()
+    try:
+        plan = best_final_score(state.rules, end_house(state, me), deterministic_time=settings.end_work)
+    except DreamhomeError:
+        plan = None
+    if plan is not None:
+        for step in plan.steps:
+            action = end_action(state.rules, step.action)
+            if action in legal:
+                return legal.index(action)
+    return legal.index(EndTurn()) if EndTurn() in legal else None
+
+
+def end_action(rules: Ruleset, step: EndAction) -> Action:
+    """A step of an end-game plan (`best_final_score`: its role, helper, cells or roof) as the
+    game's action; the bots, the hints and the review play plans through it."""
+    return END_ACTION_OF_ROLE[step.kind].from_step(rules, step)
+
+
+__all__ = [
+    "AS_IT_STANDS",
+    "BEST_TAKE",
+    "COMPLETED",
+    "END_PLAN",
+    "END_WORK",
+    "FINAL",
+    "IN_HAND",
+    "MARGIN_NOTE",
+    "HARD",
+    "HINT",
+    "MARGIN",
+    "MEDIUM",
+    "MIN_WORK",
+    "REVIEW",
+    "SCORE",
+    "OptionValue",
+    "Settings",
+    "best_index",
+    "decision_values",
+    "end_action",
+    "end_house",
+    "end_plan_choice",
+    "end_value",
+    "leaf",
+    "option_values",
+    "rounds_house",
+    "unseen_pool",
+    "with_work",
+    "without",
+]
