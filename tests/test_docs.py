@@ -183,7 +183,10 @@ def test_examples_match_the_house_schema(path: Path) -> None:
     schema_validator("house.schema.json").validate(json.loads(path.read_text(encoding="utf-8")))
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "tests" / "golden").glob("*.json")), ids=lambda p: p.name)
+GOLDEN_RECORDS = sorted(p for p in (ROOT / "tests" / "golden").glob("*.json") if p.name != "compiler_messages.json")
+
+
+@pytest.mark.parametrize("path", GOLDEN_RECORDS, ids=lambda p: p.name)
 def test_golden_records_match_the_record_schema(path: Path) -> None:
     schema_validator("record.schema.json").validate(json.loads(path.read_text(encoding="utf-8")))
 
