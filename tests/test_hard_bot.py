@@ -27,15 +27,16 @@ def test_the_hard_bot_changes_two_documented_knobs_of_the_solver_bot() -> None:
     """Every column compared (a 4-player track has 5), and the look-ahead keeps the swap helpers
     (END-HANDYMAN, END-SUPPLIER) the solver bot drops."""
     rules = compile_rules()
-    assert HardBot.columns_compared >= rules.game.deal_rooms > SolverBot.columns_compared
+    assert HardBot.settings.columns is None and SolverBot.settings.columns is not None  # None: every column
+    assert rules.game.deal_rooms > SolverBot.settings.columns
     state = GameState(rules, 4, 3)
     obs = state.observation(0)
     swap_helpers = tuple(h.id for h in rules.helpers if h.effect("swap") is not None)
     assert swap_helpers  # the base game has them
     house = obs.houses[0]
     held = type(house)(**{**house.__dict__, "helpers": swap_helpers})
-    assert HardBot._light(obs, held).helpers == swap_helpers
-    assert SolverBot._light(obs, held).helpers == ()
+    assert HardBot(3, 0)._light(obs, held).helpers == swap_helpers
+    assert SolverBot(3, 0)._light(obs, held).helpers == ()
 
 
 def test_the_hard_bot_replays_its_games() -> None:

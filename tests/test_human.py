@@ -82,10 +82,10 @@ def test_a_whole_game_through_a_pipe_ends_with_the_scorers_scores(whole_game):
     assert replay.returncode == 0 and "every event verified" in replay.stdout
 
 
-def test_the_hint_names_every_option_and_the_solver_bots_pick(whole_game):
+def test_the_hint_names_every_option_and_the_best(whole_game):
     out = whole_game[0].stdout
     table = out[out.index("keeps reachable") : out.index("keeps reachable:")]
-    assert table.count("take column") >= 2 and "← solver bot" in table
+    assert table.count("take column") >= 2 and "← best" in table
     assert re.search(r"take column \d .*\s\d+\s", table)  # a bound beside each option
 
 
