@@ -38,9 +38,10 @@ def test_french_participles_follow_the_card(rules: Ruleset) -> None:
     assert "Cheminée est défaussée " in _discarded(rules, "fireplace", "fr")
     assert "Piano est défaussé " in _discarded(rules, "piano", "fr")
     assert "Lit à baldaquin est défaussé " in _discarded(rules, "canopy_bed", "fr")
-    kitchen = i18n.text("seat.note.best_space", "fr", room=rules.card_name("kitchen", "fr"))
-    living = i18n.text("seat.note.best_space", "fr", room=rules.card_name("living_room", "fr"))
-    assert kitchen.startswith("Cuisine placée ") and living.startswith("Salon placé ")
+    # The pronoun agrees too: "une carte de pièce doit la remplacer" for "Cuisine", "le" for "Salon".
+    kitchen = i18n.text("violation.scaffold_left", "fr", card=rules.card_name("kitchen", "fr"))
+    living = i18n.text("violation.scaffold_left", "fr", card=rules.card_name("living_room", "fr"))
+    assert "doit la remplacer" in kitchen and "doit le remplacer" in living
 
 
 def test_russian_discarded_follows_the_card(rules: Ruleset) -> None:

@@ -42,7 +42,7 @@ from dreamhome.game.phases import Phase
 from dreamhome.game.state import GameState, Resource
 from dreamhome.i18n import DEFAULT_LANG
 from dreamhome.i18n import text as i18n_text
-from dreamhome.players.lookahead import HINT, OptionValue, best_index, decision_values, with_work
+from dreamhome.players.lookahead import HINT, SCORE, OptionValue, best_index, decision_values, with_work
 from dreamhome.scoring import score_total
 
 HINT_WORK = HINT.work  # CP-SAT deterministic time of one solve of a hint: the review's (lookahead.REVIEW)
@@ -58,6 +58,7 @@ class OptionHint:
     bound: float | None  # the review's value of this option (None: no value, see note)
     proven: bool  # every solve behind the value was proven within its work
     note: str  # how the value was read, or why there is none
+    measure: str = SCORE  # lookahead.SCORE (a final score) or lookahead.MARGIN (over the others' mean)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -67,6 +68,7 @@ class OptionHint:
             "bound": self.bound,
             "proven": self.proven,
             "note": self.note,
+            "measure": self.measure,
         }
 
 
@@ -157,7 +159,7 @@ def hint(state: GameState, work: float = HINT_WORK) -> Hint:
             after = state.child(action).observation(me, lookahead=False).house_with_piles(me)
             options.append(OptionHint(i, action, text, float(score_total(rules, after)), False, AT_LEAST))
         else:
-            options.append(OptionHint(i, action, text, v.value, v.proven, v.note))
+            options.append(OptionHint(i, action, text, v.value, v.proven, v.note, v.measure))
     pick = best_index(values)
     reason = None
     if pick is not None:

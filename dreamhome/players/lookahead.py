@@ -23,7 +23,7 @@ by the solver within a deterministic work bound:
   furnishing token or a scaffold still to place is the best of its options; otherwise the house
   is completed at best (`solver.place.completion_bound`) with the room cards still unseen, its
   end-game helpers used at best (all of them, swap helpers too, unless `Settings.swap_helpers`
-  is False) — without the discard piles, which only the end game reads: a supplier over the
+  is False) — without the discard piles, which only the end game reads: a helper that draws from the
   rounds' growing room discard pile makes models CP-SAT leaves unproven within the work;
 - never below what the house already scores as it stands: a house keeps its score by placing
   its remaining cards face down (PLACE-EMPTY), so that score is reachable;
@@ -87,7 +87,7 @@ class Settings:
     `resource_bonus`: a bot adds its own value of a take's resource card (the roof outlook, the
     greedy value) to the solver's; the review counts a resource card only once it is in the
     house. `work`: CP-SAT deterministic time of one solve; `shared`: the options of one decision
-    share at most that many solves' work (a turn with a drill may offer fifty options: each then
+    share at most that many solves' work (a turn with a tool that swaps cards in the house may offer fifty options: each then
     gets `work * shared / options`, never less than `MIN_WORK`), so a hint stays interactive.
     `end_work`: the deterministic time of an end-game plan."""
 
@@ -319,7 +319,7 @@ def _solved(state: GameState, obs: Observation, me: int, settings: Settings, flo
     rules = state.rules
     acting = state.current_player() == me
     pool = unseen_pool(obs)
-    light = rounds_house(rules, obs.houses[me], settings)  # the piles only at the end: a supplier over a round's
+    light = rounds_house(rules, obs.houses[me], settings)  # the piles only at the end: a discard-drawing helper over a round's
     # growing discard pile makes models CP-SAT leaves unproven within the work (measured: late takes of the hard bot)
     if acting and state.phase == Phase.PLACE and state.pending_room is not None:
         room = state.pending_room

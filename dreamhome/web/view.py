@@ -22,6 +22,7 @@ from dreamhome.game.state import GameState
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, floor_name, has_text, keys, text
 from dreamhome.players.hints import Hint, bound_text, reason_text
+from dreamhome.players.lookahead import SCORE
 from dreamhome.players.roster import LEVELS
 from dreamhome.render.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.render.card_text import all_card_texts
@@ -232,12 +233,21 @@ def hint_view(state: GameState, hint: Hint, lang: str = DEFAULT_LANG) -> dict[st
     """The hint for the position `state` as JSON: each option's bound and proof, and the solver's
     pick (dreamhome.players.hints) with its value (`pick_value`, proven or not: `pick_proven`; shown
     "≥N" when not, as the terminal shows it) and its one-line reason in `lang`; each option's text
-    in `lang` as the legal actions' list shows it."""
+    in `lang` as the legal actions' list shows it. `measure` says what the values are: final
+    scores (lookahead.SCORE) or, for the discard, margins over the others' mean (MARGIN, which
+    the page shows signed and says so)."""
     return {
         "options": [
-            {"index": o.index, "text": describe(state, o.action, lang), "bound": o.bound, "proven": o.proven}
+            {
+                "index": o.index,
+                "text": describe(state, o.action, lang),
+                "bound": o.bound,
+                "proven": o.proven,
+                "measure": o.measure,
+            }
             for o in hint.options
         ],
+        "measure": hint.options[0].measure if hint.options else SCORE,
         "pick": hint.bot_choice,
         "pick_value": hint.pick_value,
         "pick_proven": hint.pick_proven,

@@ -441,7 +441,9 @@ async function askHint() {
 
 function boundText(o) {
   if (o.bound === null || o.bound === undefined) return "?";
-  return (o.proven ? "" : "≥") + o.bound;
+  // a margin over the others' mean (the discard) is signed: +2 ahead of them, −2 behind
+  const signed = o.measure === "margin" ? (o.bound > 0 ? "+" : o.bound < 0 ? "−" : "") + Math.abs(o.bound) : String(o.bound);
+  return (o.proven ? "" : "≥") + signed;
 }
 
 async function draw(v) {
@@ -698,8 +700,9 @@ function drawChoices() {
   pick.textContent = "";
   if (hint && hint.pick !== null && hint.pick !== undefined) {
     const o = hint.options.find((x) => x.index === hint.pick);
-    const value = hint.pick_text || (o ? boundText(o) : "?"); // the pick's own value where the hint gives it
+    const value = o ? boundText(o) : hint.pick_text || "?"; // the pick's own value, signed as its option's
     pick.append(el("span", { class: "pick-mark" }, t("table.pick_value", { value })));
+    if (hint.measure === "margin") pick.append(el("span", { class: "measure" }, " " + t("table.margin_note")));
     if (hint.reason) pick.append(el("span", { class: "reason" }, " " + t("table.pick_reason", { reason: hint.reason })));
   }
   // the board shows the targets of the choices in view (a held card's, once it is clicked)
