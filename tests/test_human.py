@@ -30,6 +30,10 @@ from tests.helpers.paths import ROOT
 from tests.helpers.reference import reference_score
 from tests.helpers.rules import compiled
 
+# One worker runs this module (pytest --dist loadgroup, pyproject.toml): its module fixtures —
+# the whole games played through a pipe — are computed once, not once in every worker.
+pytestmark = pytest.mark.xdist_group("test_human")
+
 GAME = ("--players", "2", "--bots", "human,greedy", "--seed", "5", "--first-player", "0")
 # Seat 0 leads round 1 of a 2-player game: ROUND-1's discard, then its take, then its placement.
 OPENING = ["bogus", "99", "", "help", "save", "save /", "1", "hint", "2", "undo", "1"]

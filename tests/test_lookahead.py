@@ -30,6 +30,10 @@ from dreamhome.review import review_record
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_total
 
+# One worker runs this module (pytest --dist loadgroup, pyproject.toml): its module fixtures —
+# the hint-following game and its review — are computed once, not once in every worker.
+pytestmark = pytest.mark.xdist_group("test_lookahead")
+
 WORK = 0.02  # small deterministic work a solve: the checks are about agreement, not strength
 
 

@@ -25,9 +25,14 @@ from dreamhome.players.evaluation import evaluate
 from dreamhome.players.roster import make_bot
 from dreamhome.review import review_record
 from dreamhome.review.batch import aggregate, review_many
+from dreamhome.review.game import GameReview
 from dreamhome.review.marks import TOLERANCE, mark
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_total
+
+# One worker runs this module (pytest --dist loadgroup, pyproject.toml): its module fixtures —
+# the six reviewed games (`batch`) and the planted game's review — are computed once, not once in every worker.
+pytestmark = pytest.mark.xdist_group("test_review")
 
 GAMES = 6
 SEATS = ["random", "greedy", "solver", "greedy"]
@@ -52,8 +57,9 @@ def batch(base: Ruleset, tmp_path_factory: pytest.TempPathFactory) -> list[dict]
 
 @pytest.fixture(scope="module")
 def hard_batch(base: Ruleset, tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
-    """4 seeded 4-player games of the hard bot against three greedy bots, its seat rotating."""
-    games = [(["hard" if s == seed % 4 else "greedy" for s in range(4)], 60 + seed) for seed in range(4)]
+    """The seeded 4-player game of the hard bot against three greedy bots named in the finding
+    below (seed 60, the hard bot in seat 0): one game, as its review is the suite's costliest."""
+    games = [(["hard", "greedy", "greedy", "greedy"], 60)]
     return _reviewed(base, tmp_path_factory.mktemp("hard"), games)
 
 
@@ -97,7 +103,7 @@ def test_the_levels_lose_little_by_the_reviews_measure(batch: list[dict], hard_b
                 seen += player["decisions"]
                 assert player["mean_loss"] <= 0.25, (review["seed"], player)
         assert review["evaluation"]["bot_settings"]["medium" if bot == "solver" else "hard"]
-    assert seen > 100
+    assert seen > (20 if bot == "hard" else 100)
 
 
 def test_one_option_decisions_are_never_marked(batch: list[dict]) -> None:
@@ -142,10 +148,16 @@ def planted(base: Ruleset) -> tuple[dict, int, int]:
     return _planted_game(base, 3)
 
 
-def test_a_planted_face_down_placement_is_found(planted: tuple[dict, int, int]) -> None:
-    record, index, diff = planted
+@pytest.fixture(scope="module")
+def planted_review(planted: tuple[dict, int, int]) -> GameReview:
+    """The planted game's review, once for the tests that read it."""
+    return review_record(planted[0], "planted")
+
+
+def test_a_planted_face_down_placement_is_found(planted: tuple[dict, int, int], planted_review: GameReview) -> None:
+    _record, index, diff = planted
     assert index >= 0 and diff > 0
-    review = review_record(record, "planted")
+    review = planted_review
     d = review.decisions[index]
     assert d.seat == 0 and d.chosen_action["face_down"] is True
     assert d.loss >= diff
@@ -153,11 +165,9 @@ def test_a_planted_face_down_placement_is_found(planted: tuple[dict, int, int]) 
     assert d.best_action != d.chosen_action
 
 
-def test_the_same_record_gives_the_same_review(planted: tuple[dict, int, int]) -> None:
-    record = planted[0]
-    first = review_record(record, "a").to_json()
-    again = review_record(json.loads(json.dumps(record)), "a").to_json()
-    assert first == again
+def test_the_same_record_gives_the_same_review(planted: tuple[dict, int, int], planted_review: GameReview) -> None:
+    again = review_record(json.loads(json.dumps(planted[0])), "planted").to_json()
+    assert again == planted_review.to_json()
 
 
 def test_evaluate_refuses_an_illegal_action(base: Ruleset) -> None:

@@ -388,6 +388,14 @@ run()
 """
 
 
+def _signals_default() -> None:
+    """In the child before it starts Python: SIGINT and SIGTERM at their default actions, whatever
+    the test process had (an ignored SIGINT is inherited, and Python then installs no
+    KeyboardInterrupt for it: a signal before dreamhome's handlers were in was lost, exit 0)."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.parametrize("module", ["dreamhome.interrupt", "click", "dreamhome.fileio", "dreamhome.dsl.compiler"])
 def test_a_signal_during_start_up(signum, module):
@@ -396,7 +404,9 @@ def test_a_signal_during_start_up(signum, module):
     before the CLI loads. Before the handlers are in (while dreamhome.interrupt itself loads),
     SIGINT is Python's KeyboardInterrupt, still one line; SIGTERM's default action ends the process."""
     script = IMPORT_HOOK.format(module=module, signum=int(signum))
-    proc = subprocess.run([sys.executable, "-c", script], env=ENV, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], env=ENV, capture_output=True, text=True, timeout=60, preexec_fn=_signals_default
+    )
     if module == "dreamhome.interrupt" and signum == signal.SIGTERM:
         assert proc.returncode == -signal.SIGTERM and proc.stderr == ""  # the shell says 143
         return
