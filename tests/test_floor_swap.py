@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dreamhome.dsl.compiler import compile_rules
-from dreamhome.engine.endgame import FLOOR_SWAP, ReplayError, helper_uses, swap_pair
+from dreamhome.engine.endgame import FLOOR_SWAP, ReplayError, helper_uses, swap_in_house, swap_pair
 from dreamhome.game.actions import SwapInFloor, SwapInHouse, action_from_dict
 from dreamhome.game.record import play_game, replay_record
 from dreamhome.game.state import GameState, IllegalAction
@@ -229,3 +229,27 @@ def test_rules_without_a_floor_swap_keep_their_openspiel_space() -> None:
     assert ActionSpace(FLOOR).size > base.size
     action = SwapInHouse("handyman", "top/1", "top/3")  # numbered alike in both spaces
     assert ActionSpace(FLOOR).number(action) == base.number(action)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_refused_house_swap_names_a_rule_the_check_finds(seed: int) -> None:
+    """END-HANDYMAN: a swap that breaks PLACE-B or PLACE-C is refused naming the rule (and, for
+    PLACE-B, the cell) that `house_violations` finds in the swapped house — the engine names it
+    from its own tables, the legality module (above the engine) checks it independently."""
+    rules = FLOOR
+    house = replace(random_house(rules, random.Random(seed), helpers=("handyman",)), discard_rooms=(), discard_roofs=())
+    names = rules.board.cells
+    refused = 0
+    for a, b in combinations(range(rules.board.size), 2):
+        try:
+            swap_in_house(rules, house, a, b)
+        except ReplayError as exc:
+            refused += 1
+            found = [v for v in house_violations(rules, _swapped(house, a, b)) if v.rule in ("PLACE-B", "PLACE-C")]
+            said = str(exc).split(": ", 1)[1]
+            rule = said.split(" ")[0]
+            assert rule in {v.rule for v in found}, (said, found)
+            if rule == "PLACE-B":
+                cell = said.split(" ")[2]
+                assert cell in {names[a], names[b]} and any(v.cell == cell for v in found if v.rule == "PLACE-B"), (said, found)
+    assert refused > 0

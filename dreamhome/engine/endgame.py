@@ -198,11 +198,20 @@ def swap_in_house(rules: Ruleset, house: House, a: int, b: int) -> House:
         seq[a], seq[b] = seq[b], seq[a]
     swapped = replace(house, cells=tuple(cells), tokens=tuple(tokens), under=tuple(under))
     if not swap_keeps_b_and_c(rules.tables, house.cells, a, b):
-        from dreamhome.legality import house_violations  # only to name the failure
-
-        broken = [v for v in house_violations(rules, swapped) if v.rule in ("PLACE-B", "PLACE-C")]
-        raise ReplayError(f"swap {rules.board.cells[a]} ↔ {rules.board.cells[b]}: {broken[0]}")
+        raise ReplayError(f"swap {rules.board.cells[a]} ↔ {rules.board.cells[b]}: {_broken_by_swap(rules, house.cells, a, b)}")
     return swapped
+
+
+def _broken_by_swap(rules: Ruleset, cells: tuple[int, ...], a: int, b: int) -> str:
+    """Which rule a refused swap of cells `a` and `b` breaks, and where, read as
+    `swap_keeps_b_and_c` reads it: a card that may not stand on its new floor (PLACE-B), else a
+    room grown past its maximum on one of the two floors (PLACE-C). `dreamhome check` of the
+    swapped house says the same with every detail (legality sits above the engine)."""
+    t, names = rules.tables, rules.board.cells
+    for here, card in ((b, cells[a]), (a, cells[b])):
+        if card >= ROOM0 and not category_ok(t, here, card):
+            return f"PLACE-B at {names[here]} ({rules.room_of_code(card).name.lower()} on that floor)"
+    return f"PLACE-C on the floor of {names[a]} or {names[b]} (a room past its maximum size)"
 
 
 def swap_pair(rules: Ruleset, house: House, a: int, b: int, role: str = HOUSE_SWAP) -> House:
