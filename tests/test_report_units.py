@@ -309,7 +309,7 @@ def test_precision_plays_on_until_the_first_seats_interval_is_as_narrow_as_asked
     games) is wider than W."""
     import json
 
-    from dreamhome.whatif.stats import proportion_ci
+    from dreamhome.intervals import proportion_ci
 
     out = tmp_path / "p"
     proc = run_here(

@@ -21,8 +21,9 @@ from dreamhome import i18n
 from dreamhome.game.actions import Action, EndTurn, SwapWithTrack, TakeColumn
 from dreamhome.game.state import GameState
 from dreamhome.house import house_to_json
-from dreamhome.players.hints import bound_text, hint, number_text, reason_text
+from dreamhome.players.hints import bound_text, hint, number_text
 from dreamhome.players.roster import make_bot
+from dreamhome.render.hint_text import reason_text
 from dreamhome.terminal.seat import HumanGame, Menu, option_text
 from tests.helpers.reference import reference_score
 from tests.helpers.rules import compiled

@@ -32,6 +32,8 @@ from dreamhome.ruleset import Ruleset
 FORMAT = "dreamhome.record/2"
 FORMAT_V1 = "dreamhome.record/1"
 READABLE_FORMATS = (FORMAT_V1, FORMAT)
+RECORDS_DIR = "records"
+"""Where a folder of games keeps their records (`whatif --records`, read by `dreamhome analyze`)."""
 RECORD1_DISCARD_PLAYERS = (2, 3)  # ROUND-1 as record/1's engine read it (see `_start`)
 
 

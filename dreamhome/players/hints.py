@@ -25,7 +25,7 @@ the uses still left to it, every copy of a role counted) and ending the turn; an
 shows the score right after it, a floor (`proven` False, "at least"), and is never the pick.
 
 The pick always carries its value (`Hint.pick_value`) and a reason (`Hint.reason`, said by
-`reason_text` in a language), made only from the numbers of this hint: the pick's value against
+`render.hint_text.reason_text` in a language), made only from the numbers of this hint: the pick's value against
 the best other option's, what a take brings and where its room card goes best, or in the end
 game the plan's score against the house as it stands. `bound_text` is the one way a value is
 shown: "N" proven, "≥N" found but not proven, "—" none.
@@ -39,9 +39,7 @@ from dataclasses import dataclass
 from dreamhome.game.actions import Action, EndTurn, TakeColumn, TakeRoomAtRoundStart
 from dreamhome.game.observation import Observation
 from dreamhome.game.phases import Phase
-from dreamhome.game.state import GameState, Resource
-from dreamhome.i18n import DEFAULT_LANG
-from dreamhome.i18n import text as i18n_text
+from dreamhome.game.state import GameState
 from dreamhome.players.lookahead import HINT, SCORE, OptionValue, best_index, decision_values, with_work
 from dreamhome.scoring import score_total
 
@@ -75,7 +73,7 @@ class OptionHint:
 @dataclass(frozen=True)
 class Phrase:
     """One clause of a pick's reason: a catalogue message (`seat.reason.*`) and its arguments.
-    `room` is a room card's code and `resource` a resource card (said by `reason_text` by their
+    `room` is a room card's code and `resource` a resource card (said by `render.hint_text.reason_text` by their
     names in the rules, in the reader's language), `down` a placement's face-down flag, an
     `Action` another option (said as the actions are); `value` and `next` are values already
     said with their sign (`bound_text`); anything else (numbers, a cell) is said as it is."""
@@ -211,28 +209,4 @@ def _reason(
     return tuple(phrases)
 
 
-def reason_text(state: GameState, reason: tuple[Phrase, ...] | None, lang: str = DEFAULT_LANG) -> str:
-    """A pick's reason in `lang` for the decision of `state` it was made for: its clauses
-    (`Phrase`) joined, cards by their names in the rules, another option as the actions say it."""
-    from dreamhome.render.action_text import describe, resource_text, room_text
-
-    rules = state.rules
-    said = []
-    for phrase in reason or ():
-        args: dict[str, object] = {}
-        for name, arg in phrase.args:
-            if name == "room":
-                args[name] = room_text(rules, arg if isinstance(arg, int) else None, lang)
-            elif name == "resource":
-                args[name] = resource_text(rules, arg if isinstance(arg, Resource) else None, lang)
-            elif name == "down":  # a face-down placement, said as the actions say it
-                args[name] = i18n_text("action.flag.face_down", lang) if arg else ""
-            elif isinstance(arg, Action):
-                args[name] = describe(state, arg, lang)
-            else:
-                args[name] = arg
-        said.append(i18n_text(phrase.key, lang, **args))
-    return "; ".join(said)
-
-
-__all__ = ["AT_LEAST", "HINT_WORK", "Hint", "OptionHint", "Phrase", "bound_text", "hint", "number_text", "reason_text"]
+__all__ = ["AT_LEAST", "HINT_WORK", "Hint", "OptionHint", "Phrase", "bound_text", "hint", "number_text"]

@@ -14,8 +14,8 @@ import math
 from collections.abc import Sequence
 from statistics import NormalDist
 
+from dreamhome.intervals import proportion_ci
 from dreamhome.report.stats import ok_games, position_seat, win_share
-from dreamhome.whatif.stats import proportion_ci
 
 EDGE = 0.03
 """The first-seat edge to detect: three points of win share above an even share."""

@@ -17,8 +17,8 @@ import random
 import statistics
 from collections.abc import Callable, Sequence
 
+from dreamhome.intervals import Z, mean_ci, proportion_ci
 from dreamhome.scoring import COMPONENTS
-from dreamhome.whatif.stats import Z, mean_ci, proportion_ci
 
 TOP = 0.99
 """The high quantile of the houses' scores given with an interval beside the best reached."""

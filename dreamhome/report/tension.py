@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from dreamhome.intervals import mean_ci, proportion_ci
 from dreamhome.report.stats import ok_games
-from dreamhome.whatif.stats import mean_ci, proportion_ci
 
 CLOSE = 2
 """A game won by at most this many points is close."""

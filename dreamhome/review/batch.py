@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from dreamhome.errors import DreamhomeError
+from dreamhome.game.record import RECORDS_DIR
 from dreamhome.players.evaluation import REVIEW_WORK
 from dreamhome.review.marks import BLUNDER, MISTAKE, TOLERANCE
-from dreamhome.whatif.runner import RECORDS_DIR
 
 BATCH_FORMAT = "dreamhome.review-batch/1"
 
@@ -74,7 +74,7 @@ def review_many(
     """Every record of `paths` reviewed (JSON, the paths' order), on `workers` processes (all
     cores by default; 1: in this process). The first record that cannot be reviewed stops it
     all with its one-line reason."""
-    from dreamhome.whatif.executors import die_with_parent
+    from dreamhome.worker_process import die_with_parent
 
     jobs = [(p, work, other) for p in paths]
     workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
@@ -120,7 +120,7 @@ def aggregate(reviews: list[dict[str, Any]], work: float = REVIEW_WORK) -> dict[
 def _sum(players: list[dict[str, Any]]) -> dict[str, Any]:
     """Mean loss a decision over all the players' decisions; its 95% interval is over the
     players' own means (one a game and seat: the unit the draw varies)."""
-    from dreamhome.whatif.stats import mean_ci
+    from dreamhome.intervals import mean_ci
 
     decisions = sum(p["decisions"] for p in players)
     lost = sum(p["total_loss"] for p in players)

@@ -41,8 +41,9 @@ from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, text
 from dreamhome.players import lookahead
 from dreamhome.players.bots import Bot
-from dreamhome.players.hints import AT_LEAST, HINT_WORK, Hint, bound_text, reason_text
+from dreamhome.players.hints import AT_LEAST, HINT_WORK, Hint, bound_text
 from dreamhome.render.action_text import describe, resource_text, roof_text, room_text
+from dreamhome.render.hint_text import reason_text
 from dreamhome.render.house_text import held_text, house_grid, house_with_score
 from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
 from dreamhome.scoring import score_house

@@ -85,7 +85,7 @@ def review_pages(record: dict[str, Any], source: str) -> Pages:
 def _worker(compute: Compute, record: dict[str, Any], source: str, parent: int, answer: Connection) -> None:
     """A review worker process: one review, its answer sent back whole. Ctrl-C is the server's
     to handle (it ends the workers), and the worker ends with the server (`die_with_parent`)."""
-    from dreamhome.whatif.executors import die_with_parent
+    from dreamhome.worker_process import die_with_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)

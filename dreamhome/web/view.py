@@ -21,12 +21,13 @@ from dreamhome.game.roles import has_role
 from dreamhome.game.state import GameState
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, floor_name, has_text, keys, text
-from dreamhome.players.hints import Hint, bound_text, reason_text
+from dreamhome.players.hints import Hint, bound_text
 from dreamhome.players.lookahead import SCORE
 from dreamhome.players.roster import LEVELS
 from dreamhome.render.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.render.card_text import all_card_texts
 from dreamhome.render.event_text import event_text
+from dreamhome.render.hint_text import reason_text
 from dreamhome.render.house_svg import house_svg
 from dreamhome.render.how_to_play import how_to_play, phase_reasons
 from dreamhome.render.score_text import line_text

@@ -12,14 +12,11 @@ what-if leaves no orphan burning the CPU.
 
 from __future__ import annotations
 
-import ctypes
 import itertools
 import multiprocessing
 import os
 import signal
-import sys
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -27,38 +24,11 @@ from contextlib import contextmanager
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.whatif.experiment import play_chunk
+from dreamhome.worker_process import die_with_parent
 
 EXECUTORS = ("local", "processes", "ray")
 IN_FLIGHT_PER_WORKER = 2
 """Chunks queued per worker: enough to keep it busy, few enough to hold in memory."""
-_PR_SET_PDEATHSIG = 1
-_PARENT_POLL_SECONDS = 1.0
-
-
-def die_with_parent(parent: int | None) -> None:
-    """Pool initializer: end this worker when the process that started it dies.
-
-    On Linux the kernel sends SIGKILL at the parent's death (prctl
-    PR_SET_PDEATHSIG); everywhere a daemon thread also polls `os.getppid()`.
-    `parent` (the expected parent pid, None when unknown) catches a parent that
-    died before the initializer ran.
-    """
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
-    start = os.getppid()
-    if parent is not None and start != parent:
-        os._exit(1)
-    threading.Thread(target=_watch_parent, args=(start,), daemon=True, name="dreamhome-parent-watch").start()
-
-
-def _watch_parent(parent: int) -> None:
-    while True:
-        time.sleep(_PARENT_POLL_SECONDS)
-        if os.getppid() != parent:
-            os._exit(1)
 
 
 def _new_pool(workers: int) -> ProcessPoolExecutor:

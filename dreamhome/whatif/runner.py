@@ -8,14 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from dreamhome.fileio import check_output_tree, write_atomic
+from dreamhome.game.record import RECORDS_DIR
 from dreamhome.whatif.executors import executor
 from dreamhome.whatif.experiment import Experiment, job_payload
 from dreamhome.whatif.report import REPORT_FILES, results_document, write_report
 from dreamhome.whatif.stats import experiment_stats
 from dreamhome.whatif.store import CHUNKS_DIR, MANIFEST, Store
-
-RECORDS_DIR = "records"
-"""Where `whatif --records` keeps the games' records, under the experiment's folder."""
 
 
 def record_name(ruleset: int, game: int) -> str:
