@@ -905,7 +905,10 @@ def replay(record_path, as_json, html_path):
     "--work",
     type=FiniteRange(0.001, 60.0),
     default=None,
-    help="CP-SAT deterministic time of one solve (default 0.1; never the wall clock: the same review on any machine).",
+    help=(
+        "CP-SAT deterministic time of one solve (default: the review's own, as docs/REVIEW.md gives it; "
+        "never the wall clock: the same review on any machine)."
+    ),
 )
 @click.option("--workers", type=click.IntRange(1, 256), default=None, help="Processes for several records (default: all cores).")
 def analyze(record_paths, as_json, html_path, work, workers):
@@ -1268,7 +1271,7 @@ def _players_list(ctx: click.Context, param: click.Parameter, value: str | None)
 @click.option("--no-cards", is_flag=True, help="Leave restricted play out: seats, the ladder and the shape only (quicker).")
 @click.option(
     "--precision",
-    type=click.FloatRange(min=0, min_open=True, max=1),
+    type=FiniteRange(min=0, min_open=True, max=1),
     default=None,
     metavar="W",
     help="Play the self-play games on, in blocks, until each first seat's win-rate interval is at most W wide (e.g. 0.04).",

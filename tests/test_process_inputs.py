@@ -52,6 +52,50 @@ def test_every_float_option_refuses_what_is_not_finite(value: str) -> None:
     _one_line(run("optimize", EXAMPLES / "endgame.json", "--time-limit", value), "--time-limit")
 
 
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_report_precision_refuses_what_is_not_finite(value: str, tmp_path) -> None:
+    """Item 9: `report --precision nan` passed click's range (every comparison with nan is false)
+    and played a whole report; now one line, exit 2, nothing written."""
+    _one_line(run("report", "--precision", value, "--games", "2", "--out", tmp_path / "r"), "--precision")
+    assert not (tmp_path / "r").exists()
+
+
+def test_every_float_option_of_every_command_is_read_as_a_finite_number() -> None:
+    """Item 9 as a class: no float option of any command is a plain float or click.FloatRange
+    (both take nan); each is `FiniteRange` or `Seconds`, which refuse nan and the infinities."""
+    import click
+
+    from dreamhome.cli import FiniteRange, Seconds, main
+
+    def commands(group: click.Command, path: str):
+        yield path, group
+        for name, sub in getattr(group, "commands", {}).items():
+            yield from commands(sub, f"{path} {name}")
+
+    loose = []
+    for path, command in commands(main, "dreamhome"):
+        for param in command.params:
+            kind = param.type
+            if isinstance(kind, (click.types.FloatParamType, click.FloatRange)) and not isinstance(kind, (FiniteRange, Seconds)):
+                loose.append(f"{path} {param.name}")
+    assert loose == []
+
+
+def test_the_library_refuses_negative_seeds_for_bots_and_reports() -> None:
+    """Item 10 beyond the command line: a bot (`roster.make_bot`, also behind the OpenSpiel bot)
+    and a report plan refuse a negative seed (a plan's game i is seed + i: -1 would replay game 1);
+    a bot's seed is its game's, from 0 like every seed."""
+    from dreamhome.players.roster import make_bot
+    from dreamhome.report.plan import build_plan
+
+    for name in ("greedy", "hard", "random"):
+        with pytest.raises(DreamhomeError, match="from 0"):
+            make_bot(name, -3, 0)
+    assert make_bot("greedy", 0, 1).name == "greedy"
+    with pytest.raises(DreamhomeError, match="--seed"):
+        build_plan(rules_path=None, players=[2], ladder=["greedy"], games=2, chunk=1, seed=-1)
+
+
 def test_the_solver_settings_refuse_what_is_not_finite() -> None:
     """Item 9 in the library: nan passed every range check and CP-SAT took it as no bound."""
     from dreamhome.engine.cpsat import SolveSettings

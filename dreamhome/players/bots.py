@@ -34,6 +34,7 @@ from dreamhome.players.bot import Bot
 from dreamhome.players.lookahead import MEDIUM, Settings, end_action, rounds_house, unseen_pool, without
 from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_total
+from dreamhome.seeds import check_seed
 
 if TYPE_CHECKING:
     pass
@@ -140,7 +141,8 @@ def make_bot(name: str, seed: int, seat: int) -> Bot:
     A bot of your own is a `Bot` subclass in any importable module (docs/python.md); it is
     built like the packaged ones, with the game seed and its seat, so its games replay too.
     Whatever goes wrong is one `DreamhomeError` line, since the name comes from the command line
-    or a game record."""
+    or a game record. A negative seed is refused (`seeds.check_seed`)."""
+    check_seed(seed, f"bot '{name}'")
     if ":" in name:
         return _import_bot(name)(seed, seat)
     if name.partition("@")[0] in SEARCH_BOTS:
