@@ -728,3 +728,34 @@ def test_a_terminal_seats_record_is_replayed_and_analyzed(tmp_path: Path) -> Non
     out = run("analyze", str(record), "--json", "--work", "0.02")
     assert out.returncode == 0, out.stderr
     assert [p["bot"] for p in json.loads(out.stdout)["players"]] == ["human", "random"]
+
+
+def test_a_lone_surrogate_anywhere_in_a_body_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A JSON body may hold a lone surrogate (`"\\ud800"`), which no UTF-8 encoder takes: as a seat
+    key it reached the key's hash and answered 500. In every field of every POST route it is now
+    a 4xx with one line (a wrong key is 403, like any other wrong key)."""
+    c = client(tmp_path)
+    made = c.post("/api/games", json={"seats": ["person", "random"], "seed": 5}).json()
+    gid = made["game"]
+    lone = '"\\ud800"'
+    bodies = {
+        "/api/games": [
+            '{"seats": [LONE, "random"]}',
+            '{"seats": ["person", "random"], "variant": LONE}',
+            '{"seats": ["person", "random"], "lang": LONE}',
+            '{LONE: 1, "seats": ["person", "random"]}',
+        ],
+        f"/api/games/{gid}/act": [
+            '{"seat": 0, "key": LONE, "index": 0, "version": 0}',
+            '{"seat": LONE, "key": "k", "index": 0, "version": 0}',
+        ],
+        f"/api/games/{gid}/hint": ['{"seat": 0, "key": LONE}', '{"seat": 0, "key": "k", "lang": LONE}'],
+    }
+    json_type = {"content-type": "application/json"}
+    for url, texts in bodies.items():
+        for text in texts:
+            r = c.post(url, content=text.replace("LONE", lone).encode("utf-8"), headers=json_type)
+            assert 400 <= r.status_code < 500, (url, text, r.status_code, r.text)
+            one_line(r)
+    wrong_key = bodies[f"/api/games/{gid}/act"][0].replace("LONE", lone).encode("utf-8")
+    assert c.post(f"/api/games/{gid}/act", content=wrong_key, headers=json_type).status_code == 403

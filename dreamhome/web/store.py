@@ -138,8 +138,10 @@ class ForbiddenError(DreamhomeError):
 
 
 def key_digest(key: str) -> str:
-    """What the game file keeps of a seat's key: its SHA-256, hex."""
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+    """What the game file keeps of a seat's key: its SHA-256, hex. A key read from JSON may hold
+    a lone surrogate (`"\\ud800"`), which strict UTF-8 cannot encode: it is hashed as it came
+    (`surrogatepass`), so it is a wrong key like any other (403), never a server error."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @lru_cache(maxsize=16)
