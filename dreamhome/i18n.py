@@ -176,6 +176,16 @@ def language_name(lang: str) -> str:
     return str(_catalogue(check_lang(lang)).get("language", lang))
 
 
+def count_text(key: str, n: int, lang: str = DEFAULT_LANG, **args: object) -> str:
+    """`n` with its noun in `lang`'s plural form ("33 очка", "35 очков"): the entry `key.FORM`,
+    FORM the CLDR plural category of `n` in `lang` (one, few, many or other), as Babel picks it —
+    each language's plural rules are CLDR data, not ours to hand-write. Every catalogue gives all
+    four forms of such a key (one language's unused forms repeat another)."""
+    from babel import Locale
+
+    return text(f"{key}.{Locale.parse(check_lang(lang)).plural_form(n)}", lang, n=n, **args)
+
+
 def text(key: str, lang: str = DEFAULT_LANG, **args: object) -> str:
     """The interface text `key` in `lang` with `args` filled in; English where `lang` lacks it."""
     english = _entries(DEFAULT_LANG)

@@ -157,6 +157,8 @@ def test_a_whole_game_through_the_api_equals_the_engine(tmp_path: Path) -> None:
         k += 1
     assert [s["total"] for s in view["scores"]] == [score_total(ref.state.rules, h) for h in ref.state.houses]
     assert view["winners"] == ref.state.winners()
+    winner = view["names"][view["winners"][0]]
+    assert winner in view["result"] and str(max(s["total"] for s in view["scores"])) in view["result"]  # SCORE-WIN said
     for s in view["scores"]:
         assert sum(line["points"] for line in s["lines"]) == s["total"]
     final = c.get(view["final"])

@@ -67,16 +67,20 @@ class GameFields:
 
     def winners(self) -> list[int]:
         """SCORE-WIN: most points; tie: most children on face-up room cards (option tiebreak)."""
-        scores = self.returns()
-        best = max(scores)
-        tied = [p for p, s in enumerate(scores) if s == best]
+        tied = self.top_scorers()
         if len(tied) > 1 and self.rules.options["tiebreak"] == "children":
-            kids = {p: self._children(p) for p in tied}
+            kids = {p: self.children(p) for p in tied}
             most = max(kids.values())
             tied = [p for p in tied if kids[p] == most]
         return tied
 
-    def _children(self, player: int) -> int:
+    def top_scorers(self) -> list[int]:
+        """SCORE-WIN: the players with the most points, before any tie-break."""
+        scores = self.returns()
+        return [p for p, s in enumerate(scores) if s == max(scores)]
+
+    def children(self, player: int) -> int:
+        """SCORE-WIN's tie-break: the children hidden on the player's face-up room cards."""
         return sum(self.rules.room_of_code(c).children for c in self.houses[player].cells if c >= ROOM0)
 
     def timing_now(self) -> str:

@@ -9,10 +9,9 @@ CLDR data Babel ships) are not ours to hand-write.
 
 from __future__ import annotations
 
-from babel import Locale
 from babel.numbers import format_decimal, format_percent
 
-from dreamhome.i18n import text
+from dreamhome.i18n import count_text, text
 
 
 def say(key: str, lang: str, **args: object) -> str:
@@ -22,7 +21,7 @@ def say(key: str, lang: str, **args: object) -> str:
 def players(n: int, lang: str) -> str:
     """ "2 players", "2 игрока", "5 игроков": the count with its noun in the language's plural
     form (Babel's CLDR plural rules pick the form: one, few, many or other)."""
-    return text(f"report.n_players.{Locale.parse(lang).plural_form(n)}", lang, n=n)
+    return count_text("report.n_players", n, lang)
 
 
 def row(count: int, bot: str, lang: str) -> str:

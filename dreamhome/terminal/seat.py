@@ -45,6 +45,7 @@ from dreamhome.players.hints import AT_LEAST, HINT_WORK, Hint, bound_text
 from dreamhome.render.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.render.hint_text import reason_text
 from dreamhome.render.house_text import held_text, house_grid, house_with_score
+from dreamhome.render.result_text import result_line
 from dreamhome.ruleset import FACE_DOWN, ROOM0, Ruleset
 from dreamhome.scoring import score_house
 
@@ -364,6 +365,9 @@ class HumanGame:
             line = self._t("seat.result", seat=p, bot=self.seat_name(p), points=points)
             mark = ("  " + self._t("seat.winner"), "bold #2e9b46") if p in winners else ""
             self.console.print(Text.assemble(line, mark))
+        if state.is_terminal():  # the result in one sentence: a tie and its tie-break said (SCORE-WIN)
+            names = [f"{p} ({self.seat_name(p)})" for p in range(state.n)]
+            self.console.print(Text(result_line(state, names, self.lang), style="bold"))
 
     def _event_action(self, event: dict[str, object], state: GameState | None = None) -> str:
         """A recorded decision in the seat's language (its English text if it cannot be read back)."""

@@ -30,6 +30,7 @@ from dreamhome.render.event_text import event_text
 from dreamhome.render.hint_text import reason_text
 from dreamhome.render.house_svg import house_svg
 from dreamhome.render.how_to_play import how_to_play, phase_reasons
+from dreamhome.render.result_text import result_line
 from dreamhome.render.score_text import line_text
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_house
@@ -173,6 +174,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
             for p, score in ((p, score_house(rules, h)) for p, h in enumerate(state.houses))
         ]
         view["winners"] = state.winners()
+        view["result"] = result_line(state, names, lang)  # SCORE-WIN, the tie-break said
         view["replay"] = f"/games/{game.id}/replay"
         view["review"] = f"/games/{game.id}/review"
         view["final"] = f"/api/games/{game.id}/final"

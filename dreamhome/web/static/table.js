@@ -720,9 +720,7 @@ function drawShare() {
 function drawFinal(v) {
   const final = byId("final");
   final.hidden = false;
-  const best = Math.max(...v.scores.map((s) => s.total));
-  const winners = v.winners.map((p) => v.names[p]).join(", ");
-  byId("winner").textContent = "★ " + t("table.winner_banner", { names: winners, points: best });
+  byId("winner").textContent = "★ " + v.result; // the server's sentence: the winner, or the tie and its tie-break (SCORE-WIN)
   const scores = byId("scores");
   scores.textContent = "";
   byId("best").removeAttribute("data-game");
