@@ -190,3 +190,40 @@ def test_report_refuses_an_output_it_could_not_write_before_any_game(tmp_path) -
     (out / "report.html").mkdir(parents=True)
     _one_line(run("report", "--games", "2", "--players", "2", "--no-cards", "--out", out), "rep/report.html")
     assert sorted(p.name for p in out.iterdir()) == ["report.html"]
+
+
+@pytest.mark.parametrize("width", ["nan", "inf", "-1", "0", "1.5"])
+def test_report_precision_refuses_what_is_no_interval_width(width: str, tmp_path) -> None:
+    """`--precision nan` passed the (0, 1] range check (NaN compares false with both bounds) and
+    the report stopped at once as if every interval were narrow enough: now one line, exit 2."""
+    _one_line(run("report", "--precision", width, "--games", "2", "--out", str(tmp_path / "r")), "--precision")
+
+
+@pytest.mark.parametrize("width", [float("nan"), float("inf"), -1.0, 0.0, True, "0.1"])
+def test_check_precision_refuses_what_is_no_width(width: object) -> None:
+    from dreamhome.report.run import check_precision
+
+    with pytest.raises(DreamhomeError, match="--precision"):
+        check_precision(width)
+    assert check_precision(0.04) == 0.04 and check_precision(1) == 1.0
+
+
+def test_every_library_bot_maker_refuses_a_negative_seed() -> None:
+    """Item 10 past the command line: the roster, the report's plan, OpenSpiel's bot wrapper
+    refuse -1 (it would replay seed 1's bots and deals) and accept 0."""
+    from dreamhome.players.roster import make_bot
+    from dreamhome.report.plan import build_plan
+
+    with pytest.raises(DreamhomeError, match="from 0"):
+        make_bot("random", -1, 0)
+    assert make_bot("random", 0, 0) is not None
+    with pytest.raises(DreamhomeError, match="--seed.*from 0"):
+        build_plan(rules_path=None, seed=-1, games=2, cards=False)
+    assert build_plan(rules_path=None, seed=0, games=2, chunk=2, cards=False).seed == 0
+    pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    from dreamhome.openspiel.spiel_bot import DreamhomeSpielBot
+
+    with pytest.raises(ValueError, match="seed.*from 0") as refused:
+        DreamhomeSpielBot(0, "greedy", seed=-1)
+    assert "\n" not in str(refused.value)
+    assert DreamhomeSpielBot(0, "greedy", seed=0).player_id() == 0

@@ -728,3 +728,15 @@ def test_a_terminal_seats_record_is_replayed_and_analyzed(tmp_path: Path) -> Non
     out = run("analyze", str(record), "--json", "--work", "0.02")
     assert out.returncode == 0, out.stderr
     assert [p["bot"] for p in json.loads(out.stdout)["players"]] == ["human", "random"]
+
+
+@pytest.mark.parametrize("route", ["act", "hint"])
+def test_a_seat_key_with_a_lone_surrogate_is_a_wrong_key_not_a_crash(tmp_path: Path, route: str) -> None:
+    """JSON may escape a lone surrogate ("\\ud800") that UTF-8 cannot encode: the key is simply
+    wrong (403, one line), not a 500 from hashing it (issue 34: every input answers one line)."""
+    c = client(tmp_path)
+    gid = c.post("/api/games", json={"seats": ["person", "random"], "seed": 4}).json()["game"]
+    body = '{"seat": 0, "key": "\\ud800x", "index": 0, "version": 0}' if route == "act" else '{"seat": 0, "key": "\\udfff"}'
+    r = c.post(f"/api/games/{gid}/{route}", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 403, (r.status_code, r.text)
+    assert "seat key" in one_line(r)

@@ -19,6 +19,7 @@ from dreamhome.players.bots import BOTS, SEARCH_BOTS, SolverBot
 from dreamhome.players.bots import make_bot as _packaged_bot
 from dreamhome.players.easy_bot import EasyBot
 from dreamhome.players.hard_bot import HardBot
+from dreamhome.seeds import check_seed
 
 LEVELS: dict[str, type[Bot]] = {"easy": EasyBot, "medium": SolverBot, "hard": HardBot}
 """The levels, weakest first (issue 25; strength and time a decision in docs/PERFORMANCE.md)."""
@@ -32,7 +33,9 @@ def make_bot(name: str, seed: int, seat: int) -> Bot:
     OpenSpiel's searches (`mcts@N`, `ismcts@N`, the `openspiel` extra) or `module:Class`.
 
     Built with the game seed and its seat, so its games replay. An unknown name is one
-    `DreamhomeError` line listing the levels, since names come from command lines and records."""
+    `DreamhomeError` line listing the levels, since names come from command lines and records.
+    A negative seed is one line too: it would replay its positive twin (issue 34, item 10)."""
+    check_seed(seed)
     if name in LEVELS:
         return LEVELS[name](seed, seat)
     if ":" not in name and name.partition("@")[0] not in SEARCH_BOTS and name not in BOTS:

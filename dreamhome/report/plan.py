@@ -20,6 +20,7 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.report.restricted import card_copies, make_seat, restricted_name
 from dreamhome.report.sensitivity import Variation, variations
 from dreamhome.ruleset import Ruleset
+from dreamhome.seeds import check_seed
 from dreamhome.whatif.experiment import Experiment, RulesetSpec, bot_code_hash, check_size, resolve_ruleset
 
 LIGHT_BOTS = ("random", "greedy", "easy")
@@ -242,6 +243,7 @@ def build_plan(
     `cards=False` leaves restricted play out (a quick look at the seats and the ladder).
     `sensitivity` (`all` or `own`: every assumed value, or those of the rules file itself) and
     `catalogue` add their alternatives, `alt_games` games each (default: a fifth of `games`)."""
+    check_seed(seed, "--seed")  # a negative seed repeats its positive twin's games (issue 34, item 10)
     heavy = max(1, games // HEAVY_SHARE) if heavy_games is None else heavy_games
     check_size(games, chunk)
     try:

@@ -139,7 +139,8 @@ class ForbiddenError(DreamhomeError):
 
 def key_digest(key: str) -> str:
     """What the game file keeps of a seat's key: its SHA-256, hex."""
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+    # surrogatepass: JSON may carry a lone surrogate ("\ud800"); it hashes to no real key (403), not a 500
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @lru_cache(maxsize=16)
