@@ -23,7 +23,7 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.game.state import GameState
 from dreamhome.game.values import GameStateError
 from dreamhome.seeds import check_seed
-from tests.helpers.cli import run
+from tests.helpers.cli import run, run_here
 from tests.helpers.paths import GOLDEN
 
 NOT_FINITE = ["nan", "NaN", "inf", "-inf", "Infinity", "-Infinity", "+nan", "1e999"]
@@ -196,7 +196,7 @@ def test_report_refuses_an_output_it_could_not_write_before_any_game(tmp_path) -
 def test_report_precision_refuses_what_is_no_interval_width(width: str, tmp_path) -> None:
     """`--precision nan` passed the (0, 1] range check (NaN compares false with both bounds) and
     the report stopped at once as if every interval were narrow enough: now one line, exit 2."""
-    _one_line(run("report", "--precision", width, "--games", "2", "--out", str(tmp_path / "r")), "--precision")
+    _one_line(run_here("report", "--precision", width, "--games", "2", "--out", str(tmp_path / "r")), "--precision")
 
 
 @pytest.mark.parametrize("width", [float("nan"), float("inf"), -1.0, 0.0, True, "0.1"])
@@ -227,3 +227,18 @@ def test_every_library_bot_maker_refuses_a_negative_seed() -> None:
         DreamhomeSpielBot(0, "greedy", seed=-1)
     assert "\n" not in str(refused.value)
     assert DreamhomeSpielBot(0, "greedy", seed=0).player_id() == 0
+
+
+def test_report_summary_prints_the_rules_file_name_as_written(tmp_path) -> None:
+    """A ruleset's name is the user's path: the summary once echoed it raw, so an ANSI escape in
+    it would repaint the terminal. It is now printed escaped (\\x1b), markup left as written."""
+    from tests.helpers.paths import EXAMPLES
+
+    name = tmp_path / "[bold]x\x1b[31m.dh"
+    name.write_bytes((EXAMPLES / "my_rules.dh").read_bytes())
+    quick = ("--games", "2", "--no-cards", "--players", "2", "--bots", "random")
+    proc = run_here("report", "--rules", str(name), *quick, "--out", str(tmp_path / "r"))
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout
+    title = next(line for line in proc.stdout.splitlines() if line.startswith("Balance report:"))
+    assert title == f"Balance report: {str(name).replace(chr(27), chr(92) + 'x1b')}", title
