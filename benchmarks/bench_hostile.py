@@ -19,6 +19,9 @@ afford; this runs the same kinds of input, from seeded generators, many times mo
   of `whatif --out --records` planted in the way (refused before any game, naming it), OpenSpiel
   seats a game has not (refused when the bot is made), and SIGINT/SIGTERM at seeded moments of
   every long command (tests/helpers/signals: exit 130/143 and one line, every file whole);
+- issue 34's table surfaces (`run_table34`, alone with `--only table34`): hostile requests to
+  the web API (huge integers, lone surrogates, NaN, deep nesting, markup in names, symlinked
+  store files), each 4xx in one line, beside as many plain requests for the time ratio;
 - the command line, in subprocesses: random values in every option slot of every command (as
   test_fuzz_command_line), `rules check` and `--rules` on mutated rules files, `replay` of
   mutated records.
@@ -778,6 +781,112 @@ def run_issue34(rng: random.Random, n: int, signals: int, tally: Tally, work: Pa
         shutil.rmtree(place, ignore_errors=True)
 
 
+def table34_request(rng: random.Random, gid: str, key: str) -> tuple[str, str, str, bytes | None]:
+    """One hostile request of issue 34's table surfaces: (kind, method, path, raw JSON body)."""
+    huge = "9" * rng.choice([20, 400, 4301, 20000])
+    nest = rng.choice([100, 1000, 20000])
+    odd = rng.choice(
+        ["\\ud800", "\\udfff", "a\\ud800b", "[/oops]", "[link=http://evil.example]x[/link]", "\\u001b[31m", "\\u202e"]
+    )
+    number = rng.choice(["NaN", "Infinity", "-Infinity", "1e999", "-0.0", huge, "-" + huge])
+    act = f"/api/games/{gid}/act"
+    choices: list[tuple[str, str, str, bytes | None]] = [
+        ("huge integer", "GET", f"/api/rules?players={huge}", None),
+        ("huge integer", "POST", act, f'{{"seat": {huge}, "key": "{key}", "index": 0, "version": 0}}'.encode()),
+        ("huge integer", "POST", "/api/games", f'{{"seats": ["person", "random"], "seed": {huge}}}'.encode()),
+        ("lone surrogate", "POST", act, f'{{"seat": 0, "key": "{odd}", "index": 0, "version": 0}}'.encode()),
+        ("lone surrogate", "POST", f"/api/games/{gid}/hint", f'{{"seat": 0, "key": "{odd}"}}'.encode()),
+        ("lone surrogate", "POST", "/api/games", f'{{"seats": ["person", "{odd}"]}}'.encode()),
+        ("NaN", "POST", act, f'{{"seat": 0, "key": "{key}", "index": {number}, "version": 0}}'.encode()),
+        ("NaN", "POST", act, f'{{"seat": 0, "key": "{key}", "index": 0, "version": {number}}}'.encode()),
+        ("NaN", "POST", "/api/games", f'{{"seats": ["person", "random"], "seed": {number}}}'.encode()),
+        ("deep nesting", "POST", "/api/games", ('{"seats": ' + "[" * nest + "]" * nest + "}").encode()),
+        ("deep nesting", "POST", act, ("[" * nest + "]" * nest).encode()),
+        ("markup in a name", "POST", "/api/games", f'{{"seats": ["person", "random"], "variant": "{odd}"}}'.encode()),
+        ("markup in a name", "GET", f"/api/games/{odd.replace(chr(92), '%5C')}", None),
+    ]
+    return rng.choice(choices)
+
+
+def run_table34(rng: random.Random, n: int, tally: Tally, work: Path) -> list[str]:
+    """Issue 34's table surfaces through Starlette's TestClient: `n` hostile requests (huge
+    integers, lone surrogates, NaN and infinities, deep nesting, markup and escapes in names) and
+    symlinked store files, each answering 4xx in one line (never 5xx, nothing written through a
+    link); `n` plain valid requests in the same run, for the time ratio. Returns the figures."""
+    import statistics
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from dreamhome.web.app import create_app
+
+    folder = work / "table34"
+    app = create_app(folder, max_games=400, rate=None)
+    app.state.live.close()
+    c = TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False)
+    made = c.post("/api/games", json={"seats": ["person", "random"], "seed": 5}).json()
+    gid, key = made["game"], made["seats"][0]["url"].rpartition("key=")[2]
+    hostile: list[float] = []
+    plain: list[float] = []
+
+    def check(kind: str, label: str, r: Any) -> None:
+        tally.inputs[f"table 34: {kind}"] += 1
+        if r.status_code >= 500:
+            tally.crashes.append(f"table 34 {kind} {label} → {r.status_code}: {r.text[:200]}")
+        elif r.status_code >= 400:
+            try:
+                body = r.json()
+            except ValueError:
+                body = None
+            if not (isinstance(body, dict) and set(body) == {"error"} and "\n" not in str(body["error"])):
+                tally.crashes.append(f"table 34 {kind} {label}: not one line: {r.text[:200]}")
+        else:
+            tally.crashes.append(f"table 34 {kind} {label}: accepted ({r.status_code})")
+
+    for i in range(n):
+        kind, method, path, body = table34_request(rng, gid, key)
+        started = time.perf_counter()
+        r = c.request(method, path, content=body, headers={"content-type": "application/json"} if body else {})
+        hostile.append(time.perf_counter() - started)
+        check(kind, f"{method} {path[:60]} {(body or b'')[:60]!r}", r)
+        started = time.perf_counter()
+        ok = c.get(f"/api/games/{gid}") if i % 2 else c.get("/api/rules?players=2")
+        plain.append(time.perf_counter() - started)
+        tally.inputs["table 34: plain request (baseline)"] += 1
+        if ok.status_code != 200:
+            tally.crashes.append(f"table 34 baseline → {ok.status_code}: {ok.text[:200]}")
+    # A store file replaced by a link to a file outside: every route refuses, nothing written through.
+    outside = work / "table34-outside"
+    outside.mkdir(exist_ok=True)
+    for i in range(max(1, n // 20)):
+        victim = outside / f"victim{i}.json"
+        victim.write_text("keep me")
+        g = c.post("/api/games", json={"seats": ["person", "random"], "seed": i}).json()
+        gpath = folder / f"{g['game']}.json"
+        gpath.unlink()
+        gpath.symlink_to(victim)
+        gkey = g["seats"][0]["url"].rpartition("key=")[2]
+        for method, path, body in (
+            ("GET", f"/api/games/{g['game']}", None),
+            ("POST", f"/api/games/{g['game']}/act", json.dumps({"seat": 0, "key": gkey, "index": 0, "version": 0}).encode()),
+            ("GET", f"/games/{g['game']}/review", None),
+        ):
+            r = c.request(method, path, content=body, headers={"content-type": "application/json"} if body else {})
+            if r.status_code < 400 and method == "GET":  # a game held in memory may show its view; no write
+                tally.inputs["table 34: symlinked store file (answered from memory)"] += 1
+            else:
+                check("symlinked store file", f"{method} {path}", r)
+        if victim.read_text() != "keep me":
+            tally.changed.append(f"table 34: {victim} written through a link")
+    ratio = statistics.median(hostile) / statistics.median(plain)
+    return [
+        f"table 34: {len(hostile)} hostile requests, median {statistics.median(hostile) * 1000:.2f} ms; "
+        f"{len(plain)} plain requests, median {statistics.median(plain) * 1000:.2f} ms; ratio {ratio:.2f}"
+    ]
+
+
 def cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -798,6 +907,10 @@ def main() -> None:
     ap.add_argument("--web", type=int, default=None, help="requests to the table (default 3000; quick 100)")
     ap.add_argument("--issue34", type=int, default=None, help="rounds of issue 34's CLI surfaces (default 40; quick 2)")
     ap.add_argument("--signals", type=int, default=None, help="signals sent to long commands (default 48; quick 4)")
+    ap.add_argument(
+        "--table34", type=int, default=None, help="hostile requests to issue 34's table surfaces (default 600; quick 40)"
+    )
+    ap.add_argument("--only", choices=["table34"], default=None, help="run this section alone")
     ns = ap.parse_args()
     loaders = ns.loaders if ns.loaders is not None else (200 if ns.quick else 40000)
     commands = ns.commands if ns.commands is not None else (30 if ns.quick else 1500)
@@ -808,15 +921,20 @@ def main() -> None:
         )
     tally = Tally()
     started = time.perf_counter()
+    figures: list[str] = []
     with tempfile.TemporaryDirectory(prefix="bench_hostile.") as scratch:
-        run_loaders(random.Random(ns.seed), loaders, tally, Path(scratch))
-        run_web(random.Random(ns.seed), ns.web if ns.web is not None else (100 if ns.quick else 3000), tally, Path(scratch))
-        run_new_surfaces(random.Random(ns.seed + 1), max(20, loaders // 20), tally, Path(scratch))
-        rounds = ns.issue34 if ns.issue34 is not None else (2 if ns.quick else 40)
-        signals = ns.signals if ns.signals is not None else (4 if ns.quick else 48)
-        run_issue34(random.Random(ns.seed + 34), rounds, signals, tally, Path(scratch))
+        table34 = ns.table34 if ns.table34 is not None else (40 if ns.quick else 600)
+        figures += run_table34(random.Random(ns.seed + 3434), table34, tally, Path(scratch))
         loader_seconds = time.perf_counter() - started
-        run_commands(ns.seed, commands, ns.jobs, tally, Path(scratch))
+        if ns.only is None:
+            run_loaders(random.Random(ns.seed), loaders, tally, Path(scratch))
+            run_web(random.Random(ns.seed), ns.web if ns.web is not None else (100 if ns.quick else 3000), tally, Path(scratch))
+            run_new_surfaces(random.Random(ns.seed + 1), max(20, loaders // 20), tally, Path(scratch))
+            rounds = ns.issue34 if ns.issue34 is not None else (2 if ns.quick else 40)
+            signals = ns.signals if ns.signals is not None else (4 if ns.quick else 48)
+            run_issue34(random.Random(ns.seed + 34), rounds, signals, tally, Path(scratch))
+            loader_seconds = time.perf_counter() - started
+            run_commands(ns.seed, commands, ns.jobs, tally, Path(scratch))
     seconds = time.perf_counter() - started
     total = sum(tally.inputs.values())
     print(f"## Hostile inputs ({datetime.now(timezone.utc):%Y-%m-%d}, {os.cpu_count()} cores, {cpu_model()}, seed {ns.seed})\n")
@@ -826,6 +944,8 @@ def main() -> None:
         print(f"| {kind} | {count} |")
     print(f"| **all** | **{total}** |\n")
     print(f"crashes: {len(tally.crashes)}  hangs: {len(tally.hangs)}  protected files changed: {len(tally.changed)}")
+    for line in figures:
+        print(line)
     print(f"time: {seconds:.0f} s ({loader_seconds:.0f} s loaders in process, {seconds - loader_seconds:.0f} s commands)")
     for title, items in (("crash", tally.crashes), ("hang", tally.hangs), ("changed", tally.changed)):
         for item in items[:20]:

@@ -1400,7 +1400,7 @@ def report(
         emit_json(doc)
     else:
         click.echo(summary(doc), nl=False)
-        click.echo(f"report.html, report.json and summary.txt in {out_dir}")
+        click.echo(f"report.html, report.json and summary.txt in {printable(str(out_dir))}")
     if doc["crashed"]:
         say(f"{doc['crashed']} game(s) crashed; their seeds are in {out_dir}/games")
         raise click.exceptions.Exit(EXIT_NO)

@@ -23,7 +23,7 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.game.state import GameState
 from dreamhome.game.values import GameStateError
 from dreamhome.seeds import check_seed
-from tests.helpers.cli import run
+from tests.helpers.cli import run, run_here
 from tests.helpers.paths import GOLDEN
 
 NOT_FINITE = ["nan", "NaN", "inf", "-inf", "Infinity", "-Infinity", "+nan", "1e999"]
@@ -52,14 +52,6 @@ def test_every_float_option_refuses_what_is_not_finite(value: str) -> None:
     _one_line(run("optimize", EXAMPLES / "endgame.json", "--time-limit", value), "--time-limit")
 
 
-@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
-def test_report_precision_refuses_what_is_not_finite(value: str, tmp_path) -> None:
-    """Item 9: `report --precision nan` passed click's range (every comparison with nan is false)
-    and played a whole report; now one line, exit 2, nothing written."""
-    _one_line(run("report", "--precision", value, "--games", "2", "--out", tmp_path / "r"), "--precision")
-    assert not (tmp_path / "r").exists()
-
-
 def test_every_float_option_of_every_command_is_read_as_a_finite_number() -> None:
     """Item 9 as a class: no float option of any command is a plain float or click.FloatRange
     (both take nan); each is `FiniteRange` or `Seconds`, which refuse nan and the infinities."""
@@ -79,21 +71,6 @@ def test_every_float_option_of_every_command_is_read_as_a_finite_number() -> Non
             if isinstance(kind, (click.types.FloatParamType, click.FloatRange)) and not isinstance(kind, (FiniteRange, Seconds)):
                 loose.append(f"{path} {param.name}")
     assert loose == []
-
-
-def test_the_library_refuses_negative_seeds_for_bots_and_reports() -> None:
-    """Item 10 beyond the command line: a bot (`roster.make_bot`, also behind the OpenSpiel bot)
-    and a report plan refuse a negative seed (a plan's game i is seed + i: -1 would replay game 1);
-    a bot's seed is its game's, from 0 like every seed."""
-    from dreamhome.players.roster import make_bot
-    from dreamhome.report.plan import build_plan
-
-    for name in ("greedy", "hard", "random"):
-        with pytest.raises(DreamhomeError, match="from 0"):
-            make_bot(name, -3, 0)
-    assert make_bot("greedy", 0, 1).name == "greedy"
-    with pytest.raises(DreamhomeError, match="--seed"):
-        build_plan(rules_path=None, players=[2], ladder=["greedy"], games=2, chunk=1, seed=-1)
 
 
 def test_the_solver_settings_refuse_what_is_not_finite() -> None:
@@ -234,3 +211,55 @@ def test_report_refuses_an_output_it_could_not_write_before_any_game(tmp_path) -
     (out / "report.html").mkdir(parents=True)
     _one_line(run("report", "--games", "2", "--players", "2", "--no-cards", "--out", out), "rep/report.html")
     assert sorted(p.name for p in out.iterdir()) == ["report.html"]
+
+
+@pytest.mark.parametrize("width", ["nan", "inf", "-1", "0", "1.5"])
+def test_report_precision_refuses_what_is_no_interval_width(width: str, tmp_path) -> None:
+    """`--precision nan` passed the (0, 1] range check (NaN compares false with both bounds) and
+    the report stopped at once as if every interval were narrow enough: now one line, exit 2."""
+    _one_line(run_here("report", "--precision", width, "--games", "2", "--out", str(tmp_path / "r")), "--precision")
+
+
+@pytest.mark.parametrize("width", [float("nan"), float("inf"), -1.0, 0.0, True, "0.1"])
+def test_check_precision_refuses_what_is_no_width(width: object) -> None:
+    from dreamhome.report.run import check_precision
+
+    with pytest.raises(DreamhomeError, match="--precision"):
+        check_precision(width)
+    assert check_precision(0.04) == 0.04 and check_precision(1) == 1.0
+
+
+def test_every_library_bot_maker_refuses_a_negative_seed() -> None:
+    """Item 10 past the command line: the roster, the report's plan, OpenSpiel's bot wrapper
+    refuse -1 (it would replay seed 1's bots and deals) and accept 0."""
+    from dreamhome.players.roster import make_bot
+    from dreamhome.report.plan import build_plan
+
+    with pytest.raises(DreamhomeError, match="from 0"):
+        make_bot("random", -1, 0)
+    assert make_bot("random", 0, 0) is not None
+    with pytest.raises(DreamhomeError, match="--seed.*from 0"):
+        build_plan(rules_path=None, seed=-1, games=2, cards=False)
+    assert build_plan(rules_path=None, seed=0, games=2, chunk=2, cards=False).seed == 0
+    pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    from dreamhome.openspiel.spiel_bot import DreamhomeSpielBot
+
+    with pytest.raises(ValueError, match="seed.*from 0") as refused:
+        DreamhomeSpielBot(0, "greedy", seed=-1)
+    assert "\n" not in str(refused.value)
+    assert DreamhomeSpielBot(0, "greedy", seed=0).player_id() == 0
+
+
+def test_report_summary_prints_the_rules_file_name_as_written(tmp_path) -> None:
+    """A ruleset's name is the user's path: the summary once echoed it raw, so an ANSI escape in
+    it would repaint the terminal. It is now printed escaped (\\x1b), markup left as written."""
+    from tests.helpers.paths import EXAMPLES
+
+    name = tmp_path / "[bold]x\x1b[31m.dh"
+    name.write_bytes((EXAMPLES / "my_rules.dh").read_bytes())
+    quick = ("--games", "2", "--no-cards", "--players", "2", "--bots", "random")
+    proc = run_here("report", "--rules", str(name), *quick, "--out", str(tmp_path / "r"))
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout
+    title = next(line for line in proc.stdout.splitlines() if line.startswith("Balance report:"))
+    assert title == f"Balance report: {str(name).replace(chr(27), chr(92) + 'x1b')}", title

@@ -22,6 +22,7 @@ from dreamhome.openspiel.bots import game_space
 from dreamhome.openspiel.game import GAME_TYPE, DreamHomeState
 from dreamhome.players.bot import Bot
 from dreamhome.players.roster import make_bot
+from dreamhome.seeds import seed_problem
 
 DEFAULT_BOT = "hard"
 """The strongest packaged level (docs/PERFORMANCE.md, "Bot levels")."""
@@ -39,6 +40,9 @@ class DreamhomeSpielBot(pyspiel.Bot):
         pyspiel.Bot.__init__(self)  # OpenSpiel's C++ side must see the base initialised
         self._player_id = check_seat(player_id, game)
         self._name = bot
+        problem = seed_problem(seed)  # a negative seed replays its positive twin (issue 34, item 10)
+        if problem is not None:
+            raise ValueError(f"seed: {problem}")
         self._seed = seed
         self.bot: Bot = make_bot(bot, seed, player_id)  # an unknown name: one DreamhomeError line, now
 

@@ -14,6 +14,7 @@ from functools import partial
 from pathlib import Path
 
 from dreamhome.errors import DreamhomeError
+from dreamhome.fileio import printable
 from dreamhome.i18n import LANGUAGES
 from dreamhome.report import stats
 from dreamhome.report.plan import CARD_BOT, Condition, ReportPlan
@@ -340,7 +341,8 @@ def summary(doc: dict) -> str:
             )
     if doc["crashed"]:
         lines.append(f"  {doc['crashed']} game(s) crashed; their seeds are in the games/ directories")
-    return "\n".join(lines) + "\n"
+    # ruleset paths, variant and bot names are the user's: controls escaped, printed as written (issue 34)
+    return printable("\n".join(lines), keep="\n") + "\n"
 
 
 def _share(ci: dict) -> str:

@@ -4,11 +4,13 @@ determinism (the games are a function of the payload, sorted by game index when 
 
 from __future__ import annotations
 
+import math
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from dreamhome.errors import DreamhomeError
 from dreamhome.fileio import check_output_dir
 from dreamhome.report.plan import Condition, ReportPlan
 from dreamhome.report.play import play_report_chunk
@@ -70,6 +72,15 @@ def _payloads(stores: list[Store], todo: list[tuple[int, tuple[int, int, int]]])
         yield {**job_payload(stores[k].exp, job), "ruleset": k}
 
 
+def check_precision(target: object) -> float:
+    """`target` if it is a `--precision` width, a number in (0, 1]; else one DreamhomeError
+    line. NaN compares false with every bound, so a range check alone let `--precision nan`
+    through (issue 34: NaN refused wherever a number is read) and the report ended at once."""
+    if isinstance(target, bool) or not isinstance(target, int | float) or not math.isfinite(target) or not 0 < target <= 1:
+        raise DreamhomeError(f"--precision: the interval width is a number in (0, 1], got {target!r}")
+    return float(target)
+
+
 def run_to_precision(
     plan: ReportPlan,
     out: str | Path | None,
@@ -83,6 +94,7 @@ def run_to_precision(
     ruleset on the same seeds) until every interval is at most W wide or a condition reaches
     MAX_GAMES. Returns the plan with its blocks and the games; each round's decision reads
     the games alone, so a seed gives the same blocks on any executor."""
+    check_precision(target)
     temp = None
     if out is None:  # the rounds share one store; the caller's own directory otherwise
         temp = tempfile.TemporaryDirectory(prefix="dreamhome-report-")

@@ -49,6 +49,7 @@ COMMANDS: dict[str, tuple[tuple[str, ...], bool]] = {
     "optimize": (("optimize", str(EXAMPLES / "endgame.json"), "--save", "{out}/after.json"), True),
     "max": (("max", "--engine", "cpsat", "--save", "{out}/best.json"), False),
     "replay": (("replay", str(GOLDEN / "four_players.json")), True),
+    "place": (("place", str(EXAMPLES / "midgame.json"), "living_room"), True),
     "serve": (("serve", "--port", "0", "--data", "{out}/games"), False),
 }
 
