@@ -76,15 +76,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.state import GameState, IllegalAction
-from dreamhome.i18n import DEFAULT_LANG, LANGUAGES, UnknownLanguageError, check_lang, language_name
+from dreamhome.i18n import DEFAULT_LANG, UnknownLanguageError, check_lang
 from dreamhome.players.hints import HINT_WORK, Hint, hint
-from dreamhome.variant_menu import variant_menu
 from dreamhome.web.live import DEFAULT_STREAMS_PER_CLIENT, Hub, TooManyStreamsError
 from dreamhome.web.public import public_position
 from dreamhome.web.ratelimit import DEFAULT_BURST, DEFAULT_RATE, RateLimit, client_of
 from dreamhome.web.reviews import Compute, ReviewBusyError, ReviewLateError, Reviews, review_pages
 from dreamhome.web.store import (
-    BOT_NAMES,
     DEFAULT_CACHED,
     DEFAULT_MAX_GAMES,
     ConflictError,
@@ -101,7 +99,7 @@ from dreamhome.web.store import (
     rules_for,
     variant_catalogue,
 )
-from dreamhome.web.view import final_view, game_view, hint_view, page_texts, rules_view
+from dreamhome.web.view import final_view, game_view, hint_view, options_view, rules_view
 
 HintFunction = Callable[[GameState, float], Hint]
 """What the hint endpoint calls: `dreamhome.players.hints.hint`, or a stand-in in tests."""
@@ -453,26 +451,19 @@ def create_app(
             raise RequestError(f"send {usage}")
         return data.get("seat"), data.get("key")
 
+    async def game_of(request: Request) -> Game:
+        """The request's game (`store.get`), in a worker thread: a game not in memory is read
+        and replayed from its file, which must not hold up the event loop."""
+        return await run_in_threadpool(store.get, request.path_params["game_id"])
+
     async def page(request: Request) -> Response:
         if "game_id" in request.path_params:
-            store.get(request.path_params["game_id"])  # 404 for an unknown id, before any page
+            await game_of(request)  # 404 for an unknown id, before any page
         return FileResponse(STATIC / "table.html", media_type="text/html")
 
     async def options(request: Request) -> Response:
-        rules = rules_for("")
-        chosen = lang_of(request)
-        return JSONResponse(
-            {
-                "players": [rules.game.min_players, rules.game.max_players],
-                "variant_players": {name: list(players_range(name)) for name in ("", *variant_catalogue())},
-                "bots": list(BOT_NAMES),
-                "variants": {choice.name: choice.text for choice in variant_menu(rules, chosen)},  # VAR-*: each one's question
-                "lang": chosen,
-                "default_lang": default_lang,
-                "languages": [{"code": code, "name": language_name(code)} for code in LANGUAGES],
-                "texts": page_texts(chosen),
-            }
-        )
+        body = await run_in_threadpool(options_view, lang_of(request), default_lang)
+        return Response(body, media_type="application/json")
 
     async def games(request: Request) -> Response:
         base = base_of(request)
@@ -486,7 +477,7 @@ def create_app(
                 check_lang(data["lang"] if isinstance(data["lang"], str) else "?")
             except UnknownLanguageError as exc:
                 raise RequestError(str(exc)) from None
-        settings = Settings.parse(data)
+        settings = await run_in_threadpool(Settings.parse, data)  # each variant's rules: compiled once, in a worker
         game, keys = await run_in_threadpool(store.create, settings)
         base = f"{base_of(request)}/games/{game.id}"
         seats = [{"seat": p, "url": f"{base}#seat={p}&key={key}"} for p, key in sorted(keys.items())]
@@ -501,19 +492,23 @@ def create_app(
         phase's reason for the rules a table plays (`view.rules_view`; issue 22, item 3)."""
         chosen = lang_of(request)
         variant = request.query_params.get("variant", "")[:40]
-        if variant and variant not in variant_catalogue():
-            raise RequestError("unknown variant; GET /api/options lists them")
-        low, high = players_range(variant)
-        players_text = request.query_params.get("players", str(low))
-        if not whole_number(players_text, high) or int(players_text) < low:
-            raise RequestError(f"players must be a whole number from {low} to {high}")
-        rules = rules_for(variant)
-        return JSONResponse(await run_in_threadpool(rules_view, rules, int(players_text), chosen))
+        players_asked = request.query_params.get("players")
+
+        def work() -> dict[str, Any]:  # in a worker: the rules are compiled on first use
+            if variant and variant not in variant_catalogue():
+                raise RequestError("unknown variant; GET /api/options lists them")
+            low, high = players_range(variant)
+            players_text = str(low) if players_asked is None else players_asked
+            if not whole_number(players_text, high) or int(players_text) < low:
+                raise RequestError(f"players must be a whole number from {low} to {high}")
+            return rules_view(rules_for(variant), int(players_text), chosen)
+
+        return JSONResponse(await run_in_threadpool(work))
 
     async def show(request: Request) -> Response:
         chosen = lang_of(request)
         since = since_of(request)
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         me = seat_of_headers(request, game)
         if game.bot_to_move() and not game.advancing:  # bots stopped by a restart or a failed write
             await run_in_threadpool(advance_or_log, game)
@@ -522,7 +517,7 @@ def create_app(
 
     async def act(request: Request) -> Response:
         chosen = lang_of(request)
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         data = await _json_body(request)
         seat, key = seat_body(data, {"seat", "key", "index", "version"}, '{"seat": N, "key": K, "index": I, "version": V}')
         me = game.seat_of(seat, key)
@@ -558,7 +553,7 @@ def create_app(
 
     async def hint(request: Request) -> Response:
         chosen = lang_of(request)
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         seat, key = seat_body(await _json_body(request), {"seat", "key"}, '{"seat": N, "key": K}')
         me = game.seat_of(seat, key)
 
@@ -574,7 +569,7 @@ def create_app(
         return JSONResponse(await run_in_threadpool(work))
 
     async def events(request: Request) -> Response:
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         if request.method == "HEAD":  # the headers alone: a stream that never ends has no length to announce
             return Response(media_type="text/event-stream")
         try:
@@ -590,7 +585,7 @@ def create_app(
 
     async def final(request: Request) -> Response:
         chosen = lang_of(request)
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         if not game.state.is_terminal():
             raise ConflictError("the game is not over yet")
 
@@ -611,7 +606,7 @@ def create_app(
         from dreamhome.render.replay_page import CSP as REPLAY_CSP
         from dreamhome.render.replay_page import replay_html
 
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         if not game.state.is_terminal():
             raise ConflictError("the replay is ready when the game is over")
 
@@ -630,7 +625,7 @@ def create_app(
         language. Computed once per game in a worker process and kept (`reviews.Reviews`)."""
         from dreamhome.render.replay_page import CSP as REPLAY_CSP
 
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         if not game.state.is_terminal():
             raise ConflictError("the review is ready when the game is over")
         chosen = lang_of(request)
@@ -642,7 +637,7 @@ def create_app(
         """`GET /api/games/{id}/record`: the game's `dreamhome.record/2` (issue 31, item 5), for
         `dreamhome replay` and `dreamhome analyze`. Only once the game is over: the record holds
         the seed, which decides the decks' order, hidden from every seat until the end (SEE-1)."""
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         if not game.state.is_terminal():
             raise ConflictError("the record is ready when the game is over (it holds the seed, which decides the decks: SEE-1)")
         data = await run_in_threadpool(_locked, game, game.record)
