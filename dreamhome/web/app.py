@@ -64,6 +64,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -111,6 +113,9 @@ MAX_BODY = 4096
 MAX_SINCE = 999_999
 """The largest `?since=` read (a version: the events of a game number in the hundreds)."""
 """Largest request body read (bytes): a start or act request is under 200."""
+HEAVY_THREADS = 2
+"""Worker threads that may move bots or solve at once (`heavy`): about the cores of a small
+machine; the quick reads (views, lists, pages) run beside them in Starlette's own pool."""
 LISTED = 100
 """Games the front page's list shows at most (`GET /api/games`)."""
 CSP = (
@@ -451,6 +456,16 @@ def create_app(
             raise RequestError(f"send {usage}")
         return data.get("seat"), data.get("key")
 
+    limiters: list[anyio.CapacityLimiter] = []
+
+    async def heavy(func: Callable[..., Any], *args: Any) -> Any:
+        """`func(*args)` in a worker thread among at most `HEAVY_THREADS`: bots' moves, hints and
+        the end's best scores hold the interpreter's lock for long, and twenty of them at once
+        left a page's quick read one twenty-first of it; so they queue, and the reads do not."""
+        if not limiters:  # made on the loop that runs the app
+            limiters.append(anyio.CapacityLimiter(HEAVY_THREADS))
+        return await anyio.to_thread.run_sync(func, *args, limiter=limiters[0])
+
     async def game_of(request: Request) -> Game:
         """The request's game (`store.get`), in a worker thread: a game not in memory is read
         and replayed from its file, which must not hold up the event loop."""
@@ -549,7 +564,7 @@ def create_app(
             advance_or_log(game)
             return _locked(game, lambda: game_view(game, me, since=mark, lang=chosen))
 
-        return JSONResponse(await run_in_threadpool(work))
+        return JSONResponse(await heavy(work))
 
     async def hint(request: Request) -> Response:
         chosen = lang_of(request)
@@ -566,7 +581,7 @@ def create_app(
             state = _locked(game, position)  # the hint works on a copy: the others' pages are not held up
             return hint_view(state, hint_for(state, HINT_WORK), chosen)
 
-        return JSONResponse(await run_in_threadpool(work))
+        return JSONResponse(await heavy(work))
 
     async def events(request: Request) -> Response:
         game = await game_of(request)
@@ -599,7 +614,7 @@ def create_app(
                 log.warning("game %s: the end-game comparison could not be stored: %s", game.id, exc)
             return view
 
-        return JSONResponse(await run_in_threadpool(_locked, game, work))
+        return JSONResponse(await heavy(_locked, game, work))
 
     async def replay(request: Request) -> Response:
         from dreamhome.game.record import GameResult
