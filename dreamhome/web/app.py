@@ -53,6 +53,7 @@ that could not be stored (the change was not made).
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import logging
@@ -60,6 +61,7 @@ import math
 import os
 import re
 import sys
+import weakref
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -114,8 +116,7 @@ MAX_SINCE = 999_999
 """The largest `?since=` read (a version: the events of a game number in the hundreds)."""
 """Largest request body read (bytes): a start or act request is under 200."""
 HEAVY_THREADS = 2
-"""Worker threads that may move bots or solve at once (`heavy`): about the cores of a small
-machine; the quick reads (views, lists, pages) run beside them in Starlette's own pool."""
+"""Threads that may move bots or solve at once (`heavy`); quick reads use Starlette's own pool."""
 LISTED = 100
 """Games the front page's list shows at most (`GET /api/games`)."""
 CSP = (
@@ -456,15 +457,14 @@ def create_app(
             raise RequestError(f"send {usage}")
         return data.get("seat"), data.get("key")
 
-    limiters: list[anyio.CapacityLimiter] = []
+    limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = weakref.WeakKeyDictionary()
 
     async def heavy(func: Callable[..., Any], *args: Any) -> Any:
-        """`func(*args)` in a worker thread among at most `HEAVY_THREADS`: bots' moves, hints and
-        the end's best scores hold the interpreter's lock for long, and twenty of them at once
-        left a page's quick read one twenty-first of it; so they queue, and the reads do not."""
-        if not limiters:  # made on the loop that runs the app
-            limiters.append(anyio.CapacityLimiter(HEAVY_THREADS))
-        return await anyio.to_thread.run_sync(func, *args, limiter=limiters[0])
+        """`func(*args)` in one of at most `HEAVY_THREADS` workers: bots' moves and solving queue
+        there, so twenty at once do not leave a quick read a twenty-first of the interpreter."""
+        loop = asyncio.get_running_loop()  # one limiter a loop (a test client may run several)
+        limiter = limiters.get(loop) or limiters.setdefault(loop, anyio.CapacityLimiter(HEAVY_THREADS))
+        return await anyio.to_thread.run_sync(func, *args, limiter=limiter)
 
     async def game_of(request: Request) -> Game:
         """The request's game (`store.get`), in a worker thread: a game not in memory is read
