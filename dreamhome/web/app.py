@@ -66,7 +66,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -82,6 +81,7 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.game.state import GameState, IllegalAction
 from dreamhome.i18n import DEFAULT_LANG, UnknownLanguageError, check_lang
 from dreamhome.players.hints import HINT_WORK, Hint, hint
+from dreamhome.web.drawn import DrawnViews
 from dreamhome.web.live import DEFAULT_STREAMS_PER_CLIENT, Hub, TooManyStreamsError
 from dreamhome.web.public import public_position
 from dreamhome.web.ratelimit import DEFAULT_BURST, DEFAULT_RATE, RateLimit, client_of
@@ -103,7 +103,7 @@ from dreamhome.web.store import (
     rules_for,
     variant_catalogue,
 )
-from dreamhome.web.view import final_view, game_view, hint_view, options_view, rules_view
+from dreamhome.web.view import final_view, hint_view, options_view, rules_view
 
 HintFunction = Callable[[GameState, float], Hint]
 """What the hint endpoint calls: `dreamhome.players.hints.hint`, or a stand-in in tests."""
@@ -377,7 +377,7 @@ def create_app(
     hosts = frozenset(host_name(h) for h in [*LOCAL_HOSTS, *(allowed_hosts or [])])
     store = GameStore(Path(data_dir), max_games=max_games, cached=cached_games)
     reviews = Reviews(store, review_compute, review_workers)
-    hub = Hub(per_client=streams_per_client)
+    hub, views = Hub(per_client=streams_per_client), DrawnViews()
     default_lang = check_lang(lang)
     scrub = Scrubber([str(Path(data_dir).absolute()), str(Path(__file__).parents[2]), sys.prefix, os.path.expanduser("~")])
     _answers = _answering(scrub)
@@ -527,7 +527,7 @@ def create_app(
         me = seat_of_headers(request, game)
         if game.bot_to_move() and not game.advancing:  # bots stopped by a restart or a failed write
             await run_in_threadpool(advance_or_log, game)
-        view = await run_in_threadpool(_locked, game, lambda: game_view(game, me, since=since, lang=chosen))
+        view = await run_in_threadpool(_locked, game, lambda: views.get(game, me, since, chosen))
         return JSONResponse(view)
 
     async def act(request: Request) -> Response:
@@ -562,7 +562,7 @@ def create_app(
             mark, said = _locked(game, decide)
             hub.publish(game.id, said)
             advance_or_log(game)
-            return _locked(game, lambda: game_view(game, me, since=mark, lang=chosen))
+            return _locked(game, lambda: views.get(game, me, mark, chosen))
 
         return JSONResponse(await heavy(work))
 
