@@ -73,7 +73,7 @@ def main() -> None:
     for what in kinds:
         p = statistics.median(p95(t.seconds.get(what, [0.0])) for _, t, _ in results)
         n = statistics.median(len(t.seconds.get(what, [])) for _, t, _ in results)
-        print(f"    {what:<8} p95 {ms(p):>8}  ({n:.0f} requests a round)")
+        print(f"    {what:<9} p95 {ms(p):>8}  ({n:.0f} requests a round)")
     print(f"  decisions made while the pages loaded: {statistics.median(m for _, _, m in results):.0f} a round")
 
 

@@ -94,7 +94,7 @@ async def play(url: str, game_id: str, key: str, timings: Timings, stop: asyncio
     made = 0
     headers = {"X-Seat": "0", "X-Seat-Key": key}
     async with browser(url) as http:
-        view = (await timed(http, timings, "view", "GET", f"/api/games/{game_id}", headers=headers)).json()
+        view = (await timed(http, timings, "seat view", "GET", f"/api/games/{game_id}", headers=headers)).json()
         while not view["terminal"] and not stop.is_set() and made < moves:
             body = {"seat": 0, "key": key, "index": 0, "version": view["version"]}
             view = (await timed(http, timings, "act", "POST", f"/api/games/{game_id}/act", json=body)).json()
