@@ -53,6 +53,7 @@ that could not be stored (the change was not made).
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import logging
@@ -60,10 +61,12 @@ import math
 import os
 import re
 import sys
+import weakref
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -76,15 +79,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.state import GameState, IllegalAction
-from dreamhome.i18n import DEFAULT_LANG, LANGUAGES, UnknownLanguageError, check_lang, language_name
+from dreamhome.i18n import DEFAULT_LANG, UnknownLanguageError, check_lang
 from dreamhome.players.hints import HINT_WORK, Hint, hint
-from dreamhome.variant_menu import variant_menu
+from dreamhome.web.drawn import DrawnViews
 from dreamhome.web.live import DEFAULT_STREAMS_PER_CLIENT, Hub, TooManyStreamsError
 from dreamhome.web.public import public_position
 from dreamhome.web.ratelimit import DEFAULT_BURST, DEFAULT_RATE, RateLimit, client_of
 from dreamhome.web.reviews import Compute, ReviewBusyError, ReviewLateError, Reviews, review_pages
 from dreamhome.web.store import (
-    BOT_NAMES,
     DEFAULT_CACHED,
     DEFAULT_MAX_GAMES,
     ConflictError,
@@ -101,7 +103,7 @@ from dreamhome.web.store import (
     rules_for,
     variant_catalogue,
 )
-from dreamhome.web.view import final_view, game_view, hint_view, page_texts, rules_view
+from dreamhome.web.view import final_view, hint_view, options_view, rules_view
 
 HintFunction = Callable[[GameState, float], Hint]
 """What the hint endpoint calls: `dreamhome.players.hints.hint`, or a stand-in in tests."""
@@ -113,6 +115,8 @@ MAX_BODY = 4096
 MAX_SINCE = 999_999
 """The largest `?since=` read (a version: the events of a game number in the hundreds)."""
 """Largest request body read (bytes): a start or act request is under 200."""
+HEAVY_THREADS = 2
+"""Threads that may move bots or solve at once (`heavy`); quick reads use Starlette's own pool."""
 LISTED = 100
 """Games the front page's list shows at most (`GET /api/games`)."""
 CSP = (
@@ -373,7 +377,7 @@ def create_app(
     hosts = frozenset(host_name(h) for h in [*LOCAL_HOSTS, *(allowed_hosts or [])])
     store = GameStore(Path(data_dir), max_games=max_games, cached=cached_games)
     reviews = Reviews(store, review_compute, review_workers)
-    hub = Hub(per_client=streams_per_client)
+    hub, views = Hub(per_client=streams_per_client), DrawnViews()
     default_lang = check_lang(lang)
     scrub = Scrubber([str(Path(data_dir).absolute()), str(Path(__file__).parents[2]), sys.prefix, os.path.expanduser("~")])
     _answers = _answering(scrub)
@@ -453,26 +457,28 @@ def create_app(
             raise RequestError(f"send {usage}")
         return data.get("seat"), data.get("key")
 
+    limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = weakref.WeakKeyDictionary()
+
+    async def heavy(func: Callable[..., Any], *args: Any) -> Any:
+        """`func(*args)` in one of at most `HEAVY_THREADS` workers: bots' moves and solving queue
+        there, so twenty at once do not leave a quick read a twenty-first of the interpreter."""
+        loop = asyncio.get_running_loop()  # one limiter a loop (a test client may run several)
+        limiter = limiters.get(loop) or limiters.setdefault(loop, anyio.CapacityLimiter(HEAVY_THREADS))
+        return await anyio.to_thread.run_sync(func, *args, limiter=limiter)
+
+    async def game_of(request: Request) -> Game:
+        """The request's game (`store.get`), in a worker thread: a game not in memory is read
+        and replayed from its file, which must not hold up the event loop."""
+        return await run_in_threadpool(store.get, request.path_params["game_id"])
+
     async def page(request: Request) -> Response:
         if "game_id" in request.path_params:
-            store.get(request.path_params["game_id"])  # 404 for an unknown id, before any page
+            await game_of(request)  # 404 for an unknown id, before any page
         return FileResponse(STATIC / "table.html", media_type="text/html")
 
     async def options(request: Request) -> Response:
-        rules = rules_for("")
-        chosen = lang_of(request)
-        return JSONResponse(
-            {
-                "players": [rules.game.min_players, rules.game.max_players],
-                "variant_players": {name: list(players_range(name)) for name in ("", *variant_catalogue())},
-                "bots": list(BOT_NAMES),
-                "variants": {choice.name: choice.text for choice in variant_menu(rules, chosen)},  # VAR-*: each one's question
-                "lang": chosen,
-                "default_lang": default_lang,
-                "languages": [{"code": code, "name": language_name(code)} for code in LANGUAGES],
-                "texts": page_texts(chosen),
-            }
-        )
+        body = await run_in_threadpool(options_view, lang_of(request), default_lang)
+        return Response(body, media_type="application/json")
 
     async def games(request: Request) -> Response:
         base = base_of(request)
@@ -486,7 +492,7 @@ def create_app(
                 check_lang(data["lang"] if isinstance(data["lang"], str) else "?")
             except UnknownLanguageError as exc:
                 raise RequestError(str(exc)) from None
-        settings = Settings.parse(data)
+        settings = await run_in_threadpool(Settings.parse, data)  # each variant's rules: compiled once, in a worker
         game, keys = await run_in_threadpool(store.create, settings)
         base = f"{base_of(request)}/games/{game.id}"
         seats = [{"seat": p, "url": f"{base}#seat={p}&key={key}"} for p, key in sorted(keys.items())]
@@ -501,28 +507,32 @@ def create_app(
         phase's reason for the rules a table plays (`view.rules_view`; issue 22, item 3)."""
         chosen = lang_of(request)
         variant = request.query_params.get("variant", "")[:40]
-        if variant and variant not in variant_catalogue():
-            raise RequestError("unknown variant; GET /api/options lists them")
-        low, high = players_range(variant)
-        players_text = request.query_params.get("players", str(low))
-        if not whole_number(players_text, high) or int(players_text) < low:
-            raise RequestError(f"players must be a whole number from {low} to {high}")
-        rules = rules_for(variant)
-        return JSONResponse(await run_in_threadpool(rules_view, rules, int(players_text), chosen))
+        players_asked = request.query_params.get("players")
+
+        def work() -> dict[str, Any]:  # in a worker: the rules are compiled on first use
+            if variant and variant not in variant_catalogue():
+                raise RequestError("unknown variant; GET /api/options lists them")
+            low, high = players_range(variant)
+            players_text = str(low) if players_asked is None else players_asked
+            if not whole_number(players_text, high) or int(players_text) < low:
+                raise RequestError(f"players must be a whole number from {low} to {high}")
+            return rules_view(rules_for(variant), int(players_text), chosen)
+
+        return JSONResponse(await run_in_threadpool(work))
 
     async def show(request: Request) -> Response:
         chosen = lang_of(request)
         since = since_of(request)
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         me = seat_of_headers(request, game)
         if game.bot_to_move() and not game.advancing:  # bots stopped by a restart or a failed write
             await run_in_threadpool(advance_or_log, game)
-        view = await run_in_threadpool(_locked, game, lambda: game_view(game, me, since=since, lang=chosen))
+        view = await run_in_threadpool(_locked, game, lambda: views.get(game, me, since, chosen))
         return JSONResponse(view)
 
     async def act(request: Request) -> Response:
         chosen = lang_of(request)
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         data = await _json_body(request)
         seat, key = seat_body(data, {"seat", "key", "index", "version"}, '{"seat": N, "key": K, "index": I, "version": V}')
         me = game.seat_of(seat, key)
@@ -552,13 +562,13 @@ def create_app(
             mark, said = _locked(game, decide)
             hub.publish(game.id, said)
             advance_or_log(game)
-            return _locked(game, lambda: game_view(game, me, since=mark, lang=chosen))
+            return _locked(game, lambda: views.get(game, me, mark, chosen))
 
-        return JSONResponse(await run_in_threadpool(work))
+        return JSONResponse(await heavy(work))
 
     async def hint(request: Request) -> Response:
         chosen = lang_of(request)
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         seat, key = seat_body(await _json_body(request), {"seat", "key"}, '{"seat": N, "key": K}')
         me = game.seat_of(seat, key)
 
@@ -571,10 +581,10 @@ def create_app(
             state = _locked(game, position)  # the hint works on a copy: the others' pages are not held up
             return hint_view(state, hint_for(state, HINT_WORK), chosen)
 
-        return JSONResponse(await run_in_threadpool(work))
+        return JSONResponse(await heavy(work))
 
     async def events(request: Request) -> Response:
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         if request.method == "HEAD":  # the headers alone: a stream that never ends has no length to announce
             return Response(media_type="text/event-stream")
         try:
@@ -590,7 +600,7 @@ def create_app(
 
     async def final(request: Request) -> Response:
         chosen = lang_of(request)
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         if not game.state.is_terminal():
             raise ConflictError("the game is not over yet")
 
@@ -604,14 +614,14 @@ def create_app(
                 log.warning("game %s: the end-game comparison could not be stored: %s", game.id, exc)
             return view
 
-        return JSONResponse(await run_in_threadpool(_locked, game, work))
+        return JSONResponse(await heavy(_locked, game, work))
 
     async def replay(request: Request) -> Response:
         from dreamhome.game.record import GameResult
         from dreamhome.render.replay_page import CSP as REPLAY_CSP
         from dreamhome.render.replay_page import replay_html
 
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         if not game.state.is_terminal():
             raise ConflictError("the replay is ready when the game is over")
 
@@ -630,7 +640,7 @@ def create_app(
         language. Computed once per game in a worker process and kept (`reviews.Reviews`)."""
         from dreamhome.render.replay_page import CSP as REPLAY_CSP
 
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         if not game.state.is_terminal():
             raise ConflictError("the review is ready when the game is over")
         chosen = lang_of(request)
@@ -642,7 +652,7 @@ def create_app(
         """`GET /api/games/{id}/record`: the game's `dreamhome.record/2` (issue 31, item 5), for
         `dreamhome replay` and `dreamhome analyze`. Only once the game is over: the record holds
         the seed, which decides the decks' order, hidden from every seat until the end (SEE-1)."""
-        game = store.get(request.path_params["game_id"])
+        game = await game_of(request)
         if not game.state.is_terminal():
             raise ConflictError("the record is ready when the game is over (it holds the seed, which decides the decks: SEE-1)")
         data = await run_in_threadpool(_locked, game, game.record)

@@ -99,6 +99,7 @@ def serve(
     import uvicorn
 
     from dreamhome.web.app import LOCAL_HOSTS, create_app
+    from dreamhome.web.rulesets import RULESETS
     from dreamhome.web.store import DEFAULT_MAX_GAMES
 
     host = sock.getsockname()[0]
@@ -112,6 +113,9 @@ def serve(
         burst=2 * int(rate or 0),
         review_on_end=True,  # a game's review is ready by the time someone asks for it
     )
+    # Every ruleset compiled now, in a worker thread, so no page waits for one (a page asking
+    # before this is done waits for that one ruleset in its own worker, never on the event loop).
+    threading.Thread(target=RULESETS.warm, name="dreamhome-warm-rules", daemon=True).start()
     config = uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     say(f"Dream Home table at {url_of(sock)} (games kept in {data_dir}; language {lang}); Ctrl-C stops it")

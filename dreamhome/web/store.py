@@ -55,7 +55,6 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -71,6 +70,7 @@ from dreamhome.players.bot import Bot
 from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import Ruleset
 from dreamhome.web import own_files
+from dreamhome.web.rulesets import RULESETS, UnknownVariantError
 
 FORMAT = "dreamhome.webgame/2"
 OLD_FORMAT = "dreamhome.webgame/1"
@@ -144,12 +144,13 @@ def key_digest(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-@lru_cache(maxsize=16)
 def rules_for(variant: str) -> Ruleset:
-    """The packaged base rules with `variant` on ("" for none); compiled once per variant."""
-    from dreamhome.dsl.compiler import compile_rules
-
-    return compile_rules(None, [variant] if variant else [])
+    """The packaged base rules with `variant` on ("" for none): compiled once for the server's
+    life, kept by content (`rulesets.RULESETS`); `RequestError` for a name that is no variant."""
+    try:
+        return RULESETS.get(variant)
+    except UnknownVariantError as exc:
+        raise RequestError(f"{exc}; known: {', '.join(variant_catalogue())}") from None
 
 
 def variant_catalogue() -> dict[str, str]:

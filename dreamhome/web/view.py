@@ -14,13 +14,14 @@ game itself (its file, its record, its replay) stays in the engine's English.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from dreamhome.game.actions import Action
 from dreamhome.game.roles import has_role
 from dreamhome.game.state import GameState
 from dreamhome.house import House
-from dreamhome.i18n import DEFAULT_LANG, floor_name, has_text, keys, text
+from dreamhome.i18n import DEFAULT_LANG, LANGUAGES, floor_name, has_text, keys, language_name, text
 from dreamhome.players.hints import Hint, bound_text
 from dreamhome.players.lookahead import SCORE
 from dreamhome.players.roster import LEVELS
@@ -34,7 +35,8 @@ from dreamhome.render.result_text import result_line
 from dreamhome.render.score_text import line_text
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_house
-from dreamhome.web.store import PERSON, Game
+from dreamhome.variant_menu import variant_menu
+from dreamhome.web.store import BOT_NAMES, PERSON, Game, players_range, rules_for, variant_catalogue
 
 BEST_DETERMINISTIC_TIME = 2.0
 """CP-SAT work for `optimize`'s best final house (deterministic units: the same answer on
@@ -345,3 +347,25 @@ def rules_view(rules: Ruleset, players: int, lang: str = DEFAULT_LANG) -> dict[s
         "how_to_play": [section.to_json() for section in how_to_play(rules, lang)],
         "phases": phase_reasons(rules, players, lang),
     }
+
+
+@lru_cache(maxsize=64)
+def options_view(chosen: str, default_lang: str) -> bytes:
+    """`GET /api/options`'s answer (JSON) in `chosen`, the server's language `default_lang`:
+    every ruleset's players range (compiled once, `rulesets.RULESETS`), the bots, the variants'
+    questions (VAR-*), the languages and the page's labels. Kept: none of it changes while the
+    server runs, and the start page asks for it at every load and language switch."""
+    import json
+
+    rules = rules_for("")
+    body = {
+        "players": [rules.game.min_players, rules.game.max_players],
+        "variant_players": {name: list(players_range(name)) for name in ("", *variant_catalogue())},
+        "bots": list(BOT_NAMES),
+        "variants": {choice.name: choice.text for choice in variant_menu(rules, chosen)},
+        "lang": chosen,
+        "default_lang": default_lang,
+        "languages": [{"code": code, "name": language_name(code)} for code in LANGUAGES],
+        "texts": page_texts(chosen),
+    }
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
