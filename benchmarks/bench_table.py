@@ -28,9 +28,7 @@ import argparse
 import json
 import queue
 import random
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -49,6 +47,7 @@ from bench_core import machine, p95  # noqa: E402
 from dreamhome import compile_rules  # noqa: E402
 from dreamhome.game.state import GameState  # noqa: E402
 from dreamhome.players.roster import make_bot  # noqa: E402
+from tests.helpers.load import start_server  # noqa: E402  (bench_web starts its server through this module too)
 
 PERSON = "person"
 
@@ -58,23 +57,6 @@ def ms(seconds: float) -> str:
     if value < 1:
         return f"{value:.2f} ms"
     return f"{value:.1f} ms" if value < 10 else f"{value:,.0f} ms"
-
-
-def start_server(folder: str, *options: str) -> tuple[subprocess.Popen[str], str]:
-    """`dreamhome serve --port 0 --data FOLDER OPTIONS…` in its own process, and its URL (no
-    trailing slash); bench_web starts its server here too."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "dreamhome", "serve", "--port", "0", "--data", folder, *options],
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=Path(__file__).resolve().parent.parent,
-    )
-    line = proc.stderr.readline() if proc.stderr else ""
-    found = re.search(r"http://\S+/", line)
-    if not found:
-        proc.kill()
-        raise SystemExit(f"the server did not start: {line}")
-    return proc, found.group(0).rstrip("/")
 
 
 def http_from(address: str, url: str) -> httpx.Client:

@@ -58,7 +58,7 @@ def main() -> None:
     args = parser.parse_args()
     games, loads, runs = (5, 5, 2) if args.quick else (args.games, args.loads, args.runs)
     with tempfile.TemporaryDirectory() as folder:
-        proc, url = start_server(Path(folder))
+        proc, url = start_server(Path(folder), "--rate", "0")
         try:
             results = asyncio.run(rounds(url, games, loads, runs))
         finally:

@@ -23,7 +23,7 @@ LANGS = ("en", "fr")
 
 
 def test_twenty_page_loads_while_a_game_is_played_each_request_under_half_a_second(tmp_path: Path) -> None:
-    proc, url = start_server(tmp_path)
+    proc, url = start_server(tmp_path, "--rate", "0")
     try:
 
         async def run() -> tuple[float, Timings, int]:

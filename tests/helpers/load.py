@@ -23,11 +23,12 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGE_FILES = ("/static/table.js", "/static/table.css", "/static/favicon.svg")
 
 
-def start_server(folder: Path) -> tuple[subprocess.Popen[str], str]:
-    """`dreamhome serve --port 0 --rate 0` in its own process (the server's event loop and
-    threads apart from the client's), and its URL without a trailing slash."""
+def start_server(folder: Path | str, *options: str) -> tuple[subprocess.Popen[str], str]:
+    """`dreamhome serve --port 0 --data FOLDER OPTIONS…` in its own process (the server's event
+    loop and threads apart from the client's), and its URL without a trailing slash; the load
+    test and the table's benchmarks start their servers here."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "dreamhome", "serve", "--port", "0", "--rate", "0", "--data", str(folder)],
+        [sys.executable, "-m", "dreamhome", "serve", "--port", "0", "--data", str(folder), *options],
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
