@@ -182,7 +182,7 @@ def _ladder(section: dict, lang: str) -> str:
             [
                 say("rung", lang, stronger=r["stronger"], weaker=r["weaker"]),
                 str(r["players"]),
-                f"{r['games']} ({r['deals']} deals)",
+                say("games_deals", lang, games=number(r["games"], lang, 0), deals=number(r["deals"], lang, 0)),
                 interval(r["weaker_win_rate"], percent=True, lang=lang),
                 interval(r["stronger_win_rate"], percent=True, lang=lang),
                 percent(r["even_share"], lang),
