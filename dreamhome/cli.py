@@ -1399,7 +1399,7 @@ def report(
     if as_json:
         emit_json(doc)
     else:
-        click.echo(summary(doc), nl=False)
+        click.echo(summary(doc, current_lang()), nl=False)
         click.echo(f"report.html, report.json and summary.txt in {printable(str(out_dir))}")
     if doc["crashed"]:
         say(f"{doc['crashed']} game(s) crashed; their seeds are in {out_dir}/games")

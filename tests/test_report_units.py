@@ -406,6 +406,11 @@ def test_the_page_is_in_the_readers_language_with_its_number_format(tmp_path, la
     assert f"<html lang='{lang}'>" in page and title in page
     verdicts = re.findall(r'<ul class="verdict">(.*?)</ul>', page, re.S)
     assert verdicts and all(re.search(rf"\d{re.escape(decimal)}\d", v) for v in verdicts[:1])
+    # summary.txt and the page's summary block in the language too (issue 35, item 8); report.json keeps its English names
+    said = (out / "summary.txt").read_text()
+    assert said.startswith(title) and "first seat wins" not in said and "players" not in said and "best house" not in said
+    assert "first seat wins" not in page and "proven best" not in page.lower()
+    assert '"first_advantage"' in (out / "report.json").read_text()
 
 
 def test_vs_pairs_a_rungs_rotations_game_by_game():

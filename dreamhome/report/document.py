@@ -16,7 +16,7 @@ from pathlib import Path
 from dreamhome.errors import DreamhomeError
 from dreamhome.fileio import printable
 from dreamhome.i18n import LANGUAGES
-from dreamhome.report import stats
+from dreamhome.report import stats, words
 from dreamhome.report.plan import CARD_BOT, Condition, ReportPlan
 from dreamhome.report.power import first_seat_rate, width
 from dreamhome.report.power import power as power_of
@@ -24,7 +24,6 @@ from dreamhome.report.tension import margin as winner_margin
 from dreamhome.report.tension import tension as tension_of
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import COMPONENTS
-from dreamhome.whatif.report import format_interval
 
 FORMAT = "dreamhome.report/1"
 Results = Mapping[Condition, Sequence[dict]]
@@ -264,96 +263,142 @@ def _worths(restricted: Sequence[dict], base: Sequence[dict]) -> list[tuple[int,
     return [(g["game"], ref[g["game"]]["scores"][0] - g["scores"][0]) for g in stats.ok_games(restricted) if g["game"] in ref]
 
 
-def summary(doc: dict) -> str:
-    """A few lines a designer reads first; report.html has the rest."""
-    lines = [f"Balance report: {doc['ruleset']}" + (f" vs {doc['vs']['ruleset']}" if "vs" in doc else "")]
+def summary(doc: dict, lang: str = "en") -> str:
+    """A few lines a designer reads first, in `lang` with its number format (summary.txt and
+    the command's output); report.html has the rest. Counts stand after a colon ("assumed
+    values: 58") so that no noun needs a plural form the count would choose."""
+    say, ci = partial(words.say, lang=lang), partial(words.interval, lang=lang)
+    pct = partial(ci, as_percent=True)
+    title = (
+        say("title.vs", ruleset=doc["ruleset"], other=doc["vs"]["ruleset"])
+        if "vs" in doc
+        else say("title", ruleset=doc["ruleset"])
+    )
+    lines = [title]
     for s in doc["seats"]:
-        first = s["positions"][0]["win_rate"]
         lines.append(
-            f"  {s['players']} players, {s['bot']}: first seat wins {format_interval(first)} "
-            f"(even {s['even_share']:.1%}); largest deviation {_share(s['balance_ci'])}; "
-            f"tie-break decided {format_interval(s['tiebreak_decided'])}"
+            "  "
+            + say(
+                "sum.seats",
+                row=words.row(s["players"], s["bot"], lang),
+                first=pct(s["positions"][0]["win_rate"]),
+                even=words.percent(s["even_share"], lang),
+                deviation=pct(s["balance_ci"]),
+                tiebreak=pct(s["tiebreak_decided"]),
+            )
         )
     for rung in doc["ladder"]:
         lines.append(
-            f"  {rung['stronger']} over {rung['weaker']} ({rung['players']} players, the weaker in every seat): "
-            f"the weaker wins {format_interval(rung['weaker_win_rate'])} (even {rung['even_share']:.1%}), "
-            f"margin {format_interval(rung['margin'], 1)} points"
+            "  "
+            + say(
+                "sum.rung",
+                rung=say("rung", stronger=rung["stronger"], weaker=rung["weaker"]),
+                players=words.players(rung["players"], lang),
+                rate=pct(rung["weaker_win_rate"]),
+                even=words.percent(rung["even_share"], lang),
+                margin=ci(rung["margin"], digits=1),
+            )
         )
     if doc["cards"]:
         top, bottom = doc["cards"][0], doc["cards"][-1]
         lines.append(
-            f"  cards ({doc['card_players']} players, restricted play): most worth {top['name']} {_worth(top)}; "
-            f"least {bottom['name']} {_worth(bottom)}"
+            "  "
+            + say(
+                "sum.cards",
+                players=words.players(doc["card_players"], lang),
+                top=top.get("names", {}).get(lang, top["name"]),
+                top_worth=ci(top),
+                bottom=bottom.get("names", {}).get(lang, bottom["name"]),
+                bottom_worth=ci(bottom),
+            )
         )
-        said = {
-            "costly_to_lose": "costly to lose (a seat forbidden it loses points)",
-            "better_without": "better without (a seat forbidden it gains points: the bot over-values it)",
-            "essential": "essential (forbidding it costs more than half an even share of wins)",
-        }
-        for f, what in said.items():
-            names = [c["name"] for c in doc["cards"] if f in c["flags"]]
+        for f in ("costly_to_lose", "better_without", "essential"):
+            names = [c.get("names", {}).get(lang, c["name"]) for c in doc["cards"] if f in c["flags"]]
             if names:
-                lines.append(f"  {what}: {', '.join(names)}")
+                lines.append(f"  {say(f'sum.flag.{f}')}: {', '.join(names)}")
         unflagged = sum(1 for c in doc["cards"] if not c["flags"])
         if unflagged:
-            lines.append(
-                f"  {unflagged} card type(s): worth not told apart from 0 by these games "
-                f"({doc['multiple_comparisons']['method']}-adjusted, family-wise {doc['multiple_comparisons']['alpha']:.0%})"
-            )
+            mc = doc["multiple_comparisons"]
+            lines.append("  " + say("sum.unflagged", n=unflagged, method=mc["method"], alpha=words.percent(mc["alpha"], lang, 0)))
     for t in doc["tension"]:
         lines.append(
-            f"  tension, {t['players']} players, {t['bot']}: winner's margin {format_interval(t['margin'], 1)}, "
-            f"close (≤ {t['close_points']}) {format_interval(t['close'])}, lead changes {format_interval(t['lead_changes'], 1)}, "
-            f"settled at step {format_interval(t['decided_round'], 1)} of {t['steps']}"
+            "  "
+            + say(
+                "sum.tension",
+                row=words.row(t["players"], t["bot"], lang),
+                margin=ci(t["margin"], digits=1),
+                points=t["close_points"],
+                close=pct(t["close"]),
+                lead=ci(t["lead_changes"], digits=1),
+                step=ci(t["decided_round"], digits=1),
+                steps=t["steps"],
+            )
         )
     for pw in doc["power"]:
         lines.append(
-            f"  power, {pw['players']} players, {pw['bot']}: a {pw['edge']:.0%} first-seat edge needs {pw['games_needed']} games "
-            f"to be detected (power {pw['power']:.0%}); {pw['games_played']} played give power {pw['power_at_played']:.0%}"
+            "  "
+            + say(
+                "sum.power",
+                row=words.row(pw["players"], pw["bot"], lang),
+                edge=words.percent(pw["edge"], lang, 0),
+                needed=words.number(pw["games_needed"], lang, 0),
+                power=words.percent(pw["power"], lang, 0),
+                played=words.number(pw["games_played"], lang, 0),
+                at_played=words.percent(pw["power_at_played"], lang, 0),
+            )
         )
     if "precision" in doc:
         pr = doc["precision"]
-        outcome = "reached" if pr["reached"] else "NOT reached (the game cap)"
-        games = ", ".join(
-            f"{c['players']}p {c['bot']} {c['games']} games ({c['width'] or 0:.3f})"
+        games = "; ".join(
+            say(
+                "sum.precision.condition",
+                row=words.row(c["players"], c["bot"], lang),
+                games=words.number(c["games"], lang, 0),
+                width=words.number(c["width"] or 0, lang, 3),
+            )
             for c in pr["conditions"]
             if c["ruleset"] == 0
         )
-        lines.append(f"  --precision {pr['width']}: {outcome} in {pr['blocks']} more block(s): {games}")
+        lines.append(
+            "  "
+            + say(
+                "sum.precision.reached" if pr["reached"] else "sum.precision.not_reached",
+                width=words.plain(pr["width"], lang),
+                blocks=pr["blocks"],
+                games=games,
+            )
+        )
     if "sensitivity" in doc:
-        top = sorted(doc["sensitivity"]["entries"], key=lambda e: e["rank"])[:3]
-        ranked = "; ".join(f"{e['id']} {e['change']} ({e['value']}): {format_interval(e['mean_score'])}" for e in top)
-        lines.append(f"  sensitivity ({len(doc['sensitivity']['entries'])} changes), largest effect on the mean score: {ranked}")
+        top3 = sorted(doc["sensitivity"]["entries"], key=lambda e: e["rank"])[:3]
+        ranked = "; ".join(f"{e['id']} {e['change']} ({e['value']}): {ci(e['mean_score'])}" for e in top3)
+        lines.append("  " + say("sum.sensitivity", n=len(doc["sensitivity"]["entries"]), ranked=ranked))
     if "catalogue" in doc:
         rows = sorted(doc["catalogue"]["rows"], key=lambda r: -abs(r["mean_score"]["mean"] or 0.0))[:3]
-        ranked = "; ".join(f"{r['variant']} {format_interval(r['mean_score'])}" for r in rows)
-        lines.append(f"  catalogue ({len(doc['catalogue']['rows'])} variants), largest change in the mean score: {ranked}")
-    best = doc["best_house"]
+        ranked = "; ".join(f"{r['variant']} {ci(r['mean_score'])}" for r in rows)
+        lines.append("  " + say("sum.catalogue", n=len(doc["catalogue"]["rows"]), ranked=ranked))
     reached = max((s["best_reached"] for s in doc["shape"] if s["best_reached"] is not None), default=None)
-    lines.append(f"  best house reached {reached}, proven best {best['total']}; {len(doc['assumed'])} assumed values")
+    lines.append(
+        "  "
+        + say(
+            "sum.best",
+            reached=words.number(reached, lang, 0),
+            best=words.number(doc["best_house"]["total"], lang, 0),
+            assumed=len(doc["assumed"]),
+        )
+    )
     if "vs" in doc:
         for d in doc["vs"]["differences"]["seats"]:
             lines.append(
-                f"  vs, {d['players']} players, {d['bot']}: first seat's edge changes by "
-                f"{format_interval(d['first_advantage'], 3)} (in points {format_interval(d['first_margin'])}), "
-                f"mean score by {format_interval(d['mean_score'])}"
+                "  "
+                + say(
+                    "sum.vs",
+                    row=words.row(d["players"], d["bot"], lang),
+                    edge=ci(d["first_advantage"], digits=3),
+                    points=ci(d["first_margin"]),
+                    score=ci(d["mean_score"]),
+                )
             )
     if doc["crashed"]:
-        lines.append(f"  {doc['crashed']} game(s) crashed; their seeds are in the games/ directories")
+        lines.append("  " + say("sum.crashed", n=doc["crashed"]))
     # ruleset paths, variant and bot names are the user's: controls escaped, printed as written (issue 34)
     return printable("\n".join(lines), keep="\n") + "\n"
-
-
-def _share(ci: dict) -> str:
-    if ci["share"] is None:
-        return "—"
-    if ci["low"] is None:
-        return f"{ci['share']:.1%}"
-    return f"{ci['share']:.1%} [{ci['low']:.1%}, {ci['high']:.1%}]"
-
-
-def _worth(card: dict) -> str:
-    if card["worth"] is None:
-        return "—"
-    return f"{card['worth']:.2f} [{card['low']:.2f}, {card['high']:.2f}] points"

@@ -4,7 +4,8 @@ and the writer of the report's three outputs.
 The page is in the reader's language (en, ru, fr, hu: the global --lang): each section opens
 with what it measured and how, then the verdicts its intervals support (`verdicts`), then its
 plot and tables, numbers in the language's format (`words`, Babel). Card names come from the
-ruleset; report.json and summary.txt stay language-neutral (English keys, plain numbers).
+ruleset; the plots and summary.txt are in the page's language too; report.json stays
+language-neutral (English keys and machine names, plain numbers).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from dreamhome.i18n import text
 from dreamhome.report import verdicts
 from dreamhome.report.document import summary
 from dreamhome.report.figures import all_figures
+from dreamhome.report.words import flag, kind, number, percent, row, say
 from dreamhome.report.words import interval as _interval
-from dreamhome.report.words import number, percent, row, say
 from dreamhome.scoring import COMPONENTS
 
 STYLE = """
@@ -179,9 +180,9 @@ def _ladder(section: dict, lang: str) -> str:
         d = r["deal_share"]
         rows.append(
             [
-                f"{r['stronger']} over {r['weaker']}",
+                say("rung", lang, stronger=r["stronger"], weaker=r["weaker"]),
                 str(r["players"]),
-                f"{r['games']} ({r['deals']} deals)",
+                say("games_deals", lang, games=number(r["games"], lang, 0), deals=number(r["deals"], lang, 0)),
                 interval(r["weaker_win_rate"], percent=True, lang=lang),
                 interval(r["stronger_win_rate"], percent=True, lang=lang),
                 percent(r["even_share"], lang),
@@ -198,7 +199,7 @@ def _cards(section: dict, lang: str) -> str:
         [
             str(c["rank"]),
             c["names"].get(lang, c["name"]),
-            c["kind"],
+            kind(c["kind"], lang),
             str(c["copies"]),
             interval(c, lang=lang),
             interval(c["worth_per_copy"], lang=lang),
@@ -208,7 +209,7 @@ def _cards(section: dict, lang: str) -> str:
             percent(c["take_base"]["rate"], lang),
             interval(c["forced_takes"], lang=lang),
             number(c["p_adjusted"], lang, 3),
-            ", ".join(f.replace("_", " ") for f in c["flags"]),
+            ", ".join(flag(f, lang) for f in c["flags"]),
         ]
         for c in section["cards"]
     ]
@@ -243,14 +244,11 @@ def _shape(section: dict, lang: str) -> str:
     ]
     best = section["best_house"]
     proven = (
-        f"{best['total']} ({'proven' if best['optimal'] else 'not proven'})"
+        say("best_house.proven" if best["optimal"] else "best_house.not_proven", lang, total=number(best["total"], lang, 0))
         if best["total"] is not None
         else best.get("why", "—")
     )
-    return (
-        _table(head, rows, lang=lang)
-        + f"<p>Proven best house under these rules (<code>dreamhome max</code>): {escape(str(proven))}.</p>"
-    )
+    return _table(head, rows, lang=lang) + f"<p>{escape(say('best_house.line', lang, best=proven))}</p>"
 
 
 def _tension(section: dict, lang: str) -> str:
@@ -345,7 +343,7 @@ def _differences(doc: dict, lang: str) -> str:
         ["rung", "weaker's win share", "margin"],
         [
             [
-                f"{x['stronger']} over {x['weaker']}",
+                say("rung", lang, stronger=x["stronger"], weaker=x["weaker"]),
                 interval(x["weaker_win_rate"], digits=3, lang=lang),
                 interval(x["margin"], lang=lang),
             ]
@@ -384,32 +382,32 @@ def report_html(doc: dict, figures: dict[str, bytes], lang: str = "en") -> str:
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
         f"<p>{escape(say('intro', lang, seed=plan['seed'], games=games, heavy=heavy))}</p>",
-        f"<pre>{escape(summary(doc))}</pre>",
+        f"<pre>{escape(summary(doc, lang))}</pre>",
         f"<h2>{escape(say('seats', lang))}</h2>",
         _opening(say("seats.how", lang), verdicts.seats(doc, lang), lang),
-        _img(figures["seats"], "win rate by seat"),
+        _img(figures["seats"], say("fig.seats_title", lang)),
         _seats(doc, lang),
         f"<h3>{escape(say('power', lang))}</h3>",
         _opening(say("power.how", lang), verdicts.power(doc, lang), lang),
         f"<h2>{escape(say('ladder', lang))}</h2>",
         _opening(say("ladder.how", lang), verdicts.ladder(doc, lang), lang)
-        + _img(figures["ladder"], "skill ladder")
+        + _img(figures["ladder"], say("fig.ladder_title", lang))
         + _ladder(doc, lang)
         if doc["ladder"]
         else no_ladder,
         f"<h2>{escape(say('cards', lang))}</h2>",
         _opening(say("cards.how", lang), verdicts.cards(doc, lang), lang)
-        + _img(figures["cards"], "cards by restricted play")
+        + _img(figures["cards"], say("fig.cards_title", lang))
         + _cards(doc, lang)
         if doc["cards"]
         else no_cards,
         f"<h2>{escape(say('shape', lang))}</h2>",
         _opening(say("shape.how", lang), verdicts.shape(doc, lang), lang),
-        _img(figures["shape"], "score parts"),
+        _img(figures["shape"], say("fig.shape_axis", lang)),
         _shape(doc, lang),
         f"<h2>{escape(say('tension', lang))}</h2>",
         _opening(say("tension.how", lang), verdicts.tension(doc, lang), lang),
-        _img(figures["tension"], "tension"),
+        _img(figures["tension"], say("fig.tension_title", lang)),
         _tension(doc, lang),
         f"<h2>{escape(say('assumed', lang))}</h2>",
         _opening(say("assumed.how", lang), [say("assumed.count", lang, count=len(doc["assumed"]))], lang),
@@ -421,7 +419,7 @@ def report_html(doc: dict, figures: dict[str, bytes], lang: str = "en") -> str:
         parts += [
             f"<h2>{escape(say('sensitivity', lang))}</h2>",
             _opening(how, verdicts.sensitivity(doc, lang), lang),
-            _img(figures["sensitivity"], "sensitivity tornado") if "sensitivity" in figures else "",
+            _img(figures["sensitivity"], say("fig.sensitivity_title", lang)) if "sensitivity" in figures else "",
             _sensitivity(doc, lang),
         ]
     if "catalogue" in doc:
@@ -430,7 +428,7 @@ def report_html(doc: dict, figures: dict[str, bytes], lang: str = "en") -> str:
         parts += [
             f"<h2>{escape(say('catalogue', lang))}</h2>",
             _opening(how, verdicts.catalogue(doc, lang), lang),
-            _img(figures["catalogue"], "catalogue") if "catalogue" in figures else "",
+            _img(figures["catalogue"], say("fig.catalogue_title", lang)) if "catalogue" in figures else "",
             _catalogue(doc, lang),
         ]
     if "vs" in doc:
@@ -438,7 +436,7 @@ def report_html(doc: dict, figures: dict[str, bytes], lang: str = "en") -> str:
         parts += [
             f"<h2>{escape(say('vs', lang, other=vs['ruleset'], ruleset=doc['ruleset']))}</h2>",
             f"<p>{escape(say('vs.how', lang))}</p>",
-            _img(figures["vs"], "paired differences"),
+            _img(figures["vs"], say("fig.vs_title", lang, other=doc["vs"]["ruleset"], ruleset=doc["ruleset"])),
             _differences(doc, lang),
             f"<h3>{escape(vs['ruleset'])}: {escape(say('seats', lang))}</h3>",
             _opening("", verdicts.seats(vs, lang), lang),
@@ -446,7 +444,7 @@ def report_html(doc: dict, figures: dict[str, bytes], lang: str = "en") -> str:
             f"<h3>{escape(vs['ruleset'])}: {escape(say('ladder', lang))}</h3>",
             _ladder(vs, lang) if vs["ladder"] else no_ladder,
             f"<h3>{escape(vs['ruleset'])}: {escape(say('cards', lang))}</h3>",
-            _img(figures["vs_cards"], "cards by restricted play, second ruleset") + _cards(vs, lang) if vs["cards"] else no_cards,
+            _img(figures["vs_cards"], say("fig.cards_title", lang)) + _cards(vs, lang) if vs["cards"] else no_cards,
             f"<h3>{escape(vs['ruleset'])}: {escape(say('shape', lang))}</h3>",
             _shape(vs, lang),
             f"<h3>{escape(vs['ruleset'])}: {escape(say('tension', lang))}</h3>",
@@ -461,5 +459,5 @@ def report_html(doc: dict, figures: dict[str, bytes], lang: str = "en") -> str:
 def write_report(out: Path, doc: dict, lang: str = "en") -> None:
     """report.json, report.html (in `lang`) and summary.txt into `out`, each written atomically."""
     write_atomic(out / "report.json", json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-    write_atomic(out / "report.html", report_html(doc, all_figures(doc), lang))
-    write_atomic(out / "summary.txt", summary(doc))
+    write_atomic(out / "report.html", report_html(doc, all_figures(doc, lang), lang))
+    write_atomic(out / "summary.txt", summary(doc, lang))

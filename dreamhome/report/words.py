@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from babel.numbers import format_decimal, format_percent
 
-from dreamhome.i18n import count_text, text
+from dreamhome.i18n import count_text, has_text, text
 
 
 def say(key: str, lang: str, **args: object) -> str:
@@ -29,11 +29,28 @@ def row(count: int, bot: str, lang: str) -> str:
     return say("row", lang, players=players(count, lang), bot=bot)
 
 
+def kind(name: str, lang: str) -> str:
+    """A card kind as report.json names it ("furnishing"), said in `lang`; a kind the catalogue
+    does not know (a user's own ruleset) is shown as it is named."""
+    return say(f"kind.{name}", lang) if has_text(f"report.kind.{name}") else name
+
+
+def flag(name: str, lang: str) -> str:
+    """A card's flag as report.json names it ("costly_to_lose"), said in `lang`."""
+    return say(f"flag.{name}", lang) if has_text(f"report.flag.{name}") else name.replace("_", " ")
+
+
 def number(value: float | int | None, lang: str, digits: int = 2) -> str:
     if value is None:
         return "—"
     pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
     return format_decimal(value, format=pattern, locale=lang)
+
+
+def plain(value: float, lang: str) -> str:
+    """A number as the user gave it (0.3, not 0.300), in `lang`'s format (Babel's default
+    pattern: at most three decimals)."""
+    return format_decimal(value, locale=lang)
 
 
 def percent(value: float | None, lang: str, digits: int = 1) -> str:
