@@ -220,3 +220,32 @@ def test_the_size_scan_sees_a_long_function_and_a_method(tmp_path: Path, monkeyp
     (package / "m.py").write_text(source)
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", package)
     assert oversized() == {"pkg/m.py:long": 101, "pkg/m.py:C.long": 101}
+
+
+def private_state_reach_ins(path: Path) -> list[str]:
+    """Every `state._name` attribute read in a module (dunder names aside): a reach into the
+    game state's private members from outside its class."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        f"{path.name}:{node.lineno} state.{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "state"
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+    ]
+
+
+def test_the_reach_in_scan_sees_one(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("def f(state):\n    state.ok()\n    return state._hidden\n", encoding="utf-8")
+    assert private_state_reach_ins(module) == ["m.py:3 state._hidden"]
+
+
+def test_the_handlers_use_the_state_s_public_methods() -> None:
+    """Issue 31, item 6: the action handlers and the round flow reach the game state only through
+    its public methods."""
+    game = PACKAGE / "game"
+    found = [hit for name in ("handlers.py", "flow.py") for hit in private_state_reach_ins(game / name)]
+    assert found == []

@@ -91,7 +91,8 @@ class GameFields:
         house = self.houses[p]
         return house.tools[slot] if kind == "tool" else house.helpers[slot]
 
-    def _ix(self, name: str) -> int:
+    def cell_index(self, name: str) -> int:
+        """A board cell's index in the ruleset's tables, by the cell's name."""
         return self.rules.board.index[name]
 
     def house_with_piles(self, player: int) -> House:

@@ -45,40 +45,40 @@ class GameFlow(HeldCards):
         if self.rules.game.discards_at_round_start(self.n) and self.rules.options["round_discard"] == "on":  # ROUND-1
             self.phase, self.actor = Phase.DISCARD, self.first  # ROUND-1, ROUND-ORDER
         else:
-            self._round_start_window()
+            self.round_start_window()
 
-    def _discard_column(self, k: int) -> None:
+    def discard_column(self, k: int) -> None:
         room, res = self.track_rooms[k], self.track_res[k]
         self.track_rooms[k] = None
         self.track_res[k] = None
         if room is not None:
             self.room_discard.append(room)
         if res is not None:
-            self._discard_resource(res)
+            self.discard_resource(res)
 
-    def _discard_resource(self, res: Resource) -> None:
+    def discard_resource(self, res: Resource) -> None:
         if res.kind == "roof":
             self.roof_discard.append((self.rules.roof(res.id).index, res.window))  # ROUND-5
         else:
             self.gone.append(res)  # other resource cards leave the game
 
-    def _round_start_window(self) -> None:
+    def round_start_window(self) -> None:
         """TOOL-JACKHAMMER, TOOL-TIMING: the holders of a round-start use, in turn order, before any turn."""
         self.jack_queue = [p for p in self.order if len(LEGAL_BY_PHASE[Phase.ROUND_START](cast("GameState", self), p)) > 1]
-        self._next_round_start_tool()
+        self.next_round_start_tool()
 
-    def _next_round_start_tool(self) -> None:
+    def next_round_start_tool(self) -> None:
         if self.jack_queue:
             self.actor = self.jack_queue.pop(0)
             self.phase = Phase.ROUND_START
             return
         self.turn_index = -1
-        self._next_turn()
+        self.next_turn()
 
-    def _next_turn(self) -> None:
+    def next_turn(self) -> None:
         if self.after_place == Phase.ROUND_START and self.phase != Phase.TURN and self.pending_room is None:
             self.after_place = Phase.TURN
-            self._next_round_start_tool()
+            self.next_round_start_tool()
             return
         self.turn_index += 1
         while self.turn_index < len(self.order) and self.order[self.turn_index] in self.skip:
@@ -92,12 +92,12 @@ class GameFlow(HeldCards):
 
     def _end_round(self) -> None:
         for k in range(len(self.track_rooms)):  # ROUND-5: leftovers are discarded
-            self._discard_column(k)
+            self.discard_column(k)
         if self.took_zero is not None:
             self.first = self.took_zero
         self._start_round()
 
-    def _take_resource(self, p: int) -> None:
+    def take_resource(self, p: int) -> None:
         res = self.pending_res
         house = self.houses[p]
         self.scaffold_pending = False
@@ -127,7 +127,7 @@ class GameFlow(HeldCards):
         else:
             self.phase = Phase.PLACE
 
-    def _after_placement(self, p: int) -> None:
+    def after_placement(self, p: int) -> None:
         if self.scaffold_pending:
             if free_supported_cells(self.rules, self.houses[p]):
                 self.phase = Phase.SCAFFOLD_AFTER
@@ -150,9 +150,9 @@ class GameFlow(HeldCards):
                 self._note("furnishing_discarded", player=p, furnishing=res.id)
                 self.gone.append(res)
                 self.pending_res = None
-        self._next_turn()
+        self.next_turn()
 
-    def _check_award(self, p: int) -> None:
+    def check_award(self, p: int) -> None:
         """VAR-CAR: the first complete room of an award token's type gets it, automatically."""
         if self.car_awarded:
             return
@@ -172,9 +172,9 @@ class GameFlow(HeldCards):
     def _start_end(self) -> None:
         self.phase = Phase.END
         self.end_queue = [(self.first + i) % self.n for i in range(self.n)]  # END-ORDER
-        self._next_end_player()
+        self.next_end_player()
 
-    def _next_end_player(self) -> None:
+    def next_end_player(self) -> None:
         while self.end_queue:
             p = self.end_queue.pop(0)
             uses = helper_uses(self.rules, self.houses[p])

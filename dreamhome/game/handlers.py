@@ -62,21 +62,21 @@ def handles(cls: type[_A]) -> Callable[[Callable[[GameState, _A, int], None]], C
 @handles(DiscardColumn)
 def on_discard_column(state: GameState, action: DiscardColumn, p: int) -> None:
     """ROUND-1: both cards of the column go to the discard piles."""
-    state._discard_column(action.column)
-    state._round_start_window()
+    state.discard_column(action.column)
+    state.round_start_window()
 
 
 @handles(TakeRoomAtRoundStart)
 def on_take_room_at_round_start(state: GameState, action: TakeRoomAtRoundStart, p: int) -> None:
     """TOOL-JACKHAMMER: the room card now, its resource discarded; with skip_turn, no turn this
     round (TOOL-TIMING)."""
-    state._use(p, TAKE_ROOM_AT_ROUND_START, "round_start", state.round_start_taker(p))
+    state.use_role(p, TAKE_ROOM_AT_ROUND_START, "round_start", state.round_start_taker(p))
     room = state.track_rooms[action.column]
     state.track_rooms[action.column] = None
     res = state.track_res[action.column]
     state.track_res[action.column] = None
     if res is not None:
-        state._discard_resource(res)
+        state.discard_resource(res)
     state.pending_room, state.pending_res = room, None
     state.after_place = Phase.ROUND_START
     state.phase = Phase.PLACE
@@ -84,28 +84,28 @@ def on_take_room_at_round_start(state: GameState, action: TakeRoomAtRoundStart, 
 
 @handles(PassTool)
 def on_pass_tool(state: GameState, action: PassTool, p: int) -> None:
-    state._next_round_start_tool()
+    state.next_round_start_tool()
 
 
 @handles(SwapWithTrack)
 def on_swap_with_track(state: GameState, action: SwapWithTrack, p: int) -> None:
     """TOOL-DRILL: the track's card takes the house card's space; the house card goes to the track."""
-    state._use(p, SWAP_WITH_TRACK, state.timing_now())
+    state.use_role(p, SWAP_WITH_TRACK, state.timing_now())
     house = state.houses[p]
-    cell = state._ix(action.cell)
+    cell = state.cell_index(action.cell)
     outgoing = house.cells[cell]
     incoming = state.track_rooms[action.column]
     assert incoming is not None
     emptied = house.place(cell, EMPTY)
     state.houses[p] = apply_placement(state.rules, emptied, incoming, Placement(cell, action.face_down))
     state.track_rooms[action.column] = outgoing  # its token is lost (TOOL-DRILL)
-    state._check_award(p)
+    state.check_award(p)
 
 
 @handles(SwapTrackRooms)
 def on_swap_track_rooms(state: GameState, action: SwapTrackRooms, p: int) -> None:
     """TOOL-MIXER: two room cards of the track change places."""
-    state._use(p, SWAP_TRACK_ROOMS, state.timing_now())
+    state.use_role(p, SWAP_TRACK_ROOMS, state.timing_now())
     t = state.track_rooms
     t[action.a], t[action.b] = t[action.b], t[action.a]
 
@@ -120,18 +120,18 @@ def on_take_column(state: GameState, action: TakeColumn, p: int) -> None:
     if k == MARKER_COLUMN:
         state.took_zero = p  # ROUND-4 / ROUND-ORDER: leads the next round
     state.after_place = Phase.TURN
-    state._take_resource(p)
+    state.take_resource(p)
 
 
 @handles(PlaceScaffold)
 def on_place_scaffold(state: GameState, action: PlaceScaffold, p: int) -> None:
     """TOOL-SCAFFOLDING: the scaffold on a free supported space."""
-    state.houses[p] = state.houses[p].place(state._ix(action.cell), SCAFFOLD)
+    state.houses[p] = state.houses[p].place(state.cell_index(action.cell), SCAFFOLD)
     state.scaffold_pending = False
     if state.pending_room is not None:
         state.phase = Phase.PLACE
     else:
-        state._after_placement(p)
+        state.after_placement(p)
 
 
 @handles(DeferScaffold)
@@ -142,33 +142,33 @@ def on_defer_scaffold(state: GameState, action: DeferScaffold, p: int) -> None:
 @handles(PlaceRoom)
 def on_place_room(state: GameState, action: PlaceRoom, p: int) -> None:
     """PLACE-*: the card in hand into the house."""
-    cell = state._ix(action.cell)
+    cell = state.cell_index(action.cell)
     if state.houses[p].cells[cell] == SCAFFOLD:  # PLACE-SCAFFOLD: the scaffold is discarded
-        state.gone.append(Resource("tool", state._scaffold_id()))
+        state.gone.append(Resource("tool", state.scaffold_id()))
     state.houses[p] = apply_placement(state.rules, state.houses[p], action.room, Placement(cell, action.face_down))
     state.pending_room = None
-    state._check_award(p)
-    state._after_placement(p)
+    state.check_award(p)
+    state.after_placement(p)
 
 
 @handles(PlaceToken)
 def on_place_token(state: GameState, action: PlaceToken, p: int) -> None:
     """RES-FURN: the token stays, the card leaves the game."""
-    state.houses[p] = state.houses[p].with_token(state._ix(action.cell), state.rules.furnishing(action.token).code)
+    state.houses[p] = state.houses[p].with_token(state.cell_index(action.cell), state.rules.furnishing(action.token).code)
     assert state.pending_res is not None
     state.gone.append(state.pending_res)
     state.pending_res = None
-    state._next_turn()
+    state.next_turn()
 
 
 @handles(SwapWithRoomDiscard)
 def on_swap_with_room_discard(state: GameState, action: SwapWithRoomDiscard, p: int) -> None:
     """END-SUPPLIER: a card of the room discard pile for a card of the house."""
     rules = state.rules
-    house = swap_with_room_discard(rules, state.house_with_piles(p), state._ix(action.cell), action.room, action.face_down)
+    house = swap_with_room_discard(rules, state.house_with_piles(p), state.cell_index(action.cell), action.room, action.face_down)
     state.room_discard = [rules.room(r).code for r in house.discard_rooms]
     state.houses[p] = replace(house, discard_rooms=(), discard_roofs=())
-    state._spend_helper(p, str(action.role), action.helper)
+    state.spend_helper(p, str(action.role), action.helper)
 
 
 @handles(PairSwap)
@@ -176,10 +176,10 @@ def on_pair_swap(state: GameState, action: PairSwap, p: int) -> None:
     """END-HANDYMAN (and every swap role of two house cards): two cards of the house change places,
     with their tokens."""
     role = str(action.role)
-    state.houses[p] = swap_pair(state.rules, state.houses[p], state._ix(action.a), state._ix(action.b), role)
+    state.houses[p] = swap_pair(state.rules, state.houses[p], state.cell_index(action.a), state.cell_index(action.b), role)
     if state.phase != Phase.END:  # during play a room keeps its best token at once (END-HANDYMAN, TOOL-TIMING)
         state.houses[p] = resolve_tokens(state.rules, state.houses[p])
-    state._spend_helper(p, role, action.helper)
+    state.spend_helper(p, role, action.helper)
 
 
 @handles(TakeFromRoofDiscard)
@@ -188,14 +188,14 @@ def on_take_from_roof_discard(state: GameState, action: TakeFromRoofDiscard, p: 
     roof = (state.rules.roof(action.color).index, action.window)
     state.roof_discard.remove(roof)
     state.houses[p] = replace(state.houses[p], roofs=state.houses[p].roofs + (roof,))
-    state._spend_helper(p, str(action.role), action.helper)
+    state.spend_helper(p, str(action.role), action.helper)
 
 
 @handles(EndTurn)
 def on_end_turn(state: GameState, action: EndTurn, p: int) -> None:
     """END-ORDER, END-HANDYMAN: the player is done; a room keeps its best token."""
     state.houses[p] = resolve_tokens(state.rules, state.houses[p])
-    state._next_end_player()
+    state.next_end_player()
 
 
 def _handlers() -> dict[type[Action], Handler]:

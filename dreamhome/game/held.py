@@ -32,7 +32,7 @@ class HeldCards(GameFields):
         if isinstance(helper, str) and self.rules.has_held(helper):
             return helper
         if action.role == SCAFFOLD_ROLE:  # the scaffold card just taken (TOOL-SCAFFOLDING), not any of its kind
-            return self.scaffold_card.id if self.scaffold_card is not None else self._scaffold_id()
+            return self.scaffold_card.id if self.scaffold_card is not None else self.scaffold_id()
         if action.role == TAKE_ROOM_AT_ROUND_START and 0 <= self.actor < self.n and self.phase == Phase.ROUND_START:
             taker = self.round_start_taker(self.actor)
             if taker is not None:
@@ -114,7 +114,7 @@ class HeldCards(GameFields):
             for c in cells
         ]
 
-    def _use(self, p: int, role: str, timing: str, card: str | None = None) -> Effect:
+    def use_role(self, p: int, role: str, timing: str, card: str | None = None) -> Effect:
         """RES-TOOL, TOOL-TIMING: one use of the first usable card of the role at this timing (or of
         `card`); a tool whose uses are spent is discarded (unless it still acts at the end), a
         helper is kept; `skip_turn` costs the user's turn this round."""
@@ -144,10 +144,11 @@ class HeldCards(GameFields):
             return effect
         raise AssertionError("no usable card for this action")
 
-    def _scaffold_id(self) -> str:
+    def scaffold_id(self) -> str:
+        """The id of the first tool card with the scaffold role (RES-TOOL)."""
         return tools_with_role(self.rules, SCAFFOLD_ROLE)[0].id
 
-    def _spend_helper(self, p: int, role: str, card: str) -> None:
+    def spend_helper(self, p: int, role: str, card: str) -> None:
         """END-ORDER: one end-game use of the role gone; during play (TOOL-TIMING) one use of `card`."""
         if self.phase == Phase.END:
             self.end_left[role].pop(0)
@@ -160,4 +161,4 @@ class HeldCards(GameFields):
                 self.tool_spent[p] = self.tool_spent[p][:slot] + self.tool_spent[p][slot + 1 :]
                 house = self.houses[p]
         else:
-            self._use(p, role, "before_take", card)
+            self.use_role(p, role, "before_take", card)
