@@ -267,14 +267,24 @@ def summary(doc: dict, lang: str = "en") -> str:
     """A few lines a designer reads first, in `lang` with its number format (summary.txt and
     the command's output); report.html has the rest. Counts stand after a colon ("assumed
     values: 58") so that no noun needs a plural form the count would choose."""
-    say, ci = partial(words.say, lang=lang), partial(words.interval, lang=lang)
-    pct = partial(ci, as_percent=True)
+    say = partial(words.say, lang=lang)
     title = (
         say("title.vs", ruleset=doc["ruleset"], other=doc["vs"]["ruleset"])
         if "vs" in doc
         else say("title", ruleset=doc["ruleset"])
     )
     lines = [title]
+    for part in (_summary_seats, _summary_cards, _summary_shape, _summary_alternatives, _summary_end):
+        lines += part(doc, lang)
+    # ruleset paths, variant and bot names are the user's: controls escaped, printed as written (issue 34)
+    return printable("\n".join(lines), keep="\n") + "\n"
+
+
+def _summary_seats(doc: dict, lang: str) -> list[str]:
+    """The summary's seats and skill ladder lines."""
+    say, ci = partial(words.say, lang=lang), partial(words.interval, lang=lang)
+    pct = partial(ci, as_percent=True)
+    lines: list[str] = []
     for s in doc["seats"]:
         lines.append(
             "  "
@@ -299,6 +309,13 @@ def summary(doc: dict, lang: str = "en") -> str:
                 margin=ci(rung["margin"], digits=1),
             )
         )
+    return lines
+
+
+def _summary_cards(doc: dict, lang: str) -> list[str]:
+    """The summary's card lines: the strongest and weakest card, the flagged ones."""
+    say, ci = partial(words.say, lang=lang), partial(words.interval, lang=lang)
+    lines: list[str] = []
     if doc["cards"]:
         top, bottom = doc["cards"][0], doc["cards"][-1]
         lines.append(
@@ -320,6 +337,14 @@ def summary(doc: dict, lang: str = "en") -> str:
         if unflagged:
             mc = doc["multiple_comparisons"]
             lines.append("  " + say("sum.unflagged", n=unflagged, method=mc["method"], alpha=words.percent(mc["alpha"], lang, 0)))
+    return lines
+
+
+def _summary_shape(doc: dict, lang: str) -> list[str]:
+    """The summary's tension, power and --precision lines."""
+    say, ci = partial(words.say, lang=lang), partial(words.interval, lang=lang)
+    pct = partial(ci, as_percent=True)
+    lines: list[str] = []
     for t in doc["tension"]:
         lines.append(
             "  "
@@ -368,6 +393,13 @@ def summary(doc: dict, lang: str = "en") -> str:
                 games=games,
             )
         )
+    return lines
+
+
+def _summary_alternatives(doc: dict, lang: str) -> list[str]:
+    """The summary's --sensitivity and --catalogue lines."""
+    say, ci = partial(words.say, lang=lang), partial(words.interval, lang=lang)
+    lines: list[str] = []
     if "sensitivity" in doc:
         top3 = sorted(doc["sensitivity"]["entries"], key=lambda e: e["rank"])[:3]
         ranked = "; ".join(f"{e['id']} {e['change']} ({e['value']}): {ci(e['mean_score'])}" for e in top3)
@@ -376,6 +408,13 @@ def summary(doc: dict, lang: str = "en") -> str:
         rows = sorted(doc["catalogue"]["rows"], key=lambda r: -abs(r["mean_score"]["mean"] or 0.0))[:3]
         ranked = "; ".join(f"{r['variant']} {ci(r['mean_score'])}" for r in rows)
         lines.append("  " + say("sum.catalogue", n=len(doc["catalogue"]["rows"]), ranked=ranked))
+    return lines
+
+
+def _summary_end(doc: dict, lang: str) -> list[str]:
+    """The summary's best-house, --vs and crash lines."""
+    say, ci = partial(words.say, lang=lang), partial(words.interval, lang=lang)
+    lines: list[str] = []
     reached = max((s["best_reached"] for s in doc["shape"] if s["best_reached"] is not None), default=None)
     lines.append(
         "  "
@@ -400,5 +439,4 @@ def summary(doc: dict, lang: str = "en") -> str:
             )
     if doc["crashed"]:
         lines.append("  " + say("sum.crashed", n=doc["crashed"]))
-    # ruleset paths, variant and bot names are the user's: controls escaped, printed as written (issue 34)
-    return printable("\n".join(lines), keep="\n") + "\n"
+    return lines
