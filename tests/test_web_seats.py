@@ -542,7 +542,7 @@ def test_no_key_is_ever_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture,
         decide(c, gid, now["to_move"], keys[now["to_move"]], 0, now["version"])
     with monkeypatch.context() as m:
         m.setattr(web_view, "game_view", lambda *a, **k: 1 / 0)
-        m.setattr("dreamhome.web.app.game_view", lambda *a, **k: 1 / 0)
+        m.setattr("dreamhome.web.drawn.game_view", lambda *a, **k: 1 / 0)  # where the server draws its views
         assert seat_view(c, gid, 0, keys[0]).status_code == 500  # logged with its traceback
     (tmp_path / f"{'Q' * 22}.json").write_text("{}")
     c.get("/api/games")
