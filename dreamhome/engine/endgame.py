@@ -181,14 +181,20 @@ def supply_fits(rules: Ruleset, house: House, cell: int, code: int, face_down: b
 def swap_keeps_b_and_c(t: Tables, cells: tuple[int, ...], a: int, b: int) -> bool:
     """PLACE-B and PLACE-C after swapping cells a and b of a legal house (only their floors
     change), from the index tables: the game lists every house swap with it."""
-    ca, cb = cells[a], cells[b]
-    if ca >= ROOM0 and not category_ok(t, b, ca):
-        return False
-    if cb >= ROOM0 and not category_ok(t, a, cb):
+    if _misplaced_by_swap(t, cells, a, b) is not None:
         return False
     swapped = list(cells)
-    swapped[a], swapped[b] = cb, ca
+    swapped[a], swapped[b] = cells[b], cells[a]
     return floors_fit(t, swapped, {t.cell_floor[a], t.cell_floor[b]})
+
+
+def _misplaced_by_swap(t: Tables, cells: tuple[int, ...], a: int, b: int) -> tuple[int, int] | None:
+    """PLACE-B after swapping cells a and b: the first (cell, card) where a face-up card would
+    stand on a floor its category may not, or None."""
+    for here, card in ((b, cells[a]), (a, cells[b])):
+        if card >= ROOM0 and not category_ok(t, here, card):
+            return here, card
+    return None
 
 
 def swap_in_house(rules: Ruleset, house: House, a: int, b: int) -> House:
@@ -207,10 +213,11 @@ def _broken_by_swap(rules: Ruleset, cells: tuple[int, ...], a: int, b: int) -> s
     `swap_keeps_b_and_c` reads it: a card that may not stand on its new floor (PLACE-B), else a
     room grown past its maximum on one of the two floors (PLACE-C). `dreamhome check` of the
     swapped house says the same with every detail (legality sits above the engine)."""
-    t, names = rules.tables, rules.board.cells
-    for here, card in ((b, cells[a]), (a, cells[b])):
-        if card >= ROOM0 and not category_ok(t, here, card):
-            return f"PLACE-B at {names[here]} ({rules.room_of_code(card).name.lower()} on that floor)"
+    names = rules.board.cells
+    misplaced = _misplaced_by_swap(rules.tables, cells, a, b)
+    if misplaced is not None:
+        here, card = misplaced
+        return f"PLACE-B at {names[here]} ({rules.room_of_code(card).name.lower()} on that floor)"
     return f"PLACE-C on the floor of {names[a]} or {names[b]} (a room past its maximum size)"
 
 

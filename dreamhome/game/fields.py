@@ -77,7 +77,8 @@ class GameFields:
     def top_scorers(self) -> list[int]:
         """SCORE-WIN: the players with the most points, before any tie-break."""
         scores = self.returns()
-        return [p for p, s in enumerate(scores) if s == max(scores)]
+        best = max(scores)
+        return [p for p, s in enumerate(scores) if s == best]
 
     def children(self, player: int) -> int:
         """SCORE-WIN's tie-break: the children hidden on the player's face-up room cards."""
