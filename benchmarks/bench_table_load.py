@@ -27,14 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_core import machine, p95  # noqa: E402
+from bench_table import ms  # noqa: E402
 
 from tests.helpers.load import Timings, browser, start_game, start_server, static_baseline, under_load, warm  # noqa: E402
 
 LANGS = ("en", "fr")
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:,.0f} ms" if seconds >= 0.01 else f"{seconds * 1000:.1f} ms"
 
 
 async def rounds(url: str, games: int, loads: int, runs: int) -> list[tuple[float, Timings, int]]:
