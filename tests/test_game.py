@@ -293,6 +293,10 @@ def test_child_applies_on_a_copy_and_leaves_the_parent_unchanged():
     twin = state.clone()
     twin.apply_action(action)
     assert child.to_dict() == twin.to_dict() != before
+    snap = state.snapshot()  # the child's copy: its own lists, shared (never changed) event dicts
+    for _ in range(3):
+        snap.apply_action(snap.legal_actions()[0])
+    assert state.to_dict() == before and len(snap.events) > len(state.events)
 
 
 def test_observation_holds_only_what_the_player_may_see():
