@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import TakeColumn
-from dreamhome.game.record import load_record, play_game, replay_record
+from dreamhome.game.record import load_record, replay_record
 from dreamhome.game.state import GameState, IllegalAction, Phase
 from dreamhome.legality import house_violations
 from dreamhome.players.bots import BOTS, SolverBot
+from dreamhome.players.playing import play_game
 from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import score_house

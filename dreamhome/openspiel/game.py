@@ -258,6 +258,11 @@ class _Start:
         return self
 
 
+def game_space(game: DreamHomeGame) -> ActionSpace:
+    """The action numbers of `game` (a bot's choice goes back to OpenSpiel as one of them)."""
+    return setup(*game.key).space
+
+
 class DreamHomeState(pyspiel.State):
     """One game in progress (OpenSpiel's `State`), over a `GameState` once the first deal is made."""
 

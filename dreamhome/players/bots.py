@@ -147,7 +147,7 @@ def make_bot(name: str, seed: int, seat: int) -> Bot:
         return _import_bot(name)(seed, seat)
     if name.partition("@")[0] in SEARCH_BOTS:
         try:
-            from dreamhome.openspiel.bots import make_search_bot
+            from dreamhome.players.search_bots import make_search_bot
         except ImportError as exc:
             raise DreamhomeError(f"bot '{name}' needs OpenSpiel: pip install -e '.[openspiel]' ({exc})") from None
         return make_search_bot(name, seed, seat)

@@ -35,13 +35,14 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.fileio import OutputError, check_output
 from dreamhome.game.actions import Action, DiscardColumn, TakeColumn, TakeRoomAtRoundStart
 from dreamhome.game.phases import Phase
-from dreamhome.game.record import GameResult, bot_turn, write_record
+from dreamhome.game.record import GameResult, write_record
 from dreamhome.game.state import GameState, Resource
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, text
 from dreamhome.players import lookahead
 from dreamhome.players.bots import Bot
 from dreamhome.players.hints import AT_LEAST, HINT_WORK, Hint, bound_text
+from dreamhome.players.playing import bot_turn
 from dreamhome.render.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.render.hint_text import reason_text
 from dreamhome.render.house_text import held_text, house_grid, house_with_score
