@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from dreamhome.game.record import play_game, write_record
+from dreamhome.game.record import write_record
+from dreamhome.players.playing import play_game
 from dreamhome.ruleset import Ruleset
 from tests.helpers.cli import run_here
 

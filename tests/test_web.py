@@ -244,7 +244,7 @@ def saved_events(folder: Path, game_id: str) -> list[dict[str, Any]]:
 
 
 def test_a_game_interrupted_by_a_restart_ends_as_the_game_played_without_one(tmp_path: Path) -> None:
-    """A random bot's stream goes on across a restart (record.resume_record): the same game, the
+    """A random bot's stream goes on across a restart (playing.resume_record): the same game, the
     same decisions, with and without a restart of the server, end with the same events."""
     seed, bots = 13, ["random", "random"]
     one_go = tmp_path / "one-go"

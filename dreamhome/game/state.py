@@ -190,7 +190,7 @@ class GameState(GameFlow):
 
     def action_text(self, action: Action) -> str:
         """The action as a player says it, with the name of the card it uses (if any)."""
-        card = self._card_for(action)
+        card = self.card_for(action)
         return action.text(self.rules.held(card).name) if card is not None else str(action)
 
     def observation(self, player: int | None = None, lookahead: bool = True) -> Observation:

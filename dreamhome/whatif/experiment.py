@@ -181,7 +181,7 @@ def _rules(source: str, variants: tuple[str, ...]) -> Ruleset:
 
 def play_chunk(job: dict) -> dict:
     """Play one chunk; every game becomes a small summary, or an error naming its seed."""
-    from dreamhome.game.record import play_game
+    from dreamhome.players.playing import play_game
 
     rules = _rules(job["source"], tuple(job["variants"]))
     games = []
