@@ -27,10 +27,10 @@ from dreamhome.players.lookahead import SCORE
 from dreamhome.players.roster import LEVELS
 from dreamhome.render.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.render.card_text import all_card_texts
-from dreamhome.render.event_text import event_text
 from dreamhome.render.hint_text import reason_text
 from dreamhome.render.house_svg import house_svg
 from dreamhome.render.how_to_play import how_to_play, phase_reasons
+from dreamhome.render.move_log import last_placed, move_log
 from dreamhome.render.result_text import result_line
 from dreamhome.render.score_text import line_text
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
@@ -56,12 +56,18 @@ def page_texts(lang: str = DEFAULT_LANG) -> dict[str, str]:
     return {key: text(key, lang) for key in keys() if key.startswith(("table.", "phase."))}
 
 
-def _event_text(state: GameState, event: dict[str, Any], names: list[str], lang: str) -> str:
-    """One line of the log in `lang` (dreamhome.render.event_text, as the replay page says it), its
-    player named as the page names the seats."""
-    player = event.get("player")
-    who = names[player] if isinstance(player, int) and 0 <= player < len(names) else str(player)
-    return event_text(state, event, who, lang)
+def add_moves(view: dict[str, Any], state: GameState, names: list[str], since: int, lang: str) -> None:
+    """The whole log ("Moves", issue 33): `moves`, every event of the game in order, each take or
+    discard naming its cards (dreamhome.render.move_log, from the public events alone: SEE-1);
+    `latest`, the index in `moves` of the latest decision (highlighted); `log_since`, the first
+    move after the seat's last decision (what happened since, shown as new); and `log`, the texts
+    from `log_since` on (the log as pages before the whole log read it)."""
+    moves = move_log(state, names, lang)
+    view["moves"] = [m.to_json() for m in moves]
+    decisions = [k for k, m in enumerate(moves) if m.kind != "note"]
+    view["latest"] = decisions[-1] if decisions else None
+    view["log_since"] = since
+    view["log"] = [m.text for m in moves[since:]]
 
 
 def seat_label(game: Game, seat: int, lang: str = DEFAULT_LANG, you: int | None = None) -> str:
@@ -123,6 +129,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
         for k, (code, res) in enumerate(zip(obs.track_rooms, obs.track_res))
     ]
     houses = []
+    placed = last_placed(events, state.n)
     for p, house in enumerate(obs.houses):
         houses.append(
             {
@@ -132,6 +139,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
                 "svg": house_svg(rules, house, names[p], lang),
                 "helpers": [rules.card_name(h, lang) for h in house.helpers],
                 "tools": [rules.card_name(t, lang) for t in house.tools],
+                "last_placed": placed[p],  # the space that got this player's latest card (marked on the page)
             }
         )
     view: dict[str, Any] = {
@@ -159,8 +167,8 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
         "roof_discard": [roof_text(rules, rules.roofs[c].id, w, lang) for c, w in obs.roof_discard],
         "houses": houses,
         "legal": legal,
-        "log": [_event_text(state, e, names, lang) for e in events[since:]],
     }
+    add_moves(view, state, names, since, lang)
     add_card_fields(view, state, obs.houses)
     if state.is_terminal():
         view["scores"] = [

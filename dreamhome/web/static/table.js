@@ -472,12 +472,33 @@ async function draw(v) {
   drawScoreboard(v);
   drawOthers(v);
   drawChoices();
-  const log = byId("log");
-  log.textContent = "";
-  for (const line of v.log) log.append(el("li", {}, line));
-  log.scrollTop = log.scrollHeight;
+  drawMoves(v);
   drawShare();
   if (v.terminal) drawFinal(v); else byId("final").hidden = true;
+}
+
+// ---- the whole log ("Moves"): every event of the game, the latest decision highlighted ----------
+// New lines are appended to the lines already shown (a screen reader's live region then says only
+// them); a log that changed otherwise (another language, a move taken back) is drawn anew.
+function drawMoves(v) {
+  const log = byId("log");
+  const moves = v.moves || (v.log || []).map((text) => ({ text, kind: "note", seat: null })); // an older server
+  const shown = Array.from(log.children);
+  const keeps = shown.length <= moves.length && shown.every((li, k) => li.getAttribute("data-text") === moves[k].text);
+  const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
+  if (!keeps) log.textContent = "";
+  moves.slice(keeps ? shown.length : 0).forEach((m) => {
+    const li = el("li", { class: "move " + m.kind, "data-text": m.text, "data-seat": m.seat }, m.text);
+    log.append(li);
+  });
+  const since = v.log_since === undefined ? moves.length : v.log_since;
+  Array.from(log.children).forEach((li, k) => {
+    li.classList.toggle("new", k >= since && li.classList.contains("decision"));
+    const latest = k === v.latest;
+    li.classList.toggle("latest", latest);
+    if (latest) li.setAttribute("aria-current", "true"); else li.removeAttribute("aria-current");
+  });
+  if (!keeps || atEnd || shown.length < moves.length) log.scrollTop = log.scrollHeight;
 }
 
 function mySeat() {
@@ -591,6 +612,7 @@ function drawHouse(box, v, h, mine) {
       if (k === room.cells.length - 1) node.append(el("span", { class: "room-score", "aria-hidden": "true" }, "+" + room.points));
     });
   }
+  if (!mine) markPlaced(grid, h);
   // The roof pile sits under the floor the rules say, on its columns.
   const pile = rules.board.roof_pile;
   if (pile && h.roofs) {
@@ -641,6 +663,17 @@ function drawHouse(box, v, h, mine) {
     }
   }
   box.append(held);
+}
+
+// The card a player placed last, marked on their house (and said to a screen reader).
+function markPlaced(grid, h) {
+  if (!h.last_placed) return;
+  const node = grid.querySelector('[data-cell="' + h.last_placed + '"]');
+  if (!node || node.classList.contains("s-empty")) return;
+  node.classList.add("just-placed");
+  node.append(el("span", { class: "placed-mark", "aria-hidden": "true" }, "★"));
+  node.append(el("span", { class: "sr-only" }, " — " + t("table.just_placed")));
+  if (node.title) node.title += " — " + t("table.just_placed");
 }
 
 function describeCell(cell) {
