@@ -17,7 +17,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from dreamhome.engine.placement import Placement, placement_refusal
 from dreamhome.game.actions import Action
+from dreamhome.game.phases import Phase
 from dreamhome.game.roles import has_role
 from dreamhome.game.state import GameState
 from dreamhome.house import House
@@ -70,6 +72,27 @@ def add_moves(view: dict[str, Any], state: GameState, names: list[str], since: i
     view["log"] = [m.text for m in moves[since:]]
 
 
+def add_refusals(view: dict[str, Any], state: GameState, lang: str) -> None:
+    """`refusals`: while the seat places its room card (PLACE-*), each space of its house the card
+    may not take face up, with the rule that refuses it in `lang` and whether it may go there face
+    down (`engine.placement.placement_refusal`, the test `legal_placements` makes): a click on a
+    refused cell says why (issue 33). Empty on any other decision."""
+    view["refusals"] = refusals = {}
+    if not view["legal"] or state.phase != Phase.PLACE or state.pending_room is None:
+        return
+    rules, code = state.rules, state.pending_room
+    house, room = state.houses[state.actor], rules.room_of_code(code)
+    card = rules.card_name(room.id, lang)
+    for i, cell in enumerate(rules.board.cells):
+        rule = placement_refusal(rules, house, code, Placement(i, False))
+        if rule is None:
+            continue
+        reason = text(f"refusal.{rule}", lang, cell=cell, card=card, max=len(room.points))
+        if placement_refusal(rules, house, code, Placement(i, True)) is None:
+            reason = text("refusal.face_down_ok", lang, reason=reason)
+        refusals[cell] = reason
+
+
 def seat_label(game: Game, seat: int, lang: str = DEFAULT_LANG, you: int | None = None) -> str:
     """A seat as the page of seat `you` names it (None: a watch page): "you", a person by
     seat, or the bot and its seat."""
@@ -91,6 +114,27 @@ def _since_last_decision(events: list[dict[str, Any]], seats: set[int]) -> int:
     return 0
 
 
+def _legal_view(state: GameState, lang: str) -> list[dict[str, Any]]:
+    """The legal actions of the seat to move as the page offers them: each with its text in
+    `lang`, its click targets, and its face (None: an action without one)."""
+    legal = []
+    for index, action in enumerate(state.legal_actions()):
+        fields = action.to_dict()
+        cells, columns = _targets(fields)
+        legal.append(
+            {
+                "index": index,
+                "type": fields["type"],
+                "text": describe(state, action, lang),
+                "cells": cells,
+                "columns": columns,
+                # face up or down (None: no such choice), which the page's Face down control picks
+                "face_down": fields["face_down"] if isinstance(fields.get("face_down"), bool) else None,
+            }
+        )
+    return legal
+
+
 def game_view(game: Game, you: int | None = None, since: int | None = None, lang: str = DEFAULT_LANG) -> dict[str, Any]:
     """The table as seat `you` sees it (None: the watch view, everything public and no legal
     actions), in `lang`; `since`: the first event of the log (default: the events after the
@@ -106,20 +150,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
     since = max(0, min(since, len(events)))
     to_move = game.to_move()
     mine = you is not None and to_move == you
-    legal = []
-    if mine:
-        for index, action in enumerate(state.legal_actions()):
-            fields = action.to_dict()
-            cells, columns = _targets(fields)
-            legal.append(
-                {
-                    "index": index,
-                    "type": fields["type"],
-                    "text": describe(state, action, lang),
-                    "cells": cells,
-                    "columns": columns,
-                }
-            )
+    legal = _legal_view(state, lang) if mine else []
     track = [
         {
             "column": k,
@@ -169,6 +200,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
         "legal": legal,
     }
     add_moves(view, state, names, since, lang)
+    add_refusals(view, state, lang)
     add_card_fields(view, state, obs.houses)
     if state.is_terminal():
         view["scores"] = [

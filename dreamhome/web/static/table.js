@@ -571,7 +571,7 @@ function drawHouse(box, v, h, mine) {
   const columns = Array.from(new Set(floors.flatMap((f) => f.columns))).sort((a, b) => a - b);
   const grid = el("div", { class: "house-grid", id: mine ? "house-" + h.seat : null, "data-seat": h.seat });
   grid.style.setProperty("--cols", columns.length);
-  const shown = mine ? visibleLegal() : [];
+  const shown = mine ? faced(visibleLegal()) : [];
   let k = 0;
   floors.forEach((floor, fi) => {
     grid.append(el("span", { class: "floor-name", style: "grid-row:" + (fi + 1) }, floor.label || floor.name));
@@ -594,10 +594,11 @@ function drawHouse(box, v, h, mine) {
       if (mine) {
         if (matches.length) {
           node.classList.add("legal");
-          node.addEventListener("click", () => choose(matches, filter && filter.card));
+          node.addEventListener("click", () => clickCell(matches));
         } else {
           node.setAttribute("aria-disabled", "true");
           node.tabIndex = -1;
+          refusable(node, cell.cell);
         }
       }
       grid.append(node);
@@ -741,6 +742,74 @@ function drawChoices() {
   // the board shows the targets of the choices in view (a held card's, once it is clicked)
   drawTrack(view);
   drawHouse(byId("my-house"), view, view.houses[houseSeat()], mySeat() !== null);
+  drawPlaceTools();
+  markHintPick();
+}
+
+// ---- placing by two clicks: a column, then a cell places the card face up; "Face down" before
+// the cell click places it face down; a refused cell says why (the engine's rule, `refusals`).
+let faceDown = false;
+
+function faceChoices() { return visibleLegal().filter((a) => typeof a.face_down === "boolean" && a.cells.length); }
+
+// The choices a cell click makes: of placements that may go face up or face down, those of the
+// face the Face down control says (face up unless pressed; face down alone where nothing may go
+// face up). A cell with none of them is refused, and says why.
+function faced(actions) {
+  const choices = faceChoices();
+  if (!choices.some((a) => a.face_down) || !choices.some((a) => !a.face_down)) return actions;
+  return actions.filter((a) => typeof a.face_down !== "boolean" || a.face_down === faceDown);
+}
+
+function clickCell(matches) {
+  faceDown = false;
+  choose(matches, filter && filter.card);
+}
+
+function refusable(node, name) {
+  const reason = view && view.refusals ? view.refusals[name] : null;
+  if (!reason) return;
+  node.classList.add("refused");
+  node.title = reason;
+  node.addEventListener("click", () => showRefusal(name));
+}
+
+function showRefusal(name) {
+  byId("refusal").textContent = (view.refusals && view.refusals[name]) || ""; // a live region: said when it changes
+}
+
+function drawPlaceTools() {
+  const choices = faceChoices();
+  const offered = choices.some((a) => a.face_down) && choices.some((a) => !a.face_down);
+  if (!offered || !view.your_turn) faceDown = false;
+  const tools = byId("place-tools");
+  tools.hidden = !offered;
+  const button = byId("face-down");
+  button.setAttribute("aria-pressed", String(faceDown));
+  byId("face-down-note").hidden = !faceDown;
+  byId("refusal").textContent = "";
+}
+
+function toggleFaceDown() {
+  faceDown = !faceDown;
+  drawChoices(); // the cells a click places on, for the face now chosen
+  byId("face-down").focus();
+}
+
+// The hint's pick framed on the board too: its column, its cell, the card it uses, Face down.
+function markHintPick() {
+  if (!hint || hint.pick === null || hint.pick === undefined) return;
+  const a = view.legal.find((x) => x.index === hint.pick);
+  if (!a) return;
+  const nodes = a.columns.map((c) => document.querySelector('#track .column[data-column="' + c + '"]'))
+    .concat(a.cells.map((c) => document.querySelector('#my-house .cell[data-cell="' + c + '"]')))
+    .concat(a.card ? [document.querySelector('#my-house .held-card[data-card="' + a.card + '"]')] : [])
+    .concat(a.face_down ? [byId("face-down")] : []);
+  for (const node of nodes) {
+    if (!node) continue;
+    node.classList.add("hint-pick");
+    node.append(el("span", { class: "sr-only" }, " — " + t("table.hint_here")));
+  }
 }
 
 function drawShare() {
@@ -833,6 +902,7 @@ document.addEventListener("DOMContentLoaded", () => {
   byId("howto-button").addEventListener("click", () => toggleHowTo());
   byId("howto-close").addEventListener("click", () => { toggleHowTo(false); byId("howto-button").focus(); });
   byId("cancel").addEventListener("click", () => { filter = null; drawChoices(); });
+  byId("face-down").addEventListener("click", toggleFaceDown);
   document.addEventListener("keydown", (ev) => {
     if (ev.key !== "Escape") return;
     hideTip();

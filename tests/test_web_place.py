@@ -1,0 +1,71 @@
+"""Placing by two clicks (issue 33): the view says, for each placement, whether it is face down
+(the page's Face down control picks by it), and for each cell the card may not take face up, the
+rule that refuses it in the page's language. Checked against the engine's own legal moves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
+
+from dreamhome.game.actions import PlaceRoom  # noqa: E402
+from dreamhome.i18n import text  # noqa: E402
+from tests.helpers.table import Table, replayed, table_client  # noqa: E402
+
+RULE_IDS = ("PLACE-FIXED", "PLACE-A", "PLACE-B", "PLACE-C", "PLACE-CLOSED", "PLACE-MERGE", "TOOL-SCAFFOLDING")
+
+
+def placing(tmp_path: Path, decisions: int) -> Table:
+    """A game of one person and a bot, played until the person places a room card after
+    `decisions` decisions at least."""
+    table = Table.start(table_client(tmp_path), tmp_path, ["person", "greedy"], seed=9)
+    table.play(decisions)
+    for _ in range(40):
+        if table.view(0)["phase"] == "place":
+            return table
+        table.play(1)
+    raise AssertionError("no placement came")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_each_placement_says_its_face_and_each_refused_cell_its_rule(tmp_path: Path, lang: str) -> None:
+    table = placing(tmp_path, 10)
+    view = table.view(0, lang=lang)
+    state, _ = replayed(table)
+    legal = state.legal_actions()
+    places = [a for a in view["legal"] if a["type"] == "PlaceRoom"]
+    assert places and len(places) == len(legal)
+    face_up = set()
+    for entry in places:
+        action = legal[entry["index"]]
+        assert isinstance(action, PlaceRoom) and entry["face_down"] is action.face_down
+        assert entry["cells"] == [action.cell]
+        if not action.face_down:
+            face_up.add(action.cell)
+    cells = state.rules.board.cells
+    assert set(view["refusals"]) == set(cells) - face_up  # every other cell says why
+    face_down = {legal[e["index"]].cell for e in places if e["face_down"]}
+    may_go_down = text("refusal.face_down_ok", lang, reason="")
+    for cell, reason in view["refusals"].items():
+        assert any(f"({rule})" in reason for rule in RULE_IDS), reason
+        assert reason.endswith(may_go_down) == (cell in face_down), (cell, reason)
+    assert face_down - face_up, "a cell face down only: the reason says Face down"
+    english = table.view(0, lang="en")["refusals"]
+    assert english.keys() == view["refusals"].keys()
+    assert lang == "en" or all(english[c] != view["refusals"][c] for c in english)
+    # The two clicks' placement: a face-up cell's face-up entry places the card face up there.
+    entry = next(e for e in places if not e["face_down"])
+    house = table.act(0, entry["index"])["houses"][0]
+    cell = next(c for c in house["cells"] if c["cell"] == entry["cells"][0])
+    assert cell["state"] == "card" and house["last_placed"] == entry["cells"][0]
+
+
+def test_no_refusals_when_not_placing(tmp_path: Path) -> None:
+    table = Table.start(table_client(tmp_path), tmp_path, ["person", "greedy"], seed=9)
+    view = table.view(0)
+    assert view["phase"] != "place" and view["refusals"] == {}
+    assert all(a["face_down"] is None for a in view["legal"])  # a take has no face
+    assert table.view(None)["refusals"] == {}
