@@ -316,12 +316,18 @@ def test_a_card_is_placed_by_two_clicks_and_the_whole_log_names_it(sync_api: Any
         page = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server)  # the seat menus: a bot seat starts at a level, each bot listed once
+        page.wait_for_selector("#seat-1")
+        assert page.input_value("#seat-1") == "easy"
+        kinds = page.eval_on_selector_all("#seat-1 option", "els => els.map(e => e.value)")
+        assert len(kinds) == len(set(kinds)) and {"easy", "medium", "hard"} <= set(kinds)
         page.goto(made["seats"][0]["url"])
         page.wait_for_selector("#table:not([hidden])")
         for face_down in (False, True):
             while not page.locator("#my-house .cell.legal").count():  # a discard first (ROUND-1), then the take
                 page.wait_for_selector("#track .column.legal", timeout=30_000)
                 settle(page)
+                assert page.title().startswith("● your turn — ")  # seen from another tab
                 column = page.locator("#track .column.legal").first
                 number = column.get_attribute("data-column")
                 column.click()

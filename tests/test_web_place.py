@@ -12,7 +12,12 @@ pytest.importorskip("starlette", reason="the web extra (starlette) is not instal
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 
 from dreamhome.game.actions import PlaceRoom  # noqa: E402
+from dreamhome.game.state import GameState  # noqa: E402
 from dreamhome.i18n import text  # noqa: E402
+from dreamhome.players.hints import Hint, OptionHint  # noqa: E402
+from dreamhome.players.lookahead import MARGIN, SCORE  # noqa: E402
+from dreamhome.web.view import hint_view  # noqa: E402
+from tests.helpers.rules import compiled  # noqa: E402
 from tests.helpers.table import Table, replayed, table_client  # noqa: E402
 
 RULE_IDS = ("PLACE-FIXED", "PLACE-A", "PLACE-B", "PLACE-C", "PLACE-CLOSED", "PLACE-MERGE", "TOOL-SCAFFOLDING")
@@ -69,3 +74,18 @@ def test_no_refusals_when_not_placing(tmp_path: Path) -> None:
     assert view["phase"] != "place" and view["refusals"] == {}
     assert all(a["face_down"] is None for a in view["legal"])  # a take has no face
     assert table.view(None)["refusals"] == {}
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_the_hint_says_what_reachable_means(lang: str) -> None:
+    """Where the hint shows values of final score, it says what "reachable" means in the page's
+    language (the terminal's words, `seat.hint_explain`); a discard's margins say their own."""
+    state = GameState(compiled(), 3, 4)
+    legal = state.legal_actions()
+
+    def hint(measure: str) -> Hint:
+        options = tuple(OptionHint(k, a, str(a), 10.0 + k, True, "", measure) for k, a in enumerate(legal))
+        return Hint(state.current_player(), options, 0, 0.0)
+
+    assert hint_view(state, hint(SCORE), lang)["explain"] == text("seat.hint_explain", lang)
+    assert hint_view(state, hint(MARGIN), lang)["explain"] is None

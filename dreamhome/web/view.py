@@ -298,6 +298,8 @@ def hint_view(state: GameState, hint: Hint, lang: str = DEFAULT_LANG) -> dict[st
         "pick_proven": hint.pick_proven,
         "pick_text": bound_text(hint.pick_value, hint.pick_proven) if hint.bot_choice is not None else None,
         "reason": reason_text(state, hint.reason, lang) if hint.reason else None,
+        # what "reachable" means, said where the values are shown (issue 33); margins say their own
+        "explain": text("seat.hint_explain", lang) if all(o.measure == SCORE for o in hint.options) else None,
         "version": len(state.events),
     }
 

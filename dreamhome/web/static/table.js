@@ -249,7 +249,7 @@ async function setupFront() {
     for (let s = 0; s < Number(players.value); s++) {
       const select = el("select", { class: "seat-kind", "data-seat": s, id: "seat-" + s });
       const kinds = ["person"].concat(options.bots);
-      const want = chosen[s] || (s === 0 ? "person" : "greedy");
+      const want = chosen[s] || (s === 0 ? "person" : "easy"); // a bot seat starts at the newcomer's level
       for (const b of kinds) {
         const key = b === "person" ? "table.person" : "table.level." + b; // a level has a label; other bots go by name
         const opt = el("option", { value: b }, texts[key] !== undefined ? t(key) : b);
@@ -473,8 +473,17 @@ async function draw(v) {
   drawOthers(v);
   drawChoices();
   drawMoves(v);
+  drawTitle(v);
   drawShare();
   if (v.terminal) drawFinal(v); else byId("final").hidden = true;
+}
+
+// The tab's title says when it is your turn (seen from another tab), and the game's state.
+function drawTitle(v) {
+  const title = document.querySelector("title");
+  if (title) title.removeAttribute("data-i18n"); // said here on a game's page, not by the labels' pass
+  const mark = v.terminal ? t("table.game_over") : v.your_turn ? "● " + t("table.your_turn") : null;
+  document.title = (mark ? mark + " — " : "") + t("table.title");
 }
 
 // ---- the whole log ("Moves"): every event of the game, the latest decision highlighted ----------
@@ -798,6 +807,9 @@ function toggleFaceDown() {
 
 // The hint's pick framed on the board too: its column, its cell, the card it uses, Face down.
 function markHintPick() {
+  const explain = byId("hint-explain");
+  explain.textContent = hint && hint.explain ? hint.explain : "";
+  explain.hidden = !explain.textContent;
   if (!hint || hint.pick === null || hint.pick === undefined) return;
   const a = view.legal.find((x) => x.index === hint.pick);
   if (!a) return;
