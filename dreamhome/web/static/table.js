@@ -810,6 +810,9 @@ function markHintPick() {
   const explain = byId("hint-explain");
   explain.textContent = hint && hint.explain ? hint.explain : "";
   explain.hidden = !explain.textContent;
+  const toggle = byId("face-down"); // drawn once: its mark of an earlier hint goes first
+  toggle.classList.remove("hint-pick");
+  for (const said of toggle.querySelectorAll(".hint-said")) said.remove();
   if (!hint || hint.pick === null || hint.pick === undefined) return;
   const a = view.legal.find((x) => x.index === hint.pick);
   if (!a) return;
@@ -820,7 +823,7 @@ function markHintPick() {
   for (const node of nodes) {
     if (!node) continue;
     node.classList.add("hint-pick");
-    node.append(el("span", { class: "sr-only" }, " — " + t("table.hint_here")));
+    node.append(el("span", { class: "sr-only hint-said" }, " — " + t("table.hint_here")));
   }
 }
 
