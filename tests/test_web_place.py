@@ -4,6 +4,7 @@ rule that refuses it in the page's language. Checked against the engine's own le
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,12 +12,15 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 
-from dreamhome.game.actions import PlaceRoom  # noqa: E402
+from dreamhome.game.actions import PlaceRoom, PlaceToken  # noqa: E402
+from dreamhome.game.phases import Phase  # noqa: E402
 from dreamhome.game.state import GameState  # noqa: E402
 from dreamhome.i18n import text  # noqa: E402
 from dreamhome.players.hints import Hint, OptionHint  # noqa: E402
 from dreamhome.players.lookahead import MARGIN, SCORE  # noqa: E402
-from dreamhome.web.view import hint_view  # noqa: E402
+from dreamhome.players.roster import make_bot  # noqa: E402
+from dreamhome.ruleset import Ruleset  # noqa: E402
+from dreamhome.web.view import add_refusals, hint_view  # noqa: E402
 from tests.helpers.rules import compiled  # noqa: E402
 from tests.helpers.table import Table, replayed, table_client  # noqa: E402
 
@@ -89,3 +93,49 @@ def test_the_hint_says_what_reachable_means(lang: str) -> None:
 
     assert hint_view(state, hint(SCORE), lang)["explain"] == text("seat.hint_explain", lang)
     assert hint_view(state, hint(MARGIN), lang)["explain"] is None
+
+
+def token_positions(rules: Ruleset, games: int) -> Iterator[GameState]:
+    """Each position of games of greedy bots where a furnishing's token waits for its cell."""
+    for seed in range(games):
+        state = GameState(rules, 2, seed)
+        bots = [make_bot("greedy", seed, p) for p in range(2)]
+        while not state.is_terminal():
+            if state.phase == Phase.TOKEN:
+                yield state
+            p = state.current_player()
+            state.apply_action(bots[p].choose(state.observation(lookahead=False), state.legal_actions()))
+
+
+def check_token_refusals(state: GameState) -> set[str]:
+    """The refusals of a token position against the engine's cells for it; the rules said."""
+    rules, furnishing = state.rules, state.pending_res
+    assert furnishing is not None
+    legal = {rules.board.cells[i] for i in state.token_cells(state.actor, furnishing.id)}
+    view: dict[str, object] = {"legal": [0]}
+    add_refusals(view, state, "en")
+    refusals = view["refusals"]
+    assert isinstance(refusals, dict) and set(refusals) == set(rules.board.cells) - legal
+    printed = rules.room(str(rules.furnishing(furnishing.id).room)).code
+    said = set()
+    for cell, reason in refusals.items():
+        rule = "FURN-ONE" if state.houses[state.actor].cells[rules.board.index[cell]] == printed else "FURN-TYPE"
+        assert reason.endswith(f"({rule})"), (cell, reason)
+        said.add(rule)
+    return said
+
+
+def test_a_refused_token_cell_says_its_rule() -> None:
+    """FURN-TYPE, FURN-ONE: while a furnishing's token waits, each cell it may not go on says why:
+    not a card of the printed type, else a room of that type that holds a token already (made so
+    here by a token on one of its cards)."""
+    seen: set[str] = set()
+    for state in token_positions(compiled(), 6):
+        seen |= check_token_refusals(state)
+        cell = state.legal_actions()[0]
+        assert isinstance(cell, PlaceToken)
+        index = state.rules.board.index[cell.cell]
+        furnished = state.clone()
+        furnished.houses[state.actor] = state.houses[state.actor].with_token(index, 1)
+        seen |= check_token_refusals(furnished)
+    assert seen == {"FURN-ONE", "FURN-TYPE"}

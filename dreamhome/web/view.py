@@ -73,16 +73,25 @@ def add_moves(view: dict[str, Any], state: GameState, names: list[str], since: i
 
 
 def add_refusals(view: dict[str, Any], state: GameState, lang: str) -> None:
-    """`refusals`: while the seat places its room card (PLACE-*), each space of its house the card
-    may not take face up, with the rule that refuses it in `lang` and whether it may go there face
-    down (`engine.placement.placement_refusal`, the test `legal_placements` makes): a click on a
-    refused cell says why (issue 33). Empty on any other decision."""
-    view["refusals"] = refusals = {}
-    if not view["legal"] or state.phase != Phase.PLACE or state.pending_room is None:
+    """`refusals`: while the seat places its room card (PLACE-*) or a furnishing's token
+    (FURN-*), each space of its house that may not take it, with the rule that refuses it in
+    `lang`: a click on a refused cell says why (issue 33). Empty on any other decision."""
+    view["refusals"] = {}
+    if not view["legal"]:
         return
-    rules, code = state.rules, state.pending_room
+    if state.phase == Phase.PLACE and state.pending_room is not None:
+        view["refusals"] = _place_refusals(state, state.pending_room, lang)
+    elif state.phase == Phase.TOKEN and state.pending_res is not None:
+        view["refusals"] = _token_refusals(state, state.pending_res.id, lang)
+
+
+def _place_refusals(state: GameState, code: int, lang: str) -> dict[str, str]:
+    """Each space the room card may not take face up, and whether it may go there face down
+    (`engine.placement.placement_refusal`, the test `legal_placements` makes)."""
+    rules = state.rules
     house, room = state.houses[state.actor], rules.room_of_code(code)
     card = rules.card_name(room.id, lang)
+    refusals = {}
     for i, cell in enumerate(rules.board.cells):
         rule = placement_refusal(rules, house, code, Placement(i, False))
         if rule is None:
@@ -91,6 +100,25 @@ def add_refusals(view: dict[str, Any], state: GameState, lang: str) -> None:
         if placement_refusal(rules, house, code, Placement(i, True)) is None:
             reason = text("refusal.face_down_ok", lang, reason=reason)
         refusals[cell] = reason
+    return refusals
+
+
+def _token_refusals(state: GameState, furnishing: str, lang: str) -> dict[str, str]:
+    """Each space the furnishing's token may not go on (`token_cells`, the engine's list, is
+    where it may): not a face-up card of the printed type (FURN-TYPE), else its room holds a
+    token already (FURN-ONE)."""
+    rules = state.rules
+    printed = rules.furnishing(furnishing).room
+    if printed is None:
+        return {}
+    house, code = state.houses[state.actor], rules.room(printed).code
+    allowed = set(state.token_cells(state.actor, furnishing))
+    token, room = rules.card_name(furnishing, lang), rules.card_name(printed, lang)
+    return {
+        cell: text("refusal.FURN-TYPE" if house.cells[i] != code else "refusal.FURN-ONE", lang, token=token, room=room)
+        for i, cell in enumerate(rules.board.cells)
+        if i not in allowed
+    }
 
 
 def seat_label(game: Game, seat: int, lang: str = DEFAULT_LANG, you: int | None = None) -> str:
