@@ -41,13 +41,7 @@ def run_plan(
         conditions = plan.conditions()
         stores = [Store(Path(folder) / GAMES_DIR / c.key, plan.experiment(c), resume) for c in conditions]
         play_stores(
-            stores,
-            executor_name=executor_name,
-            workers=workers,
-            address=address,
-            progress=progress,
-            warn=warn,
-            play=play_report_chunk,
+            stores, play_report_chunk, executor_name=executor_name, workers=workers, address=address, progress=progress, warn=warn
         )
         return {c: store.load_games()[0] for c, store in zip(conditions, stores)}
 

@@ -64,13 +64,13 @@ def out_or_temp(out: str | Path | None, prefix: str) -> Iterator[str | Path]:
 
 def play_stores(
     stores: Sequence[Store],
+    play: Play = play_chunk,
     *,
     executor_name: str = "processes",
     workers: int = 2,
     address: str | None = None,
     progress: Progress | None = None,
     warn: Callable[[str], None] | None = None,
-    play: Play = play_chunk,
     records: Path | None = None,
 ) -> None:
     """Play every chunk of the stores' experiments not stored yet, through one executor, and
