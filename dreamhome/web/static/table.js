@@ -259,6 +259,7 @@ async function setupFront() {
       const label = el("label", { for: "seat-" + s }, t("table.seat", { seat: s }) + " ");
       const wrap = el("span", { class: "seat-choice" });
       wrap.append(label, select);
+      nameField(wrap, select, s);
       seats.append(wrap);
     }
   };
@@ -274,6 +275,8 @@ async function setupFront() {
       variant: variant.value,
       lang,
     };
+    const names = seatNames(seats);
+    if (names.some((n) => n !== null)) body.names = names;
     const seed = byId("seed").value.trim(); // none: the server draws one nobody knows (SEE-1)
     if (seed !== "") body.seed = Number(seed);
     run(async () => {
@@ -289,6 +292,25 @@ async function setupFront() {
     });
   });
   await drawGames();
+}
+
+// A person's seat may carry a name (shown to every page, in the log and the record); a bot's
+// seat has none: the field is there only while the seat is a person's.
+function nameField(wrap, select, s) {
+  const input = el("input", { type: "text", class: "seat-name", id: "seat-name-" + s, maxlength: "24", autocomplete: "off",
+    "aria-label": t("table.seat_name", { seat: s }), placeholder: t("table.your_name") });
+  const shown = () => { input.hidden = select.value !== "person"; };
+  select.addEventListener("change", shown);
+  shown();
+  wrap.append(input);
+}
+
+function seatNames(seats) {
+  return Array.from(seats.querySelectorAll("select")).map((select, s) => {
+    const input = byId("seat-name-" + s);
+    const name = input && select.value === "person" ? input.value.trim() : "";
+    return name || null;
+  });
 }
 
 function copyButton(text) {
@@ -400,6 +422,55 @@ function act(index) {
   });
 }
 
+// Undo (issue 33): the seat's latest decision taken back while no other player has acted since;
+// the button is enabled exactly when the server says so (`undo` in the view).
+function drawUndo(v) {
+  const box = byId("undo-box");
+  const button = byId("undo-button");
+  box.hidden = mySeat() === null || !seat || v.terminal;
+  button.disabled = !v.undo;
+  button.title = t("table.undo_title");
+}
+
+function undoLast() {
+  if (!view || !view.undo || !seat) return;
+  return run(async () => {
+    const v = await api("POST", "/api/games/" + view.id + "/undo", { seat: seat.seat, key: seat.key, version: view.version });
+    filter = null;
+    await draw(v);
+  });
+}
+
+// A discard is no take: its columns and its choices are marked as such (table.css), and the
+// column says "Discard" to a screen reader and on the card.
+function markDiscard(box, matches) {
+  if (!matches.length || !matches.every((a) => a.type === "DiscardColumn")) return;
+  box.classList.add("discard");
+  const num = box.querySelector(".colnum");
+  if (num) num.append(" ", el("span", { class: "discard-mark" }, t("table.discard_column")));
+}
+
+// The end screen's Rematch: the same seats, names and variant, a new seed; each person gets
+// the link of their own seat in it (by the key of their seat here), a watch page none.
+function drawRematch(v) {
+  const box = byId("rematch-box");
+  box.hidden = !seat || mySeat() === null;
+  byId("rematch-button").textContent = t(v.rematch ? "table.rematch_join" : "table.rematch");
+  byId("rematch-note").textContent = v.rematch ? t("table.rematch_started") : "";
+}
+
+function rematch() {
+  if (!view || !seat) return;
+  return run(async () => {
+    const made = await api("POST", "/api/games/" + view.id + "/rematch", { seat: seat.seat, key: seat.key });
+    const links = seatLinks();
+    links[made.game] = [{ seat: made.seat, url: made.url }];
+    links[made.game].watch = made.watch;
+    store(SEATS_KEY, links);
+    location.assign(made.url);
+  });
+}
+
 // A click on a target: one action is made at once; several narrow the choices to them.
 function choose(matches, card) {
   if (!matches.length) return;
@@ -477,6 +548,7 @@ async function draw(v) {
   for (const line of v.log) log.append(el("li", {}, line));
   log.scrollTop = log.scrollHeight;
   drawShare();
+  drawUndo(v);
   if (v.terminal) drawFinal(v); else byId("final").hidden = true;
 }
 
@@ -530,6 +602,7 @@ function drawTrack(v) {
       box.setAttribute("aria-disabled", "true");
       box.tabIndex = -1;
     }
+    markDiscard(box, matches);
     li.append(box);
     const infos = el("span", { class: "infos" });
     if (res) { explains(top, res.id); infos.append(infoButton(res.id)); }
@@ -768,6 +841,7 @@ function drawFinal(v) {
   byId("replay-link").setAttribute("href", withLang(v.replay));
   byId("review-link").setAttribute("href", withLang(v.review));
   byId("record-link").setAttribute("href", v.record);
+  drawRematch(v);
   const box = byId("best");
   if (box.getAttribute("data-game") === v.id) return;
   box.setAttribute("data-game", v.id);
@@ -796,6 +870,8 @@ function drawFinal(v) {
 // ---- start ---------------------------------------------------------------------------
 document.addEventListener("DOMContentLoaded", () => {
   byId("hint-button").addEventListener("click", askHint);
+  byId("undo-button").addEventListener("click", undoLast);
+  byId("rematch-button").addEventListener("click", rematch);
   byId("lang").addEventListener("change", (ev) => switchLang(ev.target.value));
   byId("howto-button").addEventListener("click", () => toggleHowTo());
   byId("howto-close").addEventListener("click", () => { toggleHowTo(false); byId("howto-button").focus(); });
