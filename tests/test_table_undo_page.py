@@ -1,0 +1,60 @@
+"""The table page's Undo (issue 33), clicked in a real browser: a take undone puts the page back
+as it was before it. Chromium is the system's, driven by Playwright; without either it is skipped."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.web import served
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture
+def sync_api() -> Any:
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run installs it)")
+    return pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    with served(tmp_path, rate=None) as url:
+        yield url
+
+
+def settle(page: Any) -> None:
+    page.wait_for_selector("body:not(.busy)", state="attached")
+
+
+def test_a_take_undone_by_clicking(sync_api: Any, server: str) -> None:
+    import httpx
+
+    answer = httpx.post(server.rstrip("/") + "/api/games", json={"seats": ["person", "greedy"], "seed": 5, "names": ["Ann"]})
+    assert answer.status_code == 201, answer.text
+    made = answer.json()
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(made["seats"][0]["url"])
+        page.wait_for_selector("#track .column.legal")
+        settle(page)
+        before = page.inner_text("#track")
+        assert page.is_disabled("#undo-button") and "Ann (you)" in page.inner_text("#scoreboard")
+        page.locator("#track .column.legal").first.click()
+        settle(page)
+        page.wait_for_selector("#undo-button:not([disabled])")
+        assert page.inner_text("#track") != before  # the column left the track
+        page.click("#undo-button")
+        settle(page)
+        page.wait_for_selector("#undo-button[disabled]")
+        assert page.inner_text("#track") == before and page.locator("#track .column.legal").count() > 0
+        browser.close()
+    assert errors == []
