@@ -3,23 +3,18 @@ as it was before it. Chromium is the system's, driven by Playwright; without eit
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers.web import served
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+from tests.helpers.web import CHROMIUM, playwright_api, served
 
 
 @pytest.fixture
 def sync_api() -> Any:
-    if CHROMIUM is None:
-        pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run installs it)")
-    return pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    return playwright_api()
 
 
 @pytest.fixture

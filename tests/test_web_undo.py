@@ -163,6 +163,22 @@ def test_the_other_pages_see_the_undo(tmp_path: Path) -> None:
     assert board(watcher.look()) == board(watcher_before)
 
 
+def at_the_terminal(lines: list[str]) -> tuple[HumanGame, str]:
+    """The game of `ONE_PERSON` at the terminal seat (`dreamhome play --bots human,greedy --seed
+    5`) fed `lines` until `quit`: the seat and what it printed."""
+    out = io.StringIO()
+    read = iter(lines)
+    seat = HumanGame(
+        GameState(rules_for(""), 2, 5),
+        ("human", "greedy"),
+        (None, make_bot("greedy", 5, 1)),
+        Console(file=out, width=160),
+        read=lambda prompt: next(read),
+    )
+    assert seat.run().how == "quit"
+    return seat, out.getvalue()
+
+
 def test_the_terminal_takes_back_a_placement_when_the_bots_have_not_moved(tmp_path: Path) -> None:
     """The same decisions at the terminal and at the table, each undone there: the same game."""
     c = table_client(tmp_path)
@@ -173,34 +189,13 @@ def test_the_terminal_takes_back_a_placement_when_the_bots_have_not_moved(tmp_pa
     assert placed["undo"] is True
     me.undo()
     web_state = stored(tmp_path, game)["state"]
-    rules = rules_for("")
-    out = io.StringIO()
-    lines = iter(["1", "1", "undo", "quit"])
-    seat = HumanGame(
-        GameState(rules, 2, 5),
-        ("human", "greedy"),
-        (None, make_bot("greedy", 5, 1)),
-        Console(file=out, width=160),
-        read=lambda prompt: next(lines),
-    )
-    assert seat.run().how == "quit"
-    assert "took back: place" in out.getvalue() and "nothing to undo" not in out.getvalue()
+    seat, said = at_the_terminal(["1", "1", "undo", "quit"])
+    assert "took back: place" in said and "nothing to undo" not in said
     assert json.loads(json.dumps(seat.state.to_dict())) == web_state
 
 
 def test_the_terminal_refuses_once_the_bot_has_moved() -> None:
-    rules = rules_for("")
-    out = io.StringIO()
-    lines = iter(["1", "1", "1", "1", "1", "undo", "quit"])  # take, place; discard, take, place: then the bot
-    seat = HumanGame(
-        GameState(rules, 2, 5),
-        ("human", "greedy"),
-        (None, make_bot("greedy", 5, 1)),
-        Console(file=out, width=160),
-        read=lambda prompt: next(lines),
-    )
-    seat.run()
-    said = out.getvalue()
+    _, said = at_the_terminal(["1", "1", "1", "1", "1", "undo", "quit"])  # take, place; discard, take, place: then the bot
     bot_moved = said.rindex("greedy")
     assert "nothing to undo" in said[bot_moved:]
 
