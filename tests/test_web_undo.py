@@ -255,6 +255,8 @@ def test_names_show_on_the_pages_in_the_log_the_record_and_the_replay(tmp_path: 
     other = seats[1 - mover.seat].look()  # its log: every event since its own last decision (none yet)
     said = "<b>Ann</b>" if mover.seat == 0 else "Bob"
     assert any(line.startswith(f"round 1: {said}: ") for line in other["log"])
+    (line,) = [g for g in c.get("/api/games").json()["games"] if g["game"] == game]
+    assert [s.get("name") for s in line["seats"]] == ["<b>Ann</b>", "Bob", None]  # the front page's list
     finish(c, game)
     record = c.get(f"/api/games/{game}/record").json()
     assert record["names"] == ["<b>Ann</b>", "Bob", None] and record["bots"] == ["person", "person", "random"]
@@ -298,3 +300,17 @@ def test_rematch_gives_each_person_its_own_seat_in_one_new_game(tmp_path: Path) 
         k: v for k, v in old["settings"].items() if k != "seed"
     }
     assert fresh["settings"]["seed"] != old["settings"]["seed"]
+
+
+def test_a_rematch_edited_to_name_another_game_gives_no_key_to_it(tmp_path: Path) -> None:
+    c = table_client(tmp_path)
+    game, seats = start_seats(c, NAMED)
+    other, _ = start_seats(c, {"seats": ["person", "person", "random"], "seed": 4})  # no names: no rematch of it
+    finish(c, game)
+    keys_before = stored(tmp_path, other)["keys"]
+    data = stored(tmp_path, game)
+    (tmp_path / f"{game}.json").write_text(json.dumps({**data, "rematch": other}), encoding="utf-8")
+    fresh = table_client(tmp_path)  # a server that reads the edited file
+    answer = fresh.post(f"/api/games/{game}/rematch", json={"seat": 0, "key": seats[0].key})
+    assert answer.status_code == 409 and "does not match" in one_line(answer)
+    assert stored(tmp_path, other)["keys"] == keys_before

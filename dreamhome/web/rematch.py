@@ -54,8 +54,12 @@ def started(store: GameStore, game: Game) -> str:
     return game.rematch
 
 
-def claimed(store: GameStore, new: Game, seat: int, key: str) -> None:
-    """The seat's key in the rematch stored (its digest), unless it is already."""
+def claimed(store: GameStore, old: Game, new: Game, seat: int, key: str) -> None:
+    """The seat's key in the rematch stored (its digest), unless it is already. The rematch must
+    be one of `old` (its seats, names and variant: a game file edited to name another game as its
+    rematch gives no key to that game's seats)."""
+    if not new.is_rematch_of(old):
+        raise ConflictError("this game's rematch does not match it; start a new game")
     with new.lock:
         if new.keys[seat] is None:
             store.change(new, lambda: new.set_key(seat, key))
@@ -73,7 +77,7 @@ async def rematch(request: Request) -> Response:
         tables.announce(game)
         new = tables.store.get(new_id)
         key = rematch_key(old_key, new_id, me)
-        claimed(tables.store, new, me, key)
+        claimed(tables.store, game, new, me, key)
         new.seat_of(me, key)  # a seat claimed otherwise (never: the key is derived) answers 403, not a dead link
         base = f"{tables.base_of(request)}/games/{new_id}"
         return {"game": new_id, "seat": me, "url": f"{base}#seat={me}&key={key}", "watch": base}

@@ -405,12 +405,23 @@ class Game:
         which decides the decks' order (SEE-1): answered only once the game is over."""
         return GameResult(self.state, tuple(self.settings.seat_names()), self.settings.names or None).record()
 
+    def _seat_summary(self, seat: int) -> dict[str, Any]:
+        """A seat as the front page lists it: its kind, and its person's name if one was given."""
+        given = self.settings.name_of(seat)
+        return {"seat": seat, "kind": self.settings.seats[seat], **({"name": given} if given else {})}
+
+    def is_rematch_of(self, other: Game) -> bool:
+        """Whether this game could be `other`'s rematch: the same seats, names and variant
+        (`rematch_settings`). A seat's key is given through `other` only to such a game."""
+        mine, theirs = self.settings, other.settings
+        return (mine.seats, mine.names, mine.variant) == (theirs.seats, theirs.names, theirs.variant)
+
     def summary(self) -> dict[str, Any]:
         """The game as the front page lists it: public facts only, never a key."""
         state, rules = self.state, self.rules
         return {
             "game": self.id,
-            "seats": [{"seat": p, "kind": name} for p, name in enumerate(self.settings.seats)],
+            "seats": [self._seat_summary(p) for p in range(self.state.n)],
             "round": min(state.round, rules.game.rounds),  # the engine counts one past the last round
             "rounds": rules.game.rounds,
             "to_move": self.to_move(),

@@ -347,7 +347,7 @@ async function drawGames() {
   body.textContent = "";
   for (const g of listing.games) {
     const tr = el("tr", { "data-game": g.game });
-    const kinds = g.seats.map((s) => s.kind === "person" ? t("table.person") : s.kind).join(", ");
+    const kinds = g.seats.map((s) => s.name || (s.kind === "person" ? t("table.person") : s.kind)).join(", ");
     tr.append(el("td", {}, kinds + (g.variant ? " · " + g.variant : "")));
     const state = g.over ? t("table.game_over") : t("table.round_of", { round: g.round, rounds: g.rounds }) +
       (g.to_move !== null && g.to_move !== undefined ? " · " + t("table.to_move", { name: t("table.seat_link", { seat: g.to_move }) }) : "");
