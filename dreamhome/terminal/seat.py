@@ -195,6 +195,7 @@ class HumanGame:
             return False
         undone = self.state.events[mark]
         self.state = before = replayed_to(self.state, mark)
+        self._hint = None  # keyed by the state's identity, which a dropped state's successor may reuse
         self._say(self._t("seat.took_back", decision=self._event_action(undone, before)))
         return True
 
