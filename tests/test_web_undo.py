@@ -19,8 +19,10 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 
 from rich.console import Console  # noqa: E402
 
+from dreamhome.errors import DreamhomeError  # noqa: E402
 from dreamhome.game.record import replay_record  # noqa: E402
 from dreamhome.game.state import GameState  # noqa: E402
+from dreamhome.game.undo import undo_mark  # noqa: E402
 from dreamhome.players.roster import make_bot  # noqa: E402
 from dreamhome.terminal.seat import HumanGame  # noqa: E402
 from dreamhome.web.store import rules_for  # noqa: E402
@@ -50,6 +52,42 @@ def one_line(answer: Any) -> str:
     message = answer.json()["error"]
     assert isinstance(message, str) and "\n" not in message and "Traceback" not in message
     return message
+
+
+def test_the_rule_counts_decisions_only() -> None:
+    """A forced step or a note of the rules neither passes the turn nor stops an undo; another
+    player's decision does (`dreamhome.game.undo.undo_mark`, on events written by hand)."""
+    take = {"type": "TakeColumn", "column": 2}
+    events = [
+        {"round": 1, "player": 1, "action": take, "text": "take column 2"},
+        {"round": 1, "player": 0, "action": take, "text": "take column 2"},
+        {"round": 1, "player": 1, "action": take, "text": "place", "forced": True},
+        {"round": 2, "event": "deal", "rooms": [], "resources": []},
+    ]
+    assert undo_mark(events, 0) == 1
+    assert undo_mark(events, 1) is None
+    assert undo_mark(events[:1], 0) is None and undo_mark([], 0) is None
+    assert undo_mark([*events, {"round": 2, "player": 1, "action": take, "text": ""}], 0) is None
+
+
+def test_a_record_with_bad_names_is_refused_in_one_line() -> None:
+    with pytest.raises(DreamhomeError, match="names must give each of the 2 seats"):
+        replay_record(
+            {
+                "format": "dreamhome.record/2",
+                "rules": {"source": "", "hash": ""},
+                "seed": 1,
+                "players": 2,
+                "first_player": 0,
+                "bots": ["person", "greedy"],
+                "events": [],
+                "scores": [],
+                "winners": [],
+                "houses": [],
+                "names": ["Ann\u202e", None],
+            },
+            "bad",
+        )
 
 
 def test_a_take_undone_then_another_column_taken(tmp_path: Path) -> None:
