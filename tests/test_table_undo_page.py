@@ -1,5 +1,6 @@
 """The table page's Undo (issue 33), clicked in a real browser: a take undone puts the page back
-as it was before it. Chromium is the system's, driven by Playwright; without either it is skipped."""
+as it was before it; the discard that opens the next round is drawn as a discard, not a take.
+Chromium is the system's, driven by Playwright; without either it is skipped."""
 
 from __future__ import annotations
 
@@ -51,5 +52,17 @@ def test_a_take_undone_by_clicking(sync_api: Any, server: str) -> None:
         settle(page)
         page.wait_for_selector("#undo-button[disabled]")
         assert page.inner_text("#track") == before and page.locator("#track .column.legal").count() > 0
+        assert page.locator("#track .column.discard").count() == 0  # takes, not discards
+        page.locator("#track .column.legal").first.click()  # take again, then place: round 2 opens with our discard
+        settle(page)
+        page.locator("#my-house .cell.legal").first.click()
+        settle(page)
+        if page.locator("#filter-note").is_visible():
+            page.locator("#choices li:not([hidden]) button.choice").first.click()
+            settle(page)
+        page.wait_for_selector("#track .column.legal")
+        discards = page.locator("#track .column.legal.discard")
+        assert discards.count() == page.locator("#track .column.legal").count() > 0  # a discard is drawn as one
+        assert "discard" in discards.first.inner_text().lower()  # the stamp (upper case by table.css)
         browser.close()
     assert errors == []
