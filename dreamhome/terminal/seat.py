@@ -9,10 +9,9 @@ the action it names, `back` closes the uses. The other commands: `hint`
 (dreamhome.players.hints: what each option keeps reachable, and the best of them with its
 value and reason), `undo` (takes back the seat's last decision while no other player has
 decided since: `dreamhome.game.undo`, the browser table's rule too), `save FILE` (a record
-marked `"finished": false`, continued by
-`dreamhome play --resume FILE`), `help`, `quit`. At the end, `show_result` shows every house
-with the scorer's breakdown. A person's seat is "you", never "human" (the record's seat name).
-See docs/seat.md.
+marked `"finished": false`, continued by `dreamhome play --resume FILE`), `help`, `quit`. At
+the end, `show_result` shows every house with the scorer's breakdown. A person's seat is "you",
+never "human" (the record's seat name). See docs/seat.md.
 
 It reads lines (`read`, `input` by default) and prints through a rich `Console`, so it works
 over a plain pipe: a console that is not a terminal prints no colour codes. Every line is a

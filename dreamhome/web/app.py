@@ -31,6 +31,12 @@ each body and answer):
 * `GET /api/games/{id}/final`, `GET /games/{id}/replay`: the end comparison, the replay page.
 * `GET /games/{id}/review`: the game review's annotated page of a finished game (issue 23).
 
+Where the parts live: the guards of every request in `guards` (`HostGuard`, `SecurityHeaders`,
+`Scrubber`), request bodies and error answers in `answers`, what every endpoint shares — the
+store, the live streams, the drawn views, the one place that moves the bots — in
+`context.Tables` (`app.state.tables`, Starlette's place for an app's state), and the endpoints
+written as module-level functions in the module of their job (`undo`, `rematch`).
+
 Every API request may name its language, `?lang=ru` (one of `i18n.LANGUAGES`; the server's
 `--lang` by default): the answer's labels, card names and action texts are in it. The language
 is the page's choice, not the game's: the game file and its record stay in English.
@@ -156,7 +162,8 @@ def create_app(
     a stand-in in tests), `review_workers` its processes, `review_on_end` whether a game's
     review starts as soon as it ends (`dreamhome serve`) rather than when first asked for. The
     app's `state.live` is its `live.Hub` (`close()` ends every event stream) and `state.reviews`
-    its `reviews.Reviews` (`close()` ends the review workers): `serve` calls both when it stops."""
+    its `reviews.Reviews` (`close()` ends the review workers): `serve` calls both when it stops;
+    its `state.tables` is what the module-level endpoints share (`context.Tables`)."""
     if rate is not None and not (math.isfinite(rate) and rate > 0):
         raise ValueError(f"rate must be a positive number of requests a second, got {rate!r}")
     hosts = frozenset(host_name(h) for h in [*LOCAL_HOSTS, *(allowed_hosts or [])])

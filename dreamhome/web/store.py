@@ -257,9 +257,10 @@ class Settings:
 def _names(names: Any, seats: tuple[str, ...]) -> tuple[str | None, ...]:
     """The persons' names of a start request: a list with one entry per seat (the seats after the
     last may be left out), a name (1 to `MAX_NAME` printable characters, spaces trimmed) or null
-    for a person's seat, null for a bot's; no two alike. Why so strict: a name is shown to every page and written in the game's
-    record; a control character, a bidirectional override or a line break would let one seat
-    disguise itself or another's text (each page still writes it as text, never as markup)."""
+    for a person's seat, null for a bot's; no two alike. Why so strict: a name is shown to every
+    page and written in the game's record; a control character, a bidirectional override or a
+    line break would let one seat disguise itself or another's text (each page still writes it
+    as text, never as markup)."""
     if names is None:
         return ()
     if not isinstance(names, list) or len(names) > len(seats):
