@@ -20,11 +20,11 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 from rich.console import Console  # noqa: E402
 
 from dreamhome.errors import DreamhomeError  # noqa: E402
-from dreamhome.game.record import replay_record  # noqa: E402
+from dreamhome.game.record import bot_turn, replay_record  # noqa: E402
 from dreamhome.game.state import GameState  # noqa: E402
-from dreamhome.game.undo import undo_mark  # noqa: E402
+from dreamhome.game.undo import dealt_since, undo_mark  # noqa: E402
 from dreamhome.players.roster import make_bot  # noqa: E402
-from dreamhome.terminal.seat import HumanGame  # noqa: E402
+from dreamhome.terminal.seat import HumanGame, Menu  # noqa: E402
 from dreamhome.web.store import rules_for  # noqa: E402
 from tests.helpers.schemas import validator  # noqa: E402
 from tests.helpers.seats import Seat, link_key, start_seats, table_client  # noqa: E402
@@ -56,18 +56,21 @@ def one_line(answer: Any) -> str:
 
 def test_the_rule_counts_decisions_only() -> None:
     """A forced step or a note of the rules neither passes the turn nor stops an undo; another
-    player's decision does (`dreamhome.game.undo.undo_mark`, on events written by hand)."""
+    player's decision does, and so does a deal, which showed cards of the decks (SEE-1)
+    (`dreamhome.game.undo.undo_mark`, on events written by hand)."""
     take = {"type": "TakeColumn", "column": 2}
     events = [
         {"round": 1, "player": 1, "action": take, "text": "take column 2"},
         {"round": 1, "player": 0, "action": take, "text": "take column 2"},
         {"round": 1, "player": 1, "action": take, "text": "place", "forced": True},
-        {"round": 2, "event": "deal", "rooms": [], "resources": []},
+        {"round": 1, "event": "furnishing_discarded", "player": 0, "furnishing": "x"},
     ]
-    assert undo_mark(events, 0) == 1
+    assert undo_mark(events, 0) == 1 and not dealt_since(events, 0)
     assert undo_mark(events, 1) is None
     assert undo_mark(events[:1], 0) is None and undo_mark([], 0) is None
     assert undo_mark([*events, {"round": 2, "player": 1, "action": take, "text": ""}], 0) is None
+    dealt = [*events, {"round": 2, "event": "deal", "rooms": [], "resources": []}]
+    assert undo_mark(dealt, 0) is None and dealt_since(dealt, 0) and not dealt_since(dealt, 1)
 
 
 def test_a_record_with_bad_names_is_refused_in_one_line() -> None:
@@ -201,41 +204,87 @@ def test_the_other_pages_see_the_undo(tmp_path: Path) -> None:
     assert board(watcher.look()) == board(watcher_before)
 
 
-def at_the_terminal(lines: list[str]) -> tuple[HumanGame, str]:
-    """The game of `ONE_PERSON` at the terminal seat (`dreamhome play --bots human,greedy --seed
-    5`) fed `lines` until `quit`: the seat and what it printed."""
+SEED_PLACE = 14
+"""Seed 14, a person and a greedy bot, the person choosing option (3k + 1) mod n at its k-th
+decision: its 24th is a placement after which it still decides (a furnishing's token), no bot
+moving and nothing dealt in between (found by playing the game: `choose`)."""
+
+
+def choose(k: int, options: int) -> int:
+    return (3 * k + 1) % options
+
+
+def before_the_placement() -> tuple[GameState, Any]:
+    """The game of `SEED_PLACE` up to the person's placement (its 23 decisions before made), and the bot."""
+    state, bot = GameState(rules_for(""), 2, SEED_PLACE), make_bot("greedy", SEED_PLACE, 1)
+    k = 0
+    while k < 23 or state.current_player() != 0:
+        if state.current_player() == 0:
+            state.apply_action(state.legal_actions()[choose(k, len(state.legal_actions()))])
+            k += 1
+        else:
+            state.apply_action(bot_turn(state, bot))
+    return state, bot
+
+
+def at_the_terminal(state: GameState, bot: Any, lines: list[str]) -> tuple[HumanGame, str]:
+    """The game `state` (a person at seat 0, `bot` at seat 1) at the terminal seat, fed `lines`
+    until `quit`: the seat and what it printed."""
     out = io.StringIO()
     read = iter(lines)
-    seat = HumanGame(
-        GameState(rules_for(""), 2, 5),
-        ("human", "greedy"),
-        (None, make_bot("greedy", 5, 1)),
-        Console(file=out, width=160),
-        read=lambda prompt: next(read),
-    )
+    seat = HumanGame(state, ("human", "greedy"), (None, bot), Console(file=out, width=160), read=lambda prompt: next(read))
     assert seat.run().how == "quit"
     return seat, out.getvalue()
 
 
-def test_the_terminal_takes_back_a_placement_when_the_bots_have_not_moved(tmp_path: Path) -> None:
-    """The same decisions at the terminal and at the table, each undone there: the same game."""
+def test_a_placement_is_taken_back_alike_at_the_terminal_and_at_the_table(tmp_path: Path) -> None:
+    """A placement after which the person still decides (no bot has moved, nothing was dealt):
+    the terminal and the table each take it back, and leave the same game."""
+    state, bot = before_the_placement()
+    before = json.loads(json.dumps(state.to_dict()))
+    legal = state.legal_actions()
+    placement = legal[choose(23, len(legal))]
+    assert type(placement).__name__ == "PlaceRoom"
+    number = Menu.of(legal).main.index(legal.index(placement)) + 1
+    seat, said = at_the_terminal(state, bot, [str(number), "undo", "quit"])
+    assert "took back: place" in said and "nothing to undo" not in said
+    assert json.loads(json.dumps(seat.state.to_dict())) == before
     c = table_client(tmp_path)
-    game, seats = start_seats(c, ONE_PERSON)
+    game, seats = start_seats(c, {"seats": ["person", "greedy"], "seed": SEED_PLACE})
+    me, k = seats[0], 0
+    while k < 24:
+        if not me.view["your_turn"]:
+            me.look()
+            continue
+        me.act(choose(k, len(me.view["legal"])))
+        k += 1
+    assert me.view["undo"] is True and me.view["your_turn"] is True
+    me.undo()
+    assert stored(tmp_path, game)["state"] == before
+
+
+def test_a_decision_a_deal_followed_is_not_taken_back(tmp_path: Path) -> None:
+    """Seed 5: the person's first placement ends round 1 and round 2 is dealt at once, the person
+    leading it: no other player has moved, but the new track has been seen (SEE-1)."""
+    c = table_client(tmp_path)
+    _, seats = start_seats(c, ONE_PERSON)
     me = seats[0]
     me.act(0)
-    placed = me.act(0)  # the placement ends the round; the person leads the next one: no bot has moved
-    assert placed["undo"] is True
-    me.undo()
-    web_state = stored(tmp_path, game)["state"]
-    seat, said = at_the_terminal(["1", "1", "undo", "quit"])
-    assert "took back: place" in said and "nothing to undo" not in said
-    assert json.loads(json.dumps(seat.state.to_dict())) == web_state
+    assert me.view["undo"] is True  # the take, before the placement: nothing dealt yet
+    placed = me.act(0)
+    assert placed["your_turn"] and placed["undo"] is False
+    answer = me.post("undo", version=placed["version"])
+    assert answer.status_code == 409 and "dealt" in one_line(answer)
+    state, bot = GameState(rules_for(""), 2, 5), make_bot("greedy", 5, 1)
+    _, said = at_the_terminal(state, bot, ["1", "1", "undo", "quit"])  # the same take and placement
+    assert "cards were dealt after your last decision" in said
 
 
 def test_the_terminal_refuses_once_the_bot_has_moved() -> None:
-    _, said = at_the_terminal(["1", "1", "1", "1", "1", "undo", "quit"])  # take, place; discard, take, place: then the bot
+    state, bot = GameState(rules_for(""), 2, 5), make_bot("greedy", 5, 1)
+    _, said = at_the_terminal(state, bot, ["1", "1", "1", "1", "1", "undo", "quit"])  # …; discard, take, place: the bot
     bot_moved = said.rindex("greedy")
-    assert "nothing to undo" in said[bot_moved:]
+    assert "nothing to undo: no decision of yours since another player acted" in said[bot_moved:]
 
 
 # ---------------------------------------------------------------- names and rematch

@@ -37,7 +37,7 @@ from dreamhome.game.actions import Action, DiscardColumn, TakeColumn, TakeRoomAt
 from dreamhome.game.phases import Phase
 from dreamhome.game.record import GameResult, bot_turn, write_record
 from dreamhome.game.state import GameState, Resource
-from dreamhome.game.undo import replayed_to, undo_mark
+from dreamhome.game.undo import dealt_since, replayed_to, undo_mark
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, text
 from dreamhome.players import lookahead
@@ -190,7 +190,7 @@ class HumanGame:
         of the browser table too (`dreamhome.game.undo`), the game replayed from its events."""
         mark = undo_mark(self.state.events, player)
         if mark is None:
-            self._say(self._t("seat.nothing_to_undo"))
+            self._say(self._t("seat.undo_dealt" if dealt_since(self.state.events, player) else "seat.nothing_to_undo"))
             return False
         undone = self.state.events[mark]
         self.state = before = replayed_to(self.state, mark)

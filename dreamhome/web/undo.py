@@ -3,9 +3,10 @@
 The rule is the terminal's too (`dreamhome.game.undo`): a person's decisions can be taken
 back, the latest first, while no other player has decided since; once a bot has moved after
 a decision that ended the person's turn, or another person has acted, the turn has passed
-(409, one line). The request is checked as an act is: the seat's key (403), the page's
-version (409 for a stale page: two tabs of one seat, or a page that missed a change, never
-take back what they did not see), the game not over (409).
+(409, one line); so it has once a deal has shown the next round's cards (SEE-1). The request
+is checked as an act is: the seat's key (403), the page's version (409 for a stale page: two
+tabs of one seat, or a page that missed a change, never take back what they did not see),
+the game not over (409).
 
 Why an undo is a stored change like any other (`GameStore.change`): the file is rewritten
 whole, so a server stopped at any moment keeps the game before or after the undo, and a
@@ -22,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from dreamhome.game.phases import Phase
-from dreamhome.game.undo import replayed_to, undo_mark
+from dreamhome.game.undo import dealt_since, replayed_to, undo_mark
 from dreamhome.web.answers import json_body
 from dreamhome.web.context import locked, seat_body, tables_of
 from dreamhome.web.store import ConflictError, Game, RequestError
@@ -40,6 +41,8 @@ def undo_point(game: Game, seat: int, version: int) -> int:
     if version != game.version:
         raise ConflictError("the page is out of date; reload it")
     mark = undo_mark(state.events, seat)
+    if mark is None and dealt_since(state.events, seat):
+        raise ConflictError("nothing to undo: cards were dealt after your last decision, and they cannot be unseen")
     if mark is None:
         raise ConflictError("nothing to undo: another player has acted since your last decision")
     return mark
