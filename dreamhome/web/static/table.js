@@ -454,9 +454,14 @@ function markDiscard(box, matches) {
 // the link of their own seat in it (by the key of their seat here), a watch page none.
 function drawRematch(v) {
   const box = byId("rematch-box");
-  box.hidden = !seat || mySeat() === null;
-  byId("rematch-button").textContent = t(v.rematch ? "table.rematch_join" : "table.rematch");
-  byId("rematch-note").textContent = v.rematch ? t("table.rematch_started") : "";
+  const playing = Boolean(seat) && mySeat() !== null;
+  box.hidden = !playing && !v.rematch;
+  const button = byId("rematch-button");
+  button.hidden = !playing;
+  button.textContent = t(v.rematch ? "table.rematch_join" : "table.rematch");
+  const note = byId("rematch-note");
+  note.textContent = v.rematch ? t("table.rematch_started") + " " : "";
+  if (v.rematch && !playing) note.append(el("a", { href: "/games/" + v.rematch }, t("table.rematch_watch"))); // a watch page: its watch link
 }
 
 function rematch() {
