@@ -401,3 +401,23 @@ def test_a_rematch_edited_to_name_another_game_gives_no_key_to_it(tmp_path: Path
     answer = fresh.post(f"/api/games/{game}/rematch", json={"seat": 0, "key": seats[0].key})
     assert answer.status_code == 409 and "does not match" in one_line(answer)
     assert stored(tmp_path, other)["keys"] == keys_before
+
+
+def test_the_review_page_names_the_persons() -> None:
+    """The review's page (its chart's legend, its summary) calls a seat by the name the record
+    gives, escaped: a review without decisions to judge stands in for a computed one (its page
+    is drawn the same way, in a fraction of a second)."""
+    from dreamhome.game.record import GameResult, play_game
+    from dreamhome.render.review_page import review_html
+    from dreamhome.review.game import GameReview
+    from dreamhome.review.summary import player_reviews
+    from dreamhome.review.walk import Walk
+
+    played = play_game(rules_for(""), 2, ["random", "random"], 3)
+    result = GameResult(played.state, ("person", "random"), ("<i>Ann</i>", None))
+    walk = Walk(result, (), ())
+    page = review_html(GameReview("named", 0.0, walk, tuple(player_reviews(walk)), result.record()), "en")
+    legend = page[page.index("<svg") : page.index("</svg>")]
+    assert "0 &lt;i&gt;Ann&lt;/i&gt;" in legend and "0 person" not in legend
+    summary = page[page.index('<ul id="review-summary">') : page.index("</ul>", page.index('<ul id="review-summary">'))]
+    assert "&lt;i&gt;Ann&lt;/i&gt;" in summary and "<i>Ann" not in page

@@ -218,7 +218,7 @@ def replay_html(
         holder["state"] = state
         holder["before"] = state.clone()
 
-    holder["bots"] = _seat_names(data)
+    holder["bots"] = seat_names(data)
     result = replay_record(data, source, on_step=on_step)
     state = holder["state"]
     rules = state.rules
@@ -249,7 +249,7 @@ def replay_html(
     )
 
 
-def _seat_names(data: Any) -> tuple[str, ...]:
+def seat_names(data: Any) -> tuple[str, ...]:
     """Each seat as the page names it: the person's name the record gives (`names`, the browser
     table's), else the seat's bot (or `person`, `human`). Text only: the page escapes it."""
     bots = data.get("bots") if isinstance(data, dict) else None
