@@ -20,9 +20,10 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 from rich.console import Console  # noqa: E402
 
 from dreamhome.errors import DreamhomeError  # noqa: E402
-from dreamhome.game.record import bot_turn, replay_record  # noqa: E402
+from dreamhome.game.record import replay_record  # noqa: E402
 from dreamhome.game.state import GameState  # noqa: E402
 from dreamhome.game.undo import dealt_since, undo_mark  # noqa: E402
+from dreamhome.players.playing import bot_turn  # noqa: E402
 from dreamhome.players.roster import make_bot  # noqa: E402
 from dreamhome.terminal.seat import HumanGame, Menu  # noqa: E402
 from dreamhome.web.store import rules_for  # noqa: E402
@@ -407,7 +408,8 @@ def test_the_review_page_names_the_persons() -> None:
     """The review's page (its chart's legend, its summary) calls a seat by the name the record
     gives, escaped: a review without decisions to judge stands in for a computed one (its page
     is drawn the same way, in a fraction of a second)."""
-    from dreamhome.game.record import GameResult, play_game
+    from dreamhome.game.record import GameResult
+    from dreamhome.players.playing import play_game
     from dreamhome.render.review_page import review_html
     from dreamhome.review.game import GameReview
     from dreamhome.review.summary import player_reviews
