@@ -44,6 +44,8 @@ def say(message: str) -> None:
 
 
 def fail(message: str) -> NoReturn:
+    """Bad input: its one line on stderr, and exit status 2 (click's `Exit`, so the command's
+    `finally` blocks and context managers still run)."""
     say(message)
     raise click.exceptions.Exit(EXIT_BAD)
 
@@ -94,6 +96,7 @@ def new_console():
 
 
 def emit_json(data) -> None:
+    """A `--json` answer on stdout: indented, names as written, not escaped to ASCII."""
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
@@ -144,6 +147,7 @@ def load_rules(spec):
 
 
 def load_house_or_fail(rules, path: str):
+    """The house of a HOUSE argument (`-`: stdin), or why it cannot be read, in one line."""
     from dreamhome.house import load_house
 
     try:
@@ -153,6 +157,8 @@ def load_house_or_fail(rules, path: str):
 
 
 def require_legal(rules, house, house_path) -> None:
+    """Refuse an illegal house before scoring or drawing it: a score of an illegal house means
+    nothing (`check` is the command that lists what is wrong with it)."""
     from dreamhome.legality import house_violations, summarize_violations
 
     violations = house_violations(rules, house)
