@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import machine  # noqa: E402
 
 from dreamhome import compile_rules  # noqa: E402
-from dreamhome.game.record import play_game  # noqa: E402
+from dreamhome.players.playing import play_game  # noqa: E402
 
 
 def interval(values):

@@ -279,8 +279,8 @@ def seat_game(rng: random.Random, tally: Tally, work: Path, label: str) -> None:
 
     from rich.console import Console
 
-    from dreamhome.game.record import make_seats
     from dreamhome.game.state import GameState
+    from dreamhome.players.playing import make_seats
     from dreamhome.terminal.seat import HumanGame
 
     seed = rng.randrange(2**16)
@@ -740,7 +740,7 @@ def spiel_seats(rng: random.Random, n: int, tally: Tally) -> None:
     """Item 12: a seat the OpenSpiel game has not is refused when the bot is made, in one line."""
     try:
         from dreamhome.openspiel.game import DreamHomeGame
-        from dreamhome.openspiel.spiel_bot import DreamhomeSpielBot
+        from dreamhome.players.spiel_bot import DreamhomeSpielBot
     except ImportError:
         return
     games = {p: DreamHomeGame({"players": p}) for p in (2, 3, 4)}

@@ -31,7 +31,8 @@ from bench_core import machine  # noqa: E402
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: E402
 
 from dreamhome import compile_rules  # noqa: E402
-from dreamhome.game.record import play_game, write_record  # noqa: E402
+from dreamhome.game.record import write_record  # noqa: E402
+from dreamhome.players.playing import play_game  # noqa: E402
 from dreamhome.review import review_record  # noqa: E402
 from dreamhome.review.batch import aggregate, review_many  # noqa: E402
 

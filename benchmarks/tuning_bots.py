@@ -9,7 +9,9 @@ bots `bench_strength.py` can seat by `module:Class`:
 Seeds from 5000 are the tuning seeds; the benchmark's tables in docs/PERFORMANCE.md use seeds
 from 50,000. The second command prints each variant's paired difference against the first row
 (issue 25's table: 300 games, every variant against `FiveColumns`).
-Each class changes one documented knob of `SolverBot` (or overrides one method), nothing else.
+Each class changes one documented knob of `SolverBot` or of its measured variant
+`ScenarioSolverBot` (sampled futures, the first-player marker: tests/helpers/sampled_futures.py,
+shared with the tests that prove it), or overrides one method, nothing else.
 A bot's random stream is seeded by its `name`, so each class keeps the name it had in the
 measured run, and a rerun repeats its figure.
 """
@@ -18,7 +20,9 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from dreamhome.engine.placement import Placement, apply_placement, legal_placements
@@ -31,23 +35,27 @@ from dreamhome.players.bots import GreedyBot, SolverBot, plan_key
 from dreamhome.players.lookahead import MEDIUM
 from dreamhome.scoring import rooms_of, score_total
 
+if str(Path(__file__).resolve().parent.parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: tests.helpers
+from tests.helpers.sampled_futures import ScenarioSolverBot  # noqa: E402
 
-class FiveColumns(SolverBot):
+
+class FiveColumns(ScenarioSolverBot):
     """Every column of a 4-player track compared, not the greedy value's best three."""
 
     name = "c5"
     settings = replace(MEDIUM, columns=5)
 
 
-class Sampled2(SolverBot):
-    """Two sampled futures a look-ahead (completion.add_offers), work 0.1."""
+class Sampled2(ScenarioSolverBot):
+    """Two sampled futures a look-ahead (sampled_futures.add_offers), work 0.1."""
 
     name = "s2"
     samples = 2
     settings = replace(MEDIUM, work=0.1)
 
 
-class Sampled4(SolverBot):
+class Sampled4(ScenarioSolverBot):
     """Four sampled futures a look-ahead, work 0.2: the best on the tuning seeds (+7.4), and no
     better than the solver bot on the benchmark's seeds (+6.3 against +6.0)."""
 

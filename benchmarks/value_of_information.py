@@ -5,14 +5,14 @@
 Two bots in one seat of four against three greedy bots, seat rotating, the same seeds:
 the solver bot comparing every column (`tuning_bots.FiveColumns`), and the same bot told the
 true order of the room deck — its look-ahead's one scenario is the deals still to come, in
-order (`completion.add_offers`: one card from each round's deal), instead of the unseen pool.
+order (`tests/helpers/sampled_futures.add_offers`: one card from each round's deal), instead of the unseen pool.
 It cheats (SEE-1), so it is a measurement, never a bot to seat. If the cheat gains little,
 no better guess at the future (sampled deals, play-outs, learnt odds) can gain more: the
 planning's limit is elsewhere.
 
 Then a ceiling, on `--ceiling-games` games of the solver bot against three greedy bots: for each
 seat, the best house (rooms, functionality, empty rooms) the room cards of its own turns' tracks
-could have made, one card a round, known in advance (`place.completion_bound` with `offers`),
+could have made, one card a round, known in advance (`sampled_futures.completion_bound_with_offers`),
 beside the house it built.
 """
 
@@ -76,7 +76,7 @@ def ceiling(seed: int) -> list[tuple[bool, int, int]]:
     from dreamhome.house import House
     from dreamhome.players.roster import make_bot
     from dreamhome.scoring import score_components
-    from dreamhome.solver.place import completion_bound
+    from tests.helpers.sampled_futures import completion_bound_with_offers
 
     rules = compile_rules()
     seat = seed % 4
@@ -95,7 +95,7 @@ def ceiling(seed: int) -> list[tuple[bool, int, int]]:
     out = []
     for s in range(4):
         rooms, _furn, func, _roof, empty = score_components(rules, state.houses[s])
-        best, _proven = completion_bound(rules, House.empty(rules), pool, deterministic_time=5.0, offers=offered[s])
+        best, _proven = completion_bound_with_offers(rules, House.empty(rules), pool, offered[s], deterministic_time=5.0)
         out.append((s == seat, rooms + func + empty, best))
     return out
 

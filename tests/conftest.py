@@ -10,10 +10,11 @@ from hypothesis import HealthCheck, settings
 
 from dreamhome.ruleset import Ruleset
 from tests.helpers.rules import compiled
+from tests.helpers.thorough import THOROUGH
 
-settings.register_profile("ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+settings.load_profile("thorough" if THOROUGH else "dev")  # tests/helpers/thorough.py
 
 
 @pytest.fixture(scope="session")

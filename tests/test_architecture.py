@@ -108,7 +108,7 @@ def test_the_graph_is_read() -> None:
     graph = import_graph()
     assert "dreamhome.game.actions" in graph["dreamhome.game.state"]
     assert "dreamhome.tables" in graph["dreamhome.ruleset"]  # a function-level import
-    assert "dreamhome.openspiel.bots" in graph["dreamhome.players.bots"]  # a function-level import
+    assert "dreamhome.players.search_bots" in graph["dreamhome.players.bots"]  # a function-level import
 
 
 def test_no_import_circles() -> None:
@@ -127,23 +127,19 @@ def package_graph() -> dict[str, set[str]]:
     return graph
 
 
-KNOWN_PACKAGE_LOOPS = [
-    # Issue 31, item 6, still open: `game/record.py` plays games between bots (`play_game`,
-    # `resume_record` build them through `players.roster`), and the players' search bots run on
-    # the OpenSpiel game (`openspiel.game`) while `openspiel.spiel_bot` wraps the players' bots.
-    ["dreamhome.game", "dreamhome.openspiel", "dreamhome.players"],
-]
-
-
-def test_the_packages_flow_one_way_but_for_the_named_loop() -> None:
-    """Issue 31, item 6: no loop between the package's parts but the one named above (which may
-    only shrink), and the engine never imports the legality check it sits under."""
+def test_the_packages_flow_one_way() -> None:
+    """Issue 31, item 6: no loop between the package's parts (type-only imports aside): the rules
+    of play (`game`) never reach the players, the OpenSpiel game sits between them (the players'
+    search bots run on it, the players' `spiel_bot` seats them in OpenSpiel's tools), and the
+    engine never imports the legality check it sits under."""
     graph = package_graph()
     assert "dreamhome.legality" not in graph["dreamhome.engine"]
     assert "dreamhome.engine" in graph["dreamhome.legality"]  # the graph is read
     assert "dreamhome.whatif" not in graph["dreamhome.review"]
     assert "dreamhome.render" not in graph["dreamhome.players"]
-    assert cycles(graph) == KNOWN_PACKAGE_LOOPS
+    assert "dreamhome.players" not in graph["dreamhome.game"] | graph["dreamhome.openspiel"]
+    assert "dreamhome.openspiel" in graph["dreamhome.players"]  # the search bots: the graph is read
+    assert cycles(graph) == []
 
 
 def test_game_state_is_small() -> None:
@@ -222,15 +218,20 @@ def test_the_size_scan_sees_a_long_function_and_a_method(tmp_path: Path, monkeyp
 
 
 def private_state_reach_ins(path: Path) -> list[str]:
-    """Every `state._name` attribute read in a module (dunder names aside): a reach into the
-    game state's private members from outside its class."""
+    """Every private attribute read on a game state in a module (dunder names aside): `X._name`
+    where `X` is a name or an attribute called `state` or `…_state` (`state`, `self.state`,
+    `game_state`) — a reach into a state's private members from outside its class."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+
+    def is_state(value: ast.expr) -> bool:
+        name = value.id if isinstance(value, ast.Name) else value.attr if isinstance(value, ast.Attribute) else ""
+        return name == "state" or name.endswith("_state")
+
     return [
-        f"{path.name}:{node.lineno} state.{node.attr}"
+        f"{path.name}:{node.lineno} {ast.unparse(node)}"
         for node in ast.walk(tree)
         if isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "state"
+        and is_state(node.value)
         and node.attr.startswith("_")
         and not node.attr.startswith("__")
     ]
@@ -238,8 +239,13 @@ def private_state_reach_ins(path: Path) -> list[str]:
 
 def test_the_reach_in_scan_sees_one(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
-    module.write_text("def f(state):\n    state.ok()\n    return state._hidden\n", encoding="utf-8")
-    assert private_state_reach_ins(module) == ["m.py:3 state._hidden"]
+    source = "def f(state, self):\n    state.ok()\n    self.game_state._b()\n    return state._hidden, self.state._c\n"
+    module.write_text(source, encoding="utf-8")
+    assert sorted(private_state_reach_ins(module)) == [
+        "m.py:3 self.game_state._b",
+        "m.py:4 self.state._c",
+        "m.py:4 state._hidden",
+    ]
 
 
 def test_the_handlers_use_the_state_s_public_methods() -> None:
@@ -248,3 +254,11 @@ def test_the_handlers_use_the_state_s_public_methods() -> None:
     game = PACKAGE / "game"
     found = [hit for name in ("handlers.py", "flow.py") for hit in private_state_reach_ins(game / name)]
     assert found == []
+
+
+def test_no_package_reaches_into_a_state() -> None:
+    """Issue 31, item 6: every module outside `game/` (the players, the renderers, the terminal,
+    the web, OpenSpiel's observer, …) reads a game state through its public methods only."""
+    outside = [path for path in sorted(PACKAGE.rglob("*.py")) if path.relative_to(PACKAGE).parts[0] != "game"]
+    assert len(outside) > 50  # the scan sees the package
+    assert [hit for path in outside for hit in private_state_reach_ins(path)] == []

@@ -7,7 +7,6 @@ HELP-ARCHITECT, HELP-DESIGNER, COMP-5, FURN-ONE, VAR-CAR)."""
 from __future__ import annotations
 
 import itertools
-import os
 import subprocess
 import sys
 from dataclasses import replace
@@ -27,6 +26,7 @@ from dreamhome.solver.best_house import best_house
 from tests.helpers.exhaustive import brute_force_max
 from tests.helpers.paths import DATA
 from tests.helpers.rules import compiled
+from tests.helpers.thorough import THOROUGH
 
 TINY = compiled(path=DATA / "tiny.dh")
 
@@ -113,7 +113,7 @@ def test_base_game_search(base):
 CATALOGUE = sorted(p.stem for p in VARIANTS_DIR.glob("*.dh"))
 QUICK_FOR_CPSAT = {"annex_bonus5", "architect2", "roof3", "roof_windows2", "rounds10"}
 """The variants CP-SAT proves in a few seconds. The others take 10-60 s each (17 minutes in all on
-this loaded 2-core machine, 2026-11-26), so CP-SAT checks them only under CI=1, and
+this loaded 2-core machine, 2026-11-26), so CP-SAT checks them only under DREAMHOME_THOROUGH=1, and
 benchmarks/bench_max.py compares every variant, wide included, in each run."""
 
 
@@ -126,7 +126,7 @@ def test_catalogue_variant_both_engines(variant):
         with pytest.raises(DreamhomeError, match="annex_adjacency"):
             exact.best_house(rules)
         return
-    assert_same_best(rules, cpsat_time_limit=120, cpsat=variant in QUICK_FOR_CPSAT or bool(os.environ.get("CI")))
+    assert_same_best(rules, cpsat_time_limit=120, cpsat=variant in QUICK_FOR_CPSAT or THOROUGH)
 
 
 def test_car_award_token_both_engines():

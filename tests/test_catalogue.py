@@ -33,11 +33,12 @@ from dreamhome.engine.placement import apply_placement, legal_placements
 from dreamhome.engine.roof import best_roof_points
 from dreamhome.errors import DreamhomeError
 from dreamhome.exact.best_house import best_house as search_best_house
-from dreamhome.game.record import play_game, replay_record
+from dreamhome.game.record import replay_record
 from dreamhome.game.state import GameState
 from dreamhome.generate import random_house
 from dreamhome.house import House, house_to_json
 from dreamhome.legality import house_violations
+from dreamhome.players.playing import play_game
 from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0, SCAFFOLD, Ruleset
 from dreamhome.scoring import add_final_score, score_components, score_house, score_total
 from dreamhome.solver.best_house import best_house

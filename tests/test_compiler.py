@@ -586,7 +586,8 @@ def test_replay_follows_no_include(tmp_path):
     import json
 
     from dreamhome.errors import DreamhomeError
-    from dreamhome.game.record import play_game, replay_record, write_record
+    from dreamhome.game.record import replay_record, write_record
+    from dreamhome.players.playing import play_game
 
     base = compile_rules()
     result = play_game(base, 2, ["random", "random"], 1, None)

@@ -16,13 +16,14 @@ from hypothesis import strategies as st
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.engine.endgame import FLOOR_SWAP, ReplayError, helper_uses, swap_in_house, swap_pair
 from dreamhome.game.actions import SwapInFloor, SwapInHouse, action_from_dict
-from dreamhome.game.record import play_game, replay_record
+from dreamhome.game.record import replay_record
 from dreamhome.game.state import GameState, IllegalAction
 from dreamhome.generate import random_house
 from dreamhome.house import House
 from dreamhome.legality import house_violations
 from dreamhome.openspiel.action_space import ActionSpace
 from dreamhome.players.hints import hint
+from dreamhome.players.playing import play_game
 from dreamhome.render.action_text import describe
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import rooms_of, score_total

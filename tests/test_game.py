@@ -13,16 +13,18 @@ from hypothesis import strategies as st
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import TakeColumn
-from dreamhome.game.record import load_record, play_game, replay_record
+from dreamhome.game.record import load_record, replay_record
 from dreamhome.game.state import GameState, IllegalAction, Phase
 from dreamhome.legality import house_violations
 from dreamhome.players.bots import BOTS, SolverBot
+from dreamhome.players.playing import play_game
 from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import FACE_DOWN, ROOM0, SCAFFOLD
 from dreamhome.scoring import score_house
 from tests.helpers.games import play_checked
 from tests.helpers.paths import ROOT
 from tests.helpers.rules import compiled
+from tests.helpers.sampled_futures import ScenarioSolverBot
 
 GOLDEN = ROOT / "tests" / "golden"
 RULESETS = {variants: compiled(*variants) for variants in [(), ("kids",), ("car",), ("kids", "car")]}
@@ -221,8 +223,9 @@ def test_solver_bot_roof_outlook():
     assert outlook(rules, [(red, False)], 2) == 0  # three more cards, two rounds left
 
 
-def test_solver_bot_values_the_first_player_marker():
-    """ROUND-3, ROUND-4, ROUND-ORDER: the marker column's worth to the solver bot is its
+def test_the_measured_bot_values_the_first_player_marker():
+    """ROUND-3, ROUND-4, ROUND-ORDER: the marker column's worth to the solver bot's measured
+    variant (tests/helpers/sampled_futures.py, benchmarks/tuning_bots.py's `Marker`) is its
     `marker_value` when another player leads, half of it when the bot leads already (the column
     only keeps the lead), and nothing in the last round; other columns get none of it."""
     rules = RULESETS[()]
@@ -230,7 +233,7 @@ def test_solver_bot_values_the_first_player_marker():
     me = state.current_player()
     obs = state.observation(me)
 
-    class Marker(SolverBot):
+    class Marker(ScenarioSolverBot):
         marker_value = 2.0
 
     bot = Marker(3, me)
@@ -246,10 +249,12 @@ def test_solver_bot_values_the_first_player_marker():
     assert bot._take_bonus(replace(obs, first=other), TakeColumn(1), room1) == bot._resource_value(obs, res, room1)
 
 
-def test_solver_bot_with_sampled_futures_plays_a_legal_reproducible_game():
+def test_the_bot_with_sampled_futures_plays_a_legal_reproducible_game():
+    """The measured variant with sampled futures (tests/helpers/sampled_futures.py): the same
+    game twice from a seed, every house legal."""
     rules = RULESETS[()]
 
-    class Sampling(SolverBot):
+    class Sampling(ScenarioSolverBot):
         samples = 2
 
     BOTS["sampling"] = Sampling
@@ -261,6 +266,19 @@ def test_solver_bot_with_sampled_futures_plays_a_legal_reproducible_game():
     assert first.record() == second.record()
     for house in first.state.houses:
         assert not house_violations(rules, house)
+
+
+def test_the_measured_bot_at_its_defaults_plays_as_the_solver_bot():
+    """benchmarks/tuning_bots.py's variants build on `ScenarioSolverBot`: with no sampled futures
+    and no marker value it chooses what the solver bot chooses (the first decisions of a game,
+    both bots asked at every one), so a variant's figure measures its own knob only."""
+    state = GameState(RULESETS[()], 2, 9)
+    for _ in range(6):
+        p = state.current_player()
+        legal = state.legal_actions()
+        mine = ScenarioSolverBot(9, p).choose(state.observation(p), legal)
+        assert mine == SolverBot(9, p).choose(state.observation(p), legal)
+        state.apply_action(mine)
 
 
 # ---- the state's boundaries: phases, child, observation (SEE-1) ----------------------------
@@ -293,6 +311,10 @@ def test_child_applies_on_a_copy_and_leaves_the_parent_unchanged():
     twin = state.clone()
     twin.apply_action(action)
     assert child.to_dict() == twin.to_dict() != before
+    snap = state.snapshot()  # the child's copy: its own lists, shared (never changed) event dicts
+    for _ in range(3):
+        snap.apply_action(snap.legal_actions()[0])
+    assert state.to_dict() == before and len(snap.events) > len(state.events)
 
 
 def test_observation_holds_only_what_the_player_may_see():

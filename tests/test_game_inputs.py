@@ -93,7 +93,8 @@ def test_well_typed_values_still_make_a_game(base: Ruleset) -> None:
 
 def test_a_record_with_an_unknown_action_field_is_refused_naming_it(base: Ruleset) -> None:
     """Issue 21: the field reaches the user through `replay`, in one line, never a TypeError."""
-    from dreamhome.game.record import play_game, replay_record
+    from dreamhome.game.record import replay_record
+    from dreamhome.players.playing import play_game
 
     record = play_game(base, 2, ["random", "random"], 4).record()
     event = next(e for e in record["events"] if "action" in e and e["action"]["type"] == "TakeColumn")

@@ -445,17 +445,17 @@ def test_workers_die_with_a_killed_whatif(tmp_path):
 def test_crashed_games_make_whatif_exit_non_zero(monkeypatch, tmp_path):
     from click.testing import CliRunner
 
-    import dreamhome.game.record as record
+    import dreamhome.players.playing as playing
     from dreamhome.cli import main
 
-    real = record.play_game
+    real = playing.play_game
 
     def play(rules, players, bots, seed, first_player=None):
         if seed == 1:
             raise RuntimeError("boom")
         return real(rules, players, bots, seed, first_player)
 
-    monkeypatch.setattr(record, "play_game", play)
+    monkeypatch.setattr(playing, "play_game", play)
     result = CliRunner().invoke(main, ["whatif", "base", "--games", "3", "--players", "2", "--executor", "local", "--json"])
     assert result.exit_code == 1
     assert "1 game(s) crashed" in result.output

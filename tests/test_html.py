@@ -130,7 +130,8 @@ HOSTILE = ("<!--<script>", "</script><script>alert(1)</script>\u2028&amp;")
 def hostile_page(tmp_path: Path) -> Path:
     """A real game whose bots bear names meant to break out of the page."""
     from dreamhome.dsl.compiler import compile_rules
-    from dreamhome.game.record import GameResult, play_game
+    from dreamhome.game.record import GameResult
+    from dreamhome.players.playing import play_game
     from dreamhome.render.replay_page import replay_html
 
     result = play_game(compile_rules(variants=["kids"]), 2, ["greedy", "random"], 3)

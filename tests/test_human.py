@@ -19,10 +19,11 @@ import pytest
 
 from dreamhome.engine.endgame import END_ROLES, helper_uses
 from dreamhome.game.actions import EndTurn, PlaceRoom, TakeColumn
-from dreamhome.game.record import GameResult, load_record, replay_record, resume_record
+from dreamhome.game.record import GameResult, load_record, replay_record
 from dreamhome.game.state import GameState
 from dreamhome.house import house_to_json
 from dreamhome.players.hints import hint
+from dreamhome.players.playing import resume_record
 from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import EMPTY, SCAFFOLD
 from tests.helpers.cli import run

@@ -10,7 +10,8 @@ import re
 import pytest
 
 from dreamhome.dsl.compiler import compile_rules
-from dreamhome.game.record import GameResult, play_game
+from dreamhome.game.record import GameResult
+from dreamhome.players.playing import play_game
 from dreamhome.render.replay_page import replay_html
 from dreamhome.ruleset import Ruleset
 

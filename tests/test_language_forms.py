@@ -39,10 +39,10 @@ from dreamhome.cli import main
 from dreamhome.dsl.compiler import BASE_RULES, CARD_FIELDS, check_rules, compile_rules
 from dreamhome.engine.placement import legal_placements
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.record import play_game
 from dreamhome.game.state import GameState
 from dreamhome.house import House, house_from_json
 from dreamhome.legality import house_violations
+from dreamhome.players.playing import play_game
 from dreamhome.players.roster import make_bot
 from dreamhome.render.house_svg import house_svg
 from dreamhome.render.rules_report import rules_report

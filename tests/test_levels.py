@@ -242,9 +242,8 @@ def test_the_strongest_bot_is_a_pyspiel_bot() -> None:
     from open_spiel.python.algorithms import evaluate_bots
     from open_spiel.python.bots.uniform_random import UniformRandomBot
 
-    from dreamhome.openspiel.bots import game_space
-    from dreamhome.openspiel.game import DreamHomeGame, resource_kinds
-    from dreamhome.openspiel.spiel_bot import DreamhomeSpielBot
+    from dreamhome.openspiel.game import DreamHomeGame, game_space, resource_kinds
+    from dreamhome.players.spiel_bot import DreamhomeSpielBot
 
     game = DreamHomeGame({"players": 2})
     state = game.new_initial_state()
@@ -316,7 +315,7 @@ def test_the_pyspiel_bot_hands_its_bot_only_the_observation() -> None:
     from open_spiel.python.bots.uniform_random import UniformRandomBot
 
     from dreamhome.openspiel.game import DreamHomeGame
-    from dreamhome.openspiel.spiel_bot import DreamhomeSpielBot
+    from dreamhome.players.spiel_bot import DreamhomeSpielBot
 
     SeenBot.seen.clear()
     game = DreamHomeGame({"players": 2})

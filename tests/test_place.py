@@ -18,10 +18,11 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.generate import random_house
 from dreamhome.house import House, load_house
 from dreamhome.ruleset import EMPTY, SCAFFOLD
-from dreamhome.solver.place import Take, best_placement_now, best_take_now, completion_bound, placement_bounds
+from dreamhome.solver.place import Take, best_take_now, completion_bound, placement_bounds
 from tests.helpers.exhaustive import completions, exact_best
 from tests.helpers.paths import EXAMPLES
 from tests.helpers.rules import compiled
+from tests.helpers.sampled_futures import best_placement_sampled, best_take_sampled, completion_bound_with_offers
 
 BASE = compiled()
 
@@ -101,9 +102,10 @@ def test_a_choice_of_takes_in_one_solve_is_the_best_take(house, seed, data):
 @settings(max_examples=10, deadline=None)
 @given(small_houses(), st.integers(0, 1000), st.data())
 def test_weighted_scenarios_are_the_weighted_mean_of_each_alone(house, seed, data):
-    """`best_take_now(weights=…)` (the tuning variant that lets sampled futures break the bound's
-    ties): the value of a take is the weighted mean of its value in each scenario alone, and the
-    take chosen is the best by that mean. Each scenario alone is its own `best_take_now`."""
+    """`best_take_sampled(weights=…)` (the tuning variant that lets sampled futures break the bound's
+    ties; tests/helpers/sampled_futures.py): the value of a take is the weighted mean of its value
+    in each scenario alone, and the take chosen is the best by that mean. Each scenario alone is
+    its own `best_take_sampled`."""
     house = replace(house, helpers=tuple(h for h in house.helpers if h in ("architect", "interior_designer")))
     pool = small_pool(BASE, house, seed)
     cards = data.draw(st.lists(st.sampled_from(sorted(pool)), min_size=1, max_size=2, unique=True))
@@ -117,12 +119,12 @@ def test_weighted_scenarios_are_the_weighted_mean_of_each_alone(house, seed, dat
         for placement in take.placements:
             one = [Take(take.card, [placement])]
             try:
-                alone = [best_take_now(BASE, house, pool, one, scenarios=[sc])[0] for sc in scenarios]
+                alone = [best_take_sampled(BASE, house, pool, one, [sc])[0] for sc in scenarios]
             except DreamhomeError:
                 continue  # no completion with the card there in some scenario
             mean[i, placement] = sum(w * v for w, v in zip(weights, alone)) / sum(weights)
     assume(mean)
-    value, index, placement = best_take_now(BASE, house, pool, takes, scenarios=scenarios, weights=weights)
+    value, index, placement = best_take_sampled(BASE, house, pool, takes, scenarios, weights=weights)
     assert value == pytest.approx(max(mean.values()), abs=1e-6)
     assert mean[index, placement] == pytest.approx(max(mean.values()), abs=1e-6)
 
@@ -161,7 +163,7 @@ def exact_with_offers(rules, house, offers, pool):
 @settings(max_examples=20, deadline=None)
 @given(small_houses(), st.integers(0, 1000), st.integers(1, 2), st.data())
 def test_sampled_futures_match_exhaustive_choice(house, seed, n_scenarios, data):
-    """The solver bot's sampled futures (completion.add_offers): one card at most from each
+    """The measured sampled futures (tests/helpers/sampled_futures.add_offers): one card at most from each
     round's offer; with several scenarios the card in hand takes one cell for all of them and
     the value is their average. Checked against trying every choice."""
     house = replace(house, helpers=tuple(h for h in house.helpers if h in ("architect", "interior_designer")))
@@ -182,9 +184,9 @@ def test_sampled_futures_match_exhaustive_choice(house, seed, n_scenarios, data)
             per_placement[placement] = sum(values)
     if not per_placement:
         with pytest.raises(DreamhomeError):
-            best_placement_now(BASE, house, pool, card, placements, scenarios=scenarios)
+            best_placement_sampled(BASE, house, pool, card, placements, scenarios)
         return
-    value, chosen = best_placement_now(BASE, house, pool, card, placements, scenarios=scenarios)
+    value, chosen = best_placement_sampled(BASE, house, pool, card, placements, scenarios)
     best_total = max(per_placement.values())
     assert value == round(best_total / n_scenarios)
     assert per_placement[chosen] == best_total
@@ -278,7 +280,7 @@ def test_sampled_futures_found_case(base):
     offers = [Counter({15: 1, 9: 1}), Counter({13: 1, 9: 1}), Counter({9: 1, 13: 1})]
     placements = legal_placements(base, house, 13)
     exact = {p: exact_with_offers(base, apply_placement(base, house, 13, p), offers, pool) for p in placements}
-    value, _chosen = best_placement_now(base, house, pool, 13, placements, scenarios=[offers])
+    value, _chosen = best_placement_sampled(base, house, pool, 13, placements, [offers])
     assert value == max(v for v in exact.values() if v is not None)
     unlimited = {9: 3, 13: 2, 15: 1}  # as many as the offers show
     loose = {p: exact_with_offers(base, apply_placement(base, house, 13, p), offers, unlimited) for p in placements}
@@ -288,7 +290,7 @@ def test_sampled_futures_found_case(base):
 @settings(max_examples=10, deadline=None)
 @given(small_houses(), st.integers(0, 1000), st.data())
 def test_a_completion_from_offers_is_bounded_by_the_pool(house, seed, data):
-    """`completion_bound(offers=…)` (one card from each round's offer, completion.add_offers):
+    """`completion_bound_with_offers` (one card from each round's offer, `add_offers`):
     never above the pool's bound, and equal to it when every round offers the whole pool."""
     house = replace(house, helpers=tuple(h for h in house.helpers if h in ("architect", "interior_designer")))
     pool = small_pool(BASE, house, seed)
@@ -300,9 +302,9 @@ def test_a_completion_from_offers_is_bounded_by_the_pool(house, seed, data):
     offer = st.dictionaries(st.sampled_from(sorted(pool)), st.integers(1, 2), min_size=1, max_size=3)
     offers = [data.draw(offer) for _ in range(free)]
     try:
-        some, _ = completion_bound(BASE, house, pool, deterministic_time=5.0, offers=offers)
+        some, _ = completion_bound_with_offers(BASE, house, pool, offers, deterministic_time=5.0)
     except DreamhomeError:
         some = None  # the offers leave no completion
     assert some is None or some <= whole
-    everything, _ = completion_bound(BASE, house, pool, deterministic_time=5.0, offers=[dict(pool)] * free)
+    everything, _ = completion_bound_with_offers(BASE, house, pool, [dict(pool)] * free, deterministic_time=5.0)
     assert everything == whole

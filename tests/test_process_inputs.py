@@ -165,7 +165,7 @@ def test_the_spiel_bot_refuses_a_seat_the_game_does_not_have() -> None:
     from open_spiel.python.bots.uniform_random import UniformRandomBot
 
     from dreamhome.openspiel.game import DreamHomeGame
-    from dreamhome.openspiel.spiel_bot import DreamhomeSpielBot
+    from dreamhome.players.spiel_bot import DreamhomeSpielBot
 
     game = DreamHomeGame({"players": 2})
     with pytest.raises(ValueError, match="not a seat of this 2-player game") as made:
@@ -243,7 +243,7 @@ def test_every_library_bot_maker_refuses_a_negative_seed() -> None:
         build_plan(rules_path=None, seed=-1, games=2, cards=False)
     assert build_plan(rules_path=None, seed=0, games=2, chunk=2, cards=False).seed == 0
     pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
-    from dreamhome.openspiel.spiel_bot import DreamhomeSpielBot
+    from dreamhome.players.spiel_bot import DreamhomeSpielBot
 
     with pytest.raises(ValueError, match="seed.*from 0") as refused:
         DreamhomeSpielBot(0, "greedy", seed=-1)

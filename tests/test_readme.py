@@ -19,7 +19,7 @@ import pytest
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.house import load_house
 from dreamhome.scoring import score_total
-from tests.helpers.cli import run
+from tests.helpers.cli import run, run_here
 from tests.helpers.paths import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -108,7 +108,7 @@ def test_every_dreamhome_command_runs(workdir: Path) -> None:
         if elsewhere is not None:
             assert (ROOT / elsewhere).is_file(), elsewhere
             continue
-        proc = run(*args, cwd=workdir)
+        proc = run_here(*args, cwd=workdir)  # in process: what a command says and writes (the process: below)
         outputs[key] = proc.stdout
         if proc.returncode != 0:
             failures.append(f"dreamhome {key}: exit {proc.returncode}: {proc.stderr.strip()[:300]}")
@@ -125,7 +125,7 @@ def test_every_dreamhome_command_runs(workdir: Path) -> None:
     # What the commands wrote is there and whole.
     for written in ["house.svg", "before_after.svg", "game.json", "game.html", "results/results.json"]:
         assert (workdir / written).stat().st_size > 0, written
-    assert run("replay", "game.json", cwd=workdir).returncode == 0
+    assert run_here("replay", "game.json", cwd=workdir).returncode == 0
 
 
 def test_the_start_here_command(workdir: Path) -> None:

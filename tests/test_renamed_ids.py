@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from dreamhome.dsl.compiler import compile_rules
-from dreamhome.game.record import play_game
 from dreamhome.generate import random_house
 from dreamhome.house import house_from_json, house_to_json
+from dreamhome.players.playing import play_game
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_house, score_total
 from tests.helpers.paths import ROOT

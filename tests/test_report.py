@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dreamhome.dsl.compiler import compile_rules
-from dreamhome.game.record import play_game
+from dreamhome.players.playing import play_game
 from dreamhome.report.document import build_document
 from dreamhome.report.plan import build_plan
 from dreamhome.report.run import run_plan

@@ -173,7 +173,7 @@ def test_help_explains_the_command():
 def test_a_report_game_is_the_game_drivers_game_and_counts_every_move(base):
     """The report's summary of a game is the game `play_game` plays from that seed (same scores,
     same first player), and its decisions plus the forced steps are every move of the record."""
-    from dreamhome.game.record import play_game
+    from dreamhome.players.playing import play_game
     from dreamhome.report.play import play_report_game
 
     for seed in (1, 2):

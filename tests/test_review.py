@@ -19,9 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dreamhome.game.actions import PlaceRoom
-from dreamhome.game.record import GameResult, play_game, write_record
+from dreamhome.game.record import GameResult, write_record
 from dreamhome.game.state import GameState
 from dreamhome.players.evaluation import evaluate
+from dreamhome.players.playing import play_game
 from dreamhome.players.roster import make_bot
 from dreamhome.review import review_record
 from dreamhome.review.batch import aggregate, review_many

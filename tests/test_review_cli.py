@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from dreamhome.game.record import play_game, write_record
+from dreamhome.game.record import write_record
+from dreamhome.players.playing import play_game
 from dreamhome.ruleset import Ruleset
 from tests.helpers.cli import run_here
 
@@ -137,14 +138,16 @@ def test_a_finished_game_with_a_person_at_the_table_is_reviewed(base: Ruleset) -
     """The hooks the terminal seat and the browser table call at a game's end (a person's seat
     is named "human" in the record): summary lines in the person's language, the annotated page."""
     from dreamhome.game.record import GameResult
-    from dreamhome.render.review_page import review_page_for_game
-    from dreamhome.render.review_text import summary_for_game
+    from dreamhome.render.review_page import review_html
+    from dreamhome.render.review_text import summary_lines
+    from dreamhome.review import review_game
 
     played = play_game(base, 2, ["greedy", "solver"], 8)
     result = GameResult(played.state, ("human", "<b>x</b>"))  # a hostile name stays text
-    lines = summary_for_game(result, "hu")
+    review = review_game(result)  # once: the terminal seat prints its summary, the table draws its page
+    lines = summary_lines(review, "hu")
     assert len(lines) == 2 and lines[0].startswith("0. játékos (human)")
-    page = review_page_for_game(result, "ru")
+    page = review_html(review, "ru")
     assert 'id="review-chart"' in page and "Достижимый итоговый счёт" in page
     assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
 

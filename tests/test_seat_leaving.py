@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from dreamhome.game.phases import Phase
-from dreamhome.game.record import load_record, make_seats, resume_record
+from dreamhome.game.record import load_record
 from dreamhome.game.state import GameState
+from dreamhome.players.playing import make_seats, resume_record
 from dreamhome.terminal.seat import HumanGame
 from tests.helpers.rules import compiled
 

@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from dreamhome.game.record import load_record, make_seats
+from dreamhome.game.record import load_record
 from dreamhome.game.state import GameState
+from dreamhome.players.playing import make_seats
 from dreamhome.terminal.seat import HumanGame, Outcome, save_path_problem
 from tests.helpers.rules import compiled
 

@@ -303,6 +303,56 @@ def check_language(page: Any, lang: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"table-final-{lang}.png"))
 
 
+def test_a_card_is_placed_by_two_clicks_and_the_whole_log_names_it(sync_api: Any, server: str) -> None:
+    """Issue 33: a column, then a cell places the room card face up; a refused cell says the rule
+    that refuses it; Face down before the cell click places it face down; the whole log names the
+    cards each take moved and highlights the latest decision; axe-core stays clean."""
+    import httpx
+
+    with httpx.Client(base_url=server, timeout=30) as http:
+        made = http.post("/api/games", json={"seats": ["person", "greedy"], "seed": 9}).json()
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server)  # the seat menus: a bot seat starts at a level, each bot listed once
+        page.wait_for_selector("#seat-1")
+        assert page.input_value("#seat-1") == "easy"
+        kinds = page.eval_on_selector_all("#seat-1 option", "els => els.map(e => e.value)")
+        assert len(kinds) == len(set(kinds)) and {"easy", "medium", "hard"} <= set(kinds)
+        page.goto(made["seats"][0]["url"])
+        page.wait_for_selector("#table:not([hidden])")
+        for face_down in (False, True):
+            while not page.locator("#my-house .cell.legal").count():  # a discard first (ROUND-1), then the take
+                page.wait_for_selector("#track .column.legal", timeout=30_000)
+                settle(page)
+                assert page.title().startswith("● your turn — ")  # seen from another tab
+                column = page.locator("#track .column.legal").first
+                number = column.get_attribute("data-column")
+                column.click()
+                settle(page)
+            room = page.locator("#my-house .held-card.pending .name").first.text_content()
+            refused = page.locator("#my-house .cell.refused").first
+            refused.click(force=True)
+            assert re.search(r"\((PLACE|TOOL)-[A-Z]+\)", page.text_content("#refusal") or ""), page.text_content("#refusal")
+            if face_down:
+                page.click("#face-down")
+                assert page.get_attribute("#face-down", "aria-pressed") == "true"
+            cell = page.locator("#my-house .cell.legal").first
+            name = cell.get_attribute("data-cell")
+            cell.click()  # the second click: placed, no choice left to make
+            state = "s-face_down" if face_down else "s-card"
+            page.wait_for_selector(f'#my-house .cell.{state}[data-cell="{name}"]')
+            log = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
+            assert any(f"you: take column {number} (" in line for line in log), log
+            assert any(f"you: place {room} at {name}" in line for line in log), (room, name, log)
+        assert page.locator("#log li.latest").count() == 1
+        assert axe_problems(page) == []
+        assert errors == []
+        browser.close()
+
+
 # ---------------------------------------------------------------- what the page reads (no browser)
 def test_the_view_names_each_card_and_the_rules_explain_them(tmp_path: Path) -> None:
     """The ids the page draws cards by (track, house spaces, roofs, held cards, the card an action

@@ -74,16 +74,16 @@ def test_resume_refuses_another_experiment(tmp_path):
 
 def sabotage(monkeypatch, seed, effect):
     """Make the game of one seed fail with `effect()`; worker processes are forked and see it too."""
-    import dreamhome.game.record as record
+    import dreamhome.players.playing as playing
 
-    real = record.play_game
+    real = playing.play_game
 
     def play(rules, players, bots, s, first_player=None):
         if s == seed:
             effect()
         return real(rules, players, bots, s, first_player)
 
-    monkeypatch.setattr(record, "play_game", play)
+    monkeypatch.setattr(playing, "play_game", play)
 
 
 def test_a_crashing_game_is_reported_with_its_seed(monkeypatch):

@@ -69,7 +69,8 @@ def play(players, bots, seed, first_player, record_path, as_json, resume_path, r
       dreamhome play --bots human,greedy,greedy --seed 7 --lang fr
       dreamhome play --players 3 --seed 4 --json
     """
-    from dreamhome.game.record import HUMAN, play_game, write_record
+    from dreamhome.game.record import write_record
+    from dreamhome.players.playing import HUMAN, play_game
     from dreamhome.players.roster import make_bot
 
     if resume_path:
@@ -95,8 +96,8 @@ def play(players, bots, seed, first_player, record_path, as_json, resume_path, r
         fail(f"players must be {game.min_players}–{game.max_players} under these rules, got {players}")
     names = named or ["greedy"] * players
     if HUMAN in names:
-        from dreamhome.game.record import make_seats
         from dreamhome.game.state import GameState
+        from dreamhome.players.playing import make_seats
 
         try:
             seats = make_seats(names, seed)
@@ -125,7 +126,8 @@ def _resume_game(resume_path: str, record_path: str | None, as_json: bool, rules
     from click.core import ParameterSource
 
     from dreamhome.fileio import display_name, printable
-    from dreamhome.game.record import load_record, record_digest, resume_record
+    from dreamhome.game.record import load_record, record_digest
+    from dreamhome.players.playing import resume_record
 
     ctx = click.get_current_context()
     given = [

@@ -40,9 +40,16 @@ def face_up_ok(rules: Ruleset, house: House, cell: int, code: int, keep_open: bo
 
     The cell itself is assumed free (empty or scaffold) and supported.
     """
+    return face_up_refusal(rules, house, cell, code, keep_open) is None
+
+
+def face_up_refusal(rules: Ruleset, house: House, cell: int, code: int, keep_open: bool) -> str | None:
+    """The rule a face-up card on `cell` breaks (PLACE-B, PLACE-CLOSED, PLACE-C or PLACE-MERGE),
+    None if it breaks none: `face_up_ok`'s one test, said by rule so the table can tell a person
+    why a cell is refused (issue 33). The cell itself is assumed free and supported."""
     t = rules.tables
     if not category_ok(t, cell, code):
-        return False
+        return "PLACE-B"
     cells = house.cells
     tokens = house.tokens
     size = 1
@@ -56,9 +63,20 @@ def face_up_ok(rules: Ruleset, house: House, cell: int, code: int, keep_open: bo
                 run_tokens += 1
             j = step[j]
         if run_tokens and not keep_open:
-            return False  # PLACE-CLOSED: a token closes the room
+            return "PLACE-CLOSED"  # a token closes the room
         held_tokens += run_tokens
-    return fits(t, code, size) and held_tokens <= 1  # PLACE-C, PLACE-MERGE/FURN-ONE
+    if not fits(t, code, size):
+        return "PLACE-C"
+    return "PLACE-MERGE" if held_tokens > 1 else None  # FURN-ONE
+
+
+def _scaffold_only(rules: Ruleset, cells: tuple[int, ...]) -> bool:
+    """TOOL-SCAFFOLDING: a room card must replace each scaffold before the end (ROUND-6). When the
+    cards still to come (this one and one a round after it) are no more than the scaffolds,
+    this card goes on one. A board with one space per round forces it anyway (the scaffold
+    is then the last free space); a board with spaces to spare needs it said."""
+    scaffolds = cells.count(SCAFFOLD)
+    return scaffolds > 0 and rules.game.rounds - sum(1 for c in cells if c >= FACE_DOWN) <= scaffolds
 
 
 def legal_placements(rules: Ruleset, house: House, card: str | int) -> list[Placement]:
@@ -72,12 +90,7 @@ def legal_placements(rules: Ruleset, house: House, card: str | int) -> list[Plac
     cells = house.cells
     below = t.below
     keep_open = keeps_rooms_open(rules, house)
-    # TOOL-SCAFFOLDING: a room card must replace each scaffold before the end (ROUND-6). When the
-    # cards still to come (this one and one a round after it) are no more than the scaffolds,
-    # this card goes on one. A board with one space per round forces it anyway (the scaffold
-    # is then the last free space); a board with spaces to spare needs it said.
-    scaffolds = cells.count(SCAFFOLD)
-    only_scaffold = scaffolds > 0 and rules.game.rounds - sum(1 for c in cells if c >= FACE_DOWN) <= scaffolds
+    only_scaffold = _scaffold_only(rules, cells)
     out = []
     for i, c in enumerate(cells):
         if c != SCAFFOLD and (c != EMPTY or only_scaffold):
@@ -89,6 +102,26 @@ def legal_placements(rules: Ruleset, house: House, card: str | int) -> list[Plac
             out.append(Placement(i, False))
         out.append(Placement(i, True))
     return out
+
+
+def placement_refusal(rules: Ruleset, house: House, card: str | int, placement: Placement) -> str | None:
+    """The rule that refuses `placement` of this room card now, None if it is legal: the tests of
+    `legal_placements` in its order, said by rule (PLACE-FIXED: the space holds a card;
+    TOOL-SCAFFOLDING: the card must go on the scaffolding; PLACE-A: nothing below; then
+    `face_up_refusal` for a face-up card)."""
+    code = rules.room(card).code if isinstance(card, str) else card
+    cells = house.cells
+    here = cells[placement.cell]
+    if here != SCAFFOLD and here != EMPTY:
+        return "PLACE-FIXED"
+    if here == EMPTY and _scaffold_only(rules, cells):
+        return "TOOL-SCAFFOLDING"
+    b = rules.tables.below[placement.cell]
+    if b >= 0 and cells[b] == EMPTY:
+        return "PLACE-A"
+    if placement.face_down:
+        return None
+    return face_up_refusal(rules, house, placement.cell, code, keeps_rooms_open(rules, house))
 
 
 def apply_placement(rules: Ruleset, house: House, card: str | int, placement: Placement) -> House:

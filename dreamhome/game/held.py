@@ -26,8 +26,9 @@ from dreamhome.vocabulary import DURING_PLAY
 class HeldCards(GameFields):
     """What each player holds and may use now."""
 
-    def _card_for(self, action: Action) -> str | None:
-        """The id of the helper or tool card the actor uses for `action`, if it holds one."""
+    def card_for(self, action: Action) -> str | None:
+        """The id of the helper or tool card the actor uses for `action`, if it holds one: the
+        card `action_text` names, which the renderers name in a player's language."""
         helper = getattr(action, "helper", None)
         if isinstance(helper, str) and self.rules.has_held(helper):
             return helper

@@ -1,4 +1,4 @@
-"""Game records (`dreamhome.record/2`): play a game between bots, write it, replay it exactly.
+"""Game records (`dreamhome.record/2`): write a game, replay it exactly, open a saved one to resume.
 
 A record holds the rules in use (their full source with includes inlined, the
 variants switched on and the content hash), the seed, the players and bots,
@@ -11,6 +11,9 @@ scores) and the final houses; the first event that differs is named.
 (`SupplierSwap`, `UseDrill`, …); such records still replay: their action types
 are read as the record/2 names, and their texts (which named base-game cards)
 are not compared.
+
+Playing a game between bots, and resuming a saved one with its bots choosing again, is
+`dreamhome.players.playing`'s: the bots sit above the rules of play, which never build one.
 """
 
 from __future__ import annotations
@@ -25,9 +28,6 @@ from typing import Any
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import RECORD1_NOTES, RECORD1_TYPES, Action, action_from_dict
 from dreamhome.game.state import GameState, IllegalAction, copy_events
-from dreamhome.players.bot import Bot
-from dreamhome.players.roster import make_bot
-from dreamhome.ruleset import Ruleset
 
 FORMAT = "dreamhome.record/2"
 FORMAT_V1 = "dreamhome.record/1"
@@ -93,55 +93,39 @@ def _first_player(state: GameState) -> int:
     return state.initial_first
 
 
-def play_game(rules: Ruleset, players: int, bots: list[str], seed: int, first_player: int | None = None) -> GameResult:
-    if len(bots) != players:
-        raise DreamhomeError(f"--bots names {len(bots)} bot(s) for {players} players; give one per seat")
-    seats = [make_bot(name, seed, i) for i, name in enumerate(bots)]
-    state = GameState(rules, players, seed, first_player)
-    while not state.is_terminal():
-        bot = seats[state.current_player()]
-        state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
-    return GameResult(state, tuple(bots))
-
-
-HUMAN = "human"
-"""The seat name of a person at the table (dreamhome.terminal.seat): no bot, the record's actions."""
-
-
-def make_seats(bots: list[str] | tuple[str, ...], seed: int) -> list[Bot | None]:
-    """One bot per seat, seeded from the game seed and the seat (`make_bot`); None for a human."""
-    return [None if name == HUMAN else make_bot(name, seed, i) for i, name in enumerate(bots)]
-
-
-def bot_turn(state: GameState, seat: Bot) -> Action:
-    """The bot's decision for the player to act (its random stream moves on)."""
-    return seat.choose(state.observation(lookahead=seat.looks_ahead), state.legal_actions())
-
-
 @dataclass(frozen=True)
-class Resumed:
-    """An unfinished game read back from its record: the state where it stopped, the seat names,
-    and the bots, whose random streams and plans are where they were when it was saved."""
+class Unfinished:
+    """An unfinished record opened for resuming (`open_unfinished`): the state at its setup, its
+    seat names and its events (record/1 names read as record/2's)."""
 
     state: GameState
     bots: tuple[str, ...]
-    seats: tuple[Bot | None, ...]
+    events: list[dict[str, Any]]
 
 
-def resume_record(data: Any, source: str = "record") -> Resumed:
-    """Continue an unfinished record (`"finished": false`): the game is replayed from its seed,
-    each bot choosing again at each of its decisions (so its random stream and its plan move on
-    exactly as in the game that was saved), every event checked as `replay_record` does, and a
-    bot's choice that differs from the record's is refused. A game resumed this way ends as the
-    uninterrupted game would with the same inputs."""
+DecisionCheck = Callable[[GameState, Action, int], None]
+"""Called before each recorded decision is applied when a record is resumed: the state before
+it, the recorded action and its event's index; raises `DreamhomeError` to refuse it (the players' `resume_record`
+has each bot choose again there)."""
+
+
+def open_unfinished(data: Any, source: str = "record") -> Unfinished:
+    """An unfinished record (`"finished": false`) checked field by field and set up from its seed;
+    `replay_unfinished` then walks its decisions. A finished or record/1 game is refused."""
     header = _check_header(data, source)
     if header.v1:
         raise DreamhomeError(f"{source}: a record/1 game is finished; `dreamhome replay` it")
     if header.finished:
         raise DreamhomeError(f"{source}: the game is already finished; `dreamhome replay {source}` checks it")
     events = _readable_events(data["events"], False, source)
-    state = _start(data, source, False)
-    seats = make_seats(header.bots, state.seed)
+    return Unfinished(_start(data, source, False), header.bots, events)
+
+
+def replay_unfinished(opened: Unfinished, data: dict[str, Any], source: str, check: DecisionCheck) -> None:
+    """Re-apply the decisions of an unfinished record to `opened.state`, `check(state, action,
+    index)` before each, every event checked as `replay_record` does; the record must not reach the end
+    of its game, and its digest must match."""
+    state, events = opened.state, opened.events
     for index, event in enumerate(events):
         if "action" not in event or event.get("forced") or len(state.events) > index:
             continue
@@ -151,14 +135,7 @@ def resume_record(data: Any, source: str = "record") -> Resumed:
             action = action_from_dict(event["action"])
         except (ValueError, TypeError) as exc:
             raise DreamhomeError(f"{source}: event {index} ({event.get('text', '?')}) is refused: {exc}") from None
-        seat = seats[state.current_player()]
-        if seat is not None:
-            mine = bot_turn(state, seat)
-            if mine != action:
-                raise DreamhomeError(
-                    f"{source}: event {index}: the {seat.name} bot at seat {state.current_player()} plays "
-                    f"'{state.action_text(mine)}', the record says '{event.get('text', '?')}'"
-                )
+        check(state, action, index)
         try:
             state.apply_action(action)
         except IllegalAction as exc:
@@ -169,7 +146,6 @@ def resume_record(data: Any, source: str = "record") -> Resumed:
         raise DreamhomeError(f"{source}: marked unfinished, but its game is over")
     if data.get("digest") != record_digest(data):
         raise DreamhomeError(f"{source}: the record's digest does not match its contents (edited?)")
-    return Resumed(state, header.bots, tuple(seats))
 
 
 def write_record(result: GameResult, path: str | Path) -> None:

@@ -133,9 +133,17 @@ class GameState(GameFlow):
         twin.events = copy_events(self.events)
         return twin
 
+    def snapshot(self) -> GameState:
+        """A copy to read or play on: its lists are its own, so neither game's moves change the
+        other, but the event dicts are shared (the engine never changes one). For look-ahead
+        children and a replay's positions, where `clone`'s deep copy of every event was a tenth
+        of a review's time; a caller that edits events takes `clone`."""
+        return self._fork()
+
     def child(self, action: Action) -> GameState:
-        """A copy with `action` applied (and the forced steps after it); this state is unchanged."""
-        twin = self.clone()
+        """A copy with `action` applied (and the forced steps after it); this state is unchanged
+        (its events too: the child's new events go to the child's own list, `snapshot`)."""
+        twin = self.snapshot()
         twin.apply_action(action)
         return twin
 
@@ -182,7 +190,7 @@ class GameState(GameFlow):
 
     def action_text(self, action: Action) -> str:
         """The action as a player says it, with the name of the card it uses (if any)."""
-        card = self._card_for(action)
+        card = self.card_for(action)
         return action.text(self.rules.held(card).name) if card is not None else str(action)
 
     def observation(self, player: int | None = None, lookahead: bool = True) -> Observation:

@@ -258,6 +258,11 @@ class _Start:
         return self
 
 
+def game_space(game: DreamHomeGame) -> ActionSpace:
+    """The action numbers of `game` (a bot's choice goes back to OpenSpiel as one of them)."""
+    return setup(*game.key).space
+
+
 class DreamHomeState(pyspiel.State):
     """One game in progress (OpenSpiel's `State`), over a `GameState` once the first deal is made."""
 
@@ -327,6 +332,11 @@ class DreamHomeState(pyspiel.State):
         if self.game_state.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
         return self.game_state.current_player()
+
+    def deck_left(self) -> tuple[Counter[int], Counter[Resource]]:
+        """The cards still to be dealt, room codes and resources counted (the chance nodes draw
+        from them; what the observation tensor shows every player: the counts, not the order)."""
+        return Counter(self._rooms_left), Counter(self._res_left)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         dealing = self._dealing()
@@ -503,9 +513,10 @@ class Observer:
         self.tensor.fill(0)
         g, rules, d = self._g, self._g.rules, self.dict
         d["me"][player] = 1
-        for code, count in state._rooms_left.items():  # noqa: SLF001 - the observer is part of the state's module
+        rooms_left, res_left = state.deck_left()
+        for code, count in rooms_left.items():
             d["deck_rooms"][code - ROOM0] = count
-        for res, count in state._res_left.items():  # noqa: SLF001
+        for res, count in res_left.items():
             d["deck_resources"][g.res_index[res]] = count
         gs = state.game_state
         if gs is None:

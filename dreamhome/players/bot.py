@@ -1,5 +1,5 @@
 """The `Bot` base class, alone, so bots of any package (the packaged ones in `players.bots`,
-OpenSpiel's search bots in `openspiel.bots`, a user's own) derive from it without importing
+OpenSpiel's search bots in `players.search_bots`, a user's own) derive from it without importing
 each other."""
 
 from __future__ import annotations

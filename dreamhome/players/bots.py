@@ -9,7 +9,6 @@ seat, so the same seed gives the same game.
 from __future__ import annotations
 
 import importlib
-from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -28,16 +27,16 @@ from dreamhome.game.actions import (
 )
 from dreamhome.game.observation import Observation
 from dreamhome.game.roles import TAKE_ROOM_AT_ROUND_START, first_timed_effect
-from dreamhome.game.state import MARKER_COLUMN, Resource
+from dreamhome.game.state import Resource
 from dreamhome.house import House
 from dreamhome.players.bot import Bot
 from dreamhome.players.lookahead import MEDIUM, Settings, end_action, rounds_house, unseen_pool, without
-from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
+from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_total
 from dreamhome.seeds import check_seed
 
 if TYPE_CHECKING:
-    pass
+    from dreamhome.solver.place import Take
 
 
 class RandomBot(Bot):
@@ -147,7 +146,7 @@ def make_bot(name: str, seed: int, seat: int) -> Bot:
         return _import_bot(name)(seed, seat)
     if name.partition("@")[0] in SEARCH_BOTS:
         try:
-            from dreamhome.openspiel.bots import make_search_bot
+            from dreamhome.players.search_bots import make_search_bot
         except ImportError as exc:
             raise DreamhomeError(f"bot '{name}' needs OpenSpiel: pip install -e '.[openspiel]' ({exc})") from None
         return make_search_bot(name, seed, seat)
@@ -193,17 +192,14 @@ class SolverBot(GreedyBot):
     - the end game: the actions of `best_final_score` (CP-SAT, one worker, fixed seed), in order;
     - everything else as the greedy bot.
 
-    With `samples` > 0 the look-ahead replaces the pool by sampled futures (completion.add_offers),
-    averaged in one model: measured no stronger on the benchmark's seeds, at 5× the time a
-    decision (docs/PERFORMANCE.md, benchmarks/tuning_bots.py).
+    The variants measured against it (sampled futures, the first-player marker's worth, …) are
+    subclasses outside the package: benchmarks/tuning_bots.py, on
+    tests/helpers/sampled_futures.py (docs/PERFORMANCE.md).
     """
 
     name = "solver"
     settings: Settings = MEDIUM  # the look-ahead's settings (lookahead.MEDIUM: work, columns, swap helpers)
     roof_odds = 0.7  # the chance-and-cost discount per roof card still missing (roof outlook)
-    marker_value = 0.0  # the first-player marker's worth to the column comparison (`_take_bonus`)
-    samples = 0  # sampled futures per look-ahead (0: the whole pool, no rounds; docs/PERFORMANCE.md)
-    offer_size = 5  # room cards a player sees on the track when its turn comes, at most
 
     def __init__(self, seed: int, seat: int):
         super().__init__(seed, seat)
@@ -256,29 +252,6 @@ class SolverBot(GreedyBot):
         medium bot leaves its swap helpers out, for speed)."""
         return rounds_house(obs.rules, house, self.settings)
 
-    def _scenarios(self, obs: Observation, house: House, pool: dict[int, int]) -> list[list[dict[int, int]]] | None:
-        """`samples` sampled futures for one look-ahead, or None for the whole pool. They leave
-        out the track's cards, so a card in hand (or each compared column's) is never dealt again."""
-        return [self._offers(obs, house, pool) for _ in range(self.samples)] or None
-
-    def _scenario_weights(self, scenarios: list[Any] | None) -> list[int] | None:
-        """Each scenario's weight in the column comparison (None: all alike)."""
-        return None
-
-    def _offers(self, obs: Observation, house: House, pool: dict[int, int]) -> list[dict[int, int]]:
-        """One sampled future (a determinisation): the unseen room cards, less those on the track
-        now, dealt `offer_size` a round for the rounds still to come."""
-        deck = dict(pool)
-        for code in obs.track_rooms:
-            if code is not None and deck.get(code):
-                deck[code] -= 1
-        cards = [code for code, n in sorted(deck.items()) for _ in range(n)]
-        self.rng.shuffle(cards)
-        free = sum(1 for c in house.cells if c in (EMPTY, SCAFFOLD))
-        rounds = max(obs.rules.game.rounds - obs.round, free - 1)
-        k = self.offer_size
-        return [Counter(cards[r * k : (r + 1) * k]) for r in range(rounds) if cards[r * k : (r + 1) * k]]
-
     def _lookahead(
         self, obs: Observation, house: House, pool: dict[int, int], room: int, placements: list[Placement]
     ) -> tuple[Any, Any]:
@@ -293,7 +266,6 @@ class SolverBot(GreedyBot):
                 room,
                 placements,
                 deterministic_time=self.settings.work,
-                scenarios=self._scenarios(obs, house, pool),
             )
         except DreamhomeError:  # nothing found within the work limit: no look-ahead this time
             return None, None
@@ -317,7 +289,7 @@ class SolverBot(GreedyBot):
         the best completion with the column's room card placed now, plus its resource card's
         value; ties to the better greedy rank. The placement found is kept for the placement
         that follows, if nothing it depends on changes meanwhile."""
-        from dreamhome.solver.place import Take, best_take_now
+        from dreamhome.solver.place import Take
 
         rules = obs.rules
         house = obs.houses[obs.me]
@@ -334,23 +306,22 @@ class SolverBot(GreedyBot):
         if not options:
             return ranked[0]
         light = self._light(obs, house)
-        pool = self._pool(obs)
-        scenarios = self._scenarios(obs, house, pool)
         try:
-            _value, index, placement = best_take_now(
-                rules,
-                light,
-                pool,
-                [take for _a, take in options],
-                deterministic_time=self.settings.work * len(options),
-                scenarios=scenarios,
-                weights=self._scenario_weights(scenarios),
-            )
+            index, placement = self._solve_takes(obs, light, self._pool(obs), [take for _a, take in options])
         except DreamhomeError:  # nothing found within the work limit: the greedy choice
             return ranked[0]
         action, take = options[index]
         self.planned = (plan_key(light), take.card, placement)
         return action
+
+    def _solve_takes(self, obs: Observation, light: House, pool: dict[int, int], takes: list[Take]) -> tuple[int, Placement]:
+        """The one solve comparing the columns (`place.best_take_now`, the work bound a column):
+        the index of the best take and its card's placement."""
+        from dreamhome.solver.place import best_take_now
+
+        work = self.settings.work * len(takes)
+        _value, index, placement = best_take_now(obs.rules, light, pool, takes, deterministic_time=work)
+        return index, placement
 
     def _placement_bonus(self, obs: Observation, house: House, room: int, placements: list[Placement]) -> tuple[float, ...]:
         """A value per placement added in the column comparison: none for the solver bot (a
@@ -358,14 +329,9 @@ class SolverBot(GreedyBot):
         return ()
 
     def _take_bonus(self, obs: Observation, action: TakeColumn, room: int) -> float:
-        """What comes with a column's room card: its resource card's value, and for the column
-        that carries the first-player marker (ROUND-3, ROUND-ORDER) `marker_value` — leading
-        the next round means the first pick of the whole track — unless no round follows; half
-        of it when the bot leads already (taking the column keeps the lead, ROUND-4)."""
-        value = self._resource_value(obs, obs.track_res[action.column], room)
-        if action.column == MARKER_COLUMN and obs.round < obs.rules.game.rounds:
-            value += self.marker_value if obs.first != obs.me else self.marker_value / 2
-        return value
+        """What comes with a column's room card: its resource card's value (the measured variants
+        weigh it otherwise: the first-player marker, denial, resources early)."""
+        return self._resource_value(obs, obs.track_res[action.column], room)
 
     def _resource_value(self, obs: Observation, res: Resource | None, room: int) -> float:
         """Roofs by their outlook (below); everything else as the greedy bot."""

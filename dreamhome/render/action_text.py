@@ -54,9 +54,15 @@ def describe(state: GameState, action: Action, lang: str = DEFAULT_LANG) -> str:
         return state.action_text(action)
     rules = state.rules
     args = {f.name: _field_text(rules, f.name, getattr(action, f.name), lang) for f in fields(action)}
-    card_id = state._card_for(action)  # same package: the card the engine's own text names
-    args["card"] = rules.card_name(card_id, lang) if card_id is not None else (action.role or "").replace("_", " ")
+    args["card"] = card_used(state, action, lang)
     return text(key, lang, **args)
+
+
+def card_used(state: GameState, action: Action, lang: str = DEFAULT_LANG) -> str:
+    """The name of the held card an action uses, the one the engine's own text names
+    (`GameState.card_for`); its role, said plainly, if no card is known."""
+    card_id = state.card_for(action)
+    return state.rules.card_name(card_id, lang) if card_id is not None else (action.role or "").replace("_", " ")
 
 
 def room_text(rules: Ruleset, code: int | None, lang: str = DEFAULT_LANG) -> str:

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from html import escape
 
-from dreamhome.game.record import GameResult
 from dreamhome.i18n import DEFAULT_LANG
 from dreamhome.i18n import text as ui
 from dreamhome.render.replay_page import replay_html
 from dreamhome.render.review_text import decision_line, mark_text, summary_lines
-from dreamhome.review.game import GameReview, review_game
+from dreamhome.review.game import GameReview
 
 COLOURS = ("#2b7bb9", "#d9534f", "#5cb85c", "#f0ad4e", "#8e44ad", "#555555")
 WIDTH, HEIGHT, PAD, LEGEND = 720, 260, 36, 110  # the plot, its margins, the legend at its right
@@ -139,9 +138,4 @@ def _costliest(review: GameReview, lang: str) -> str:
     return "".join(parts)
 
 
-def review_page_for_game(result: GameResult, lang: str = DEFAULT_LANG) -> str:
-    """The browser table's "Review this game": the annotated page of a game just finished."""
-    return review_html(review_game(result), lang)
-
-
-__all__ = ["chart_svg", "review_html", "review_page_for_game"]
+__all__ = ["chart_svg", "review_html"]

@@ -1,27 +1,19 @@
-"""A chunk of report games: each game played and summarised for every figure of the report.
+"""A report game: each game played and summarised for every figure of the report.
 
-`play_report_chunk` is what the what-if executors run on a worker (`executor(..., play=...)`):
-it takes the what-if engine's chunk payload (ruleset source, variants, players, bots, seeds)
-and returns the same chunk shape, so the what-if store keeps and verifies it (the runner sends
-the report's condition index as the payload's `ruleset`, so even a chunk the executors rebuild
-after a crash finds its way back). A game's summary is a pure function of the payload and its seed.
+`play_report_chunk` is what the what-if executors run on a worker (`executor(..., play=...)`,
+through the what-if runner's `play_stores`): the what-if engine's chunk loop (`play_games`)
+with the report's summary of a game, so a chunk has the what-if shape and the what-if store
+keeps and verifies it. A game's summary is a pure function of the payload and its seed.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from dreamhome.dsl.compiler import compile_rules
 from dreamhome.game.actions import DiscardColumn, TakeColumn, TakeRoomAtRoundStart
 from dreamhome.game.state import GameState
 from dreamhome.report.restricted import RestrictedBot, column_cards, make_seat, takes
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_components
-
-
-@lru_cache(maxsize=16)
-def _rules(source: str, variants: tuple[str, ...]) -> Ruleset:
-    return compile_rules(text=source, name="report", variants=list(variants))
+from dreamhome.whatif.experiment import play_games
 
 
 def play_report_game(rules: Ruleset, players: int, bots: list[str], seed: int) -> dict:
@@ -81,13 +73,11 @@ def play_report_game(rules: Ruleset, players: int, bots: list[str], seed: int) -
 
 
 def play_report_chunk(job: dict) -> dict:
-    """Play one chunk (game i from seed `seed + i`); a crash is kept with its seed."""
-    rules = _rules(job["source"], tuple(job["variants"]))
-    games = []
-    for i in range(job["start"], job["end"]):
-        seed = job["seed"] + i
-        try:
-            games.append({"game": i, **play_report_game(rules, job["players"], list(job["bots"]), seed)})
-        except Exception as exc:  # noqa: BLE001 - a crash is reported with its seed; the run goes on
-            games.append({"game": i, "seed": seed, "error": f"{type(exc).__name__}: {exc}"})
-    return {"ruleset": job["ruleset"], "start": job["start"], "end": job["end"], "games": games}
+    """Play one chunk of a condition (game i from seed `seed + i`) through the what-if engine's
+    chunk loop (`play_games`: its rules cache, a crash kept with its seed), each game summarised
+    for the report."""
+    return play_games(job, _report_game)
+
+
+def _report_game(rules: Ruleset, job: dict, seed: int) -> dict:
+    return play_report_game(rules, job["players"], list(job["bots"]), seed)

@@ -1,12 +1,13 @@
-"""Play a report's plan through the what-if engine: its store (one directory a condition, so
-an interrupted report resumes), its executors (in process, a process pool, Ray) and its
-determinism (the games are a function of the payload, sorted by game index when read)."""
+"""Play a report's plan through the what-if engine: each condition is a what-if experiment
+(`ReportPlan.experiment`) in a what-if store of its own (one directory a condition, so an
+interrupted report resumes), and the what-if runner (`play_stores`) plays them all through one
+executor (in process, a process pool, Ray), with its progress. What is the report's own here:
+its plan read back per condition, its `--precision` rounds and its time estimate."""
 
 from __future__ import annotations
 
 import math
-import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,12 @@ from dreamhome.fileio import check_output_dir
 from dreamhome.report.plan import Condition, ReportPlan
 from dreamhome.report.play import play_report_chunk
 from dreamhome.report.power import first_seat_rate, more_games, width
-from dreamhome.whatif.executors import executor
 from dreamhome.whatif.experiment import job_payload
+from dreamhome.whatif.runner import out_or_temp, play_stores
 from dreamhome.whatif.store import Store
 
 GAMES_DIR = "games"
+TEMP_PREFIX = "dreamhome-report-"
 
 
 def run_plan(
@@ -34,42 +36,14 @@ def run_plan(
     warn: Callable[[str], None] | None = None,
 ) -> dict[Condition, list[dict]]:
     """Every condition's games (sorted by game index), played or read back from `out`."""
-    temp = None
-    if out is None:
-        temp = tempfile.TemporaryDirectory(prefix="dreamhome-report-")
-        out = temp.name
-    try:
-        check_output_dir(Path(out))
+    with out_or_temp(out, TEMP_PREFIX) as folder:
+        check_output_dir(Path(folder))
         conditions = plan.conditions()
-        stores = [Store(Path(out) / GAMES_DIR / c.key, plan.experiment(c), resume) for c in conditions]
-        total = sum(c.games for c in conditions)
-        finished = 0
-        todo: list[tuple[int, tuple[int, int, int]]] = []
-        for k, store in enumerate(stores):
-            done = store.done()
-            if warn is not None:
-                for problem in store.problems:
-                    warn(problem)
-            finished += sum(b - a for _r, a, b in done)
-            todo += [(k, job) for job in store.exp.jobs() if job not in done]
-        if progress is not None:
-            progress(finished, total)
-        run = executor(executor_name, address, play=play_report_chunk)
-        for chunk in run(_payloads(stores, todo), workers):
-            k = chunk["ruleset"]  # the condition's index, sent as the payload's ruleset
-            stores[k].save({**chunk, "ruleset": 0})
-            finished += chunk["end"] - chunk["start"]
-            if progress is not None:
-                progress(finished, total)
+        stores = [Store(Path(folder) / GAMES_DIR / c.key, plan.experiment(c), resume) for c in conditions]
+        play_stores(
+            stores, play_report_chunk, executor_name=executor_name, workers=workers, address=address, progress=progress, warn=warn
+        )
         return {c: store.load_games()[0] for c, store in zip(conditions, stores)}
-    finally:
-        if temp is not None:
-            temp.cleanup()
-
-
-def _payloads(stores: list[Store], todo: list[tuple[int, tuple[int, int, int]]]) -> Iterator[dict]:
-    for k, job in todo:
-        yield {**job_payload(stores[k].exp, job), "ruleset": k}
 
 
 def check_precision(target: object) -> float:
@@ -95,14 +69,10 @@ def run_to_precision(
     MAX_GAMES. Returns the plan with its blocks and the games; each round's decision reads
     the games alone, so a seed gives the same blocks on any executor."""
     check_precision(target)
-    temp = None
-    if out is None:  # the rounds share one store; the caller's own directory otherwise
-        temp = tempfile.TemporaryDirectory(prefix="dreamhome-report-")
-        out = temp.name
-    try:
+    with out_or_temp(out, TEMP_PREFIX) as folder:  # the rounds share one store
         resume = bool(options.pop("resume", False))
         while True:
-            played = run_plan(plan, out, resume=resume, **options)
+            played = run_plan(plan, folder, resume=resume, **options)
             resume = True  # the next round continues the same store
             merged = plan.merged(played)
             added = False
@@ -123,9 +93,6 @@ def run_to_precision(
                             )
             if not added:
                 return plan, played
-    finally:
-        if temp is not None:
-            temp.cleanup()
 
 
 def _twins(plan: ReportPlan, cond: Condition) -> list[Condition]:

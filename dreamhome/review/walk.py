@@ -80,7 +80,7 @@ def walk_record(
     """Replay and verify `data` (a record), then evaluate each decision with `work` units of
     CP-SAT deterministic time a solve; `on_decision(done, total)` reports progress."""
     positions: list[GameState] = []
-    result = replay_record(data, source, on_step=lambda state: positions.append(state.clone()))
+    result = replay_record(data, source, on_step=lambda state: positions.append(state.snapshot()))
     # The replay's own events (verified equal to the record's): a record/1's action names read as record/2's.
     events = [(i, e) for i, e in enumerate(result.state.events) if "action" in e and not e.get("forced")]
     if len(events) != len(positions) - 1:

@@ -202,35 +202,3 @@ def _run_token(hm: HouseModel, stage: Stage, cells: Sequence[int], room: int, na
             m.add(has >= sum(ups) + prev - 1)
         out.append(has)
     return out
-
-
-def add_offers(
-    hm: HouseModel,
-    completion: Completion,
-    offers: list[dict[int, int]],
-    name: str = "offer",
-    hand: InHand | None = None,
-) -> None:
-    """The cards still to come as rounds, not as one pool: at most one card is taken from each
-    round's offer (ROUND-*), so fresh cards of a type are at most the rounds that offer it.
-    `hand`: the card in hand is one more card, of its type when placed face up, else an empty
-    room. The solver bot samples the offers it cannot see (a determinisation, never the deck
-    order)."""
-    m = hm.model
-    taken: dict[int, list[cp_model.IntVar]] = {}
-    every: list[cp_model.IntVar] = []
-    for r, offer in enumerate(offers):
-        here: list[cp_model.IntVar] = []
-        for room, n in sorted(offer.items()):
-            if n > 0:
-                y = m.new_bool_var(f"{name}{r}_{room}")
-                taken.setdefault(room, []).append(y)
-                here.append(y)
-        if here:
-            m.add_at_most_one(here)
-            every += here
-    for room in sorted({hm.classes[k].room for (_c, k) in completion.fresh if hm.classes[k].kind == "up"}):
-        ups = fresh_of_type(hm, completion.fresh, room)
-        in_hand = hand.face_up.get(room, 0) if hand is not None else 0
-        m.add(sum(ups) <= sum(taken.get(room, [])) + in_hand)
-    m.add(sum(completion.fresh.values()) <= sum(every) + (1 if hand is not None else 0))

@@ -29,7 +29,7 @@ from dreamhome.house import House
 from dreamhome.legality import house_violations, summarize_violations
 from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
 from dreamhome.scoring import add_final_score
-from dreamhome.solver.completion import InHand, add_completion, add_offers, completion_classes
+from dreamhome.solver.completion import Completion, InHand, add_completion, completion_classes
 from dreamhome.solver.expr import Expr
 from dreamhome.solver.swaps import Swaps
 
@@ -100,13 +100,10 @@ def completion_bound(
     workers: int = 1,
     seed: int = 0,
     deterministic_time: float | None = None,
-    offers: list[dict[int, int]] | None = None,
 ) -> tuple[int, bool]:
     """The best final score of any completion of `house` (then its end game), and whether it is
-    proven. `offers`: the rounds still to come as the cards each offers, one card taken from each
-    (completion.add_offers) — benchmarks/value_of_information.py's clairvoyant ceiling."""
-    scenarios = None if offers is None else [offers]
-    value, proven, _ = _solve_completion(rules, house, pool, [], time_limit, workers, seed, deterministic_time, scenarios)
+    proven."""
+    value, proven, _ = _solve_completion(rules, house, pool, [], time_limit, workers, seed, deterministic_time)
     return value, proven
 
 
@@ -119,16 +116,13 @@ def best_placement_now(
     *,
     deterministic_time: float | None = None,
     seed: int = 0,
-    scenarios: list[list[dict[int, int]]] | None = None,
 ) -> tuple[int, Placement]:
     """One solve instead of one per placement: the completion where the card in hand goes on one
     of `placements` now (`pool`: the cards still to come, the card in hand not among them).
     Returns the best completion's score and the placement the card in hand takes. The solver
-    bot uses this; `place` needs every placement's own bound.
-    `scenarios`: sampled futures, each the rounds still to come with one card taken from each
-    (completion.add_offers), besides the card in hand; the value is their average."""
+    bot uses this; `place` needs every placement's own bound."""
     value, _proven, chosen = best_placement_bound(
-        rules, house, pool, card, placements, deterministic_time=deterministic_time, seed=seed, scenarios=scenarios
+        rules, house, pool, card, placements, deterministic_time=deterministic_time, seed=seed
     )
     return value, chosen
 
@@ -143,15 +137,14 @@ def best_placement_bound(
     time_limit: float | None = None,
     deterministic_time: float | None = None,
     seed: int = 0,
-    scenarios: list[list[dict[int, int]]] | None = None,
 ) -> tuple[int, bool, Placement]:
     """`best_placement_now` under a wall-clock limit, saying whether the value is proven: the
     hints of a human seat (dreamhome.players.hints) must answer within a second and say so when
     the solver ran out of time."""
     options = [(0, card, pl) for pl in placements]
-    total, proven, chosen = _solve_completion(rules, house, pool, options, time_limit, 1, seed, deterministic_time, scenarios)
+    total, proven, chosen = _solve_completion(rules, house, pool, options, time_limit, 1, seed, deterministic_time)
     assert chosen is not None  # the model places the card in hand on exactly one of `placements`
-    return round(total / max(len(scenarios or ()), 1)), proven, placements[chosen]
+    return total, proven, placements[chosen]
 
 
 @dataclass(frozen=True)
@@ -169,6 +162,20 @@ TAKE_SCALE = 1000
 """`best_take_now`'s objective unit: a point is 1,000, a bonus is kept to 1/100 of a point."""
 
 
+def take_options(takes: list[Take], per: int = 1) -> tuple[list[Option], list[int]]:
+    """The options of a choice among takes, and each one's bonus in the objective's unit
+    (`TAKE_SCALE`, for an objective that sums `per` completions): a bonus kept to the hundredth
+    of a point, the last digit preferring earlier takes among equal values (at most 9 takes)."""
+    options = [(i, take.card, pl) for i, take in enumerate(takes) for pl in take.placements]
+    extras = [take.placement_bonus[j] if take.placement_bonus else 0.0 for take in takes for j in range(len(take.placements))]
+    if not options:
+        raise DreamhomeError("place: no take has a placement")
+    if len(takes) > 9:
+        raise DreamhomeError("place: at most 9 takes are compared in one solve")
+    bonus = [round((takes[i].bonus + extra) * per * 100) * 10 + (len(takes) - i) for (i, _c, _p), extra in zip(options, extras)]
+    return options, bonus
+
+
 def best_take_now(
     rules: Ruleset,
     house: House,
@@ -177,42 +184,103 @@ def best_take_now(
     *,
     deterministic_time: float | None = None,
     seed: int = 0,
-    scenarios: list[list[dict[int, int]]] | None = None,
-    weights: list[int] | None = None,
 ) -> tuple[float, int, Placement]:
     """One solve for a choice among cards on the track, instead of one `best_placement_now` per
     card: `pool` counts every card of `takes` (they are still to come until one is taken). The
     value of a take is the best completion with its card placed now plus its bonus; returns the
     best value, the index of its take and the placement. Equal values go to the earlier take, so
     a caller ranks its takes by preference. (The solver bot compares columns with it.)"""
-    options = [(i, take.card, pl) for i, take in enumerate(takes) for pl in take.placements]
-    extras = [take.placement_bonus[j] if take.placement_bonus else 0.0 for take in takes for j in range(len(take.placements))]
-    if not options:
-        raise DreamhomeError("place: no take has a placement")
-    n = sum(weights) if weights else max(len(scenarios or ()), 1)
-    # Objective in thousandths of a point per scenario; a bonus is kept to the hundredth, and the
-    # last digit prefers earlier takes among equal values (at most 9 takes).
-    if len(takes) > 9:
-        raise DreamhomeError("place: at most 9 takes are compared in one solve")
-    bonus = [round((takes[i].bonus + extra) * n * 100) * 10 + (len(takes) - i) for (i, _c, _p), extra in zip(options, extras)]
+    options, bonus = take_options(takes)
     total, _proven, chosen = _solve_completion(
-        rules,
-        house,
-        pool,
-        options,
-        None,
-        1,
-        seed,
-        deterministic_time,
-        scenarios,
-        from_pool=True,
-        scale=TAKE_SCALE,
-        option_bonus=bonus,
-        weights=weights,
+        rules, house, pool, options, None, 1, seed, deterministic_time, from_pool=True, scale=TAKE_SCALE, option_bonus=bonus
     )
     assert chosen is not None  # the model places exactly one option
     i, _card, placement = options[chosen]
-    return (total - (len(takes) - i)) / (TAKE_SCALE * n), i, placement
+    return (total - (len(takes) - i)) / TAKE_SCALE, i, placement
+
+
+class CompletionModel:
+    """One CP-SAT model of a house's completion (then its end game), the card in hand placed by
+    the model on one of `options`; with `from_pool`, cards the pool still counts, one of which
+    the model takes (`best_take_now`). Built in steps — `add_completion`, `count`, `solve` — so
+    a model may hold several completions sharing the card in hand's cell (the sampled futures
+    measured in benchmarks/tuning_bots.py, tests/helpers/sampled_futures.py)."""
+
+    def __init__(self, rules: Ruleset, house: House, pool: dict[int, int], options: list[Option], from_pool: bool = False):
+        self.rules, self.house, self.pool, self.options = rules, house, pool, options
+        uses = helper_uses(rules, house)
+        self.discard = Counter(rules.room(r).code for r in house.discard_rooms)
+        self.n_sup = len(uses.room_discard_swap) if self.discard else 0
+        self.swaps = Swaps.of(uses)
+        self.roof_points, _picks = best_roof_discard_picks(rules, house.roofs, house.discard_roofs, len(uses.roof_discard_take))
+        cards = {card for _i, card, _pl in options}
+        self.classes = completion_classes(house, rules, sorted(set(pool) | set(self.discard) | cards))
+        self.model = cp_model.CpModel()
+        self.objective: list[Expr] = []
+        self.chosen = [self.model.new_bool_var(f"hand{j}") for j in range(len(options))]
+        self.in_hand: InHand | None = None
+        if options:
+            self.model.add_exactly_one(self.chosen)
+            # The card in hand is one card: face up, a card of its type; face down, an empty room.
+            pairs = list(zip(self.chosen, options))
+            self.in_hand = InHand(
+                face_up={c: sum(z for z, (_i, card, pl) in pairs if card == c and not pl.face_down) for c in cards},
+                from_pool={c: sum(z for z, (_i, card, _pl) in pairs if card == c) for c in cards} if from_pool else {},
+            )
+
+    def add_completion(self, name: str) -> tuple[HouseModel, Completion]:
+        """One completion of the house on the model (its variables named from `name`)."""
+        hm = HouseModel(self.rules, self.classes, model=self.model)
+        house = self.house
+        keep_open = keeps_rooms_open(self.rules, house)
+        final = add_completion(hm, house, self.pool, dict(self.discard), self.n_sup, self.swaps, keep_open, name, self.in_hand)
+        return hm, final
+
+    def count(self, hm: HouseModel, final: Completion, weight: int = 1) -> None:
+        """The completion's final score into the objective (× `weight`), the card in hand on the
+        cell its chosen option names."""
+        add_final_score(hm, final.stage, self.house)
+        hm.constant += self.roof_points
+        self.objective.append(hm.objective_expr() * weight)
+        down = hm.index.get(CardClass("down", 0))
+        for z, (_i, card, pl) in zip(self.chosen, self.options):
+            k = down if pl.face_down else hm.index.get(CardClass("up", card))
+            lit = final.fresh.get((pl.cell, k)) if k is not None else None  # no such class: no such card
+            self.model.add_implication(z, lit) if lit is not None else self.model.add(z == 0)
+
+    def solve(
+        self,
+        time_limit: float | None,
+        workers: int,
+        seed: int,
+        deterministic_time: float | None,
+        *,
+        scale: int = 1,
+        option_bonus: list[int] | None = None,
+    ) -> tuple[int, bool, int | None]:
+        """The optimum — `scale` × the counted completions' values, plus the chosen option's
+        bonus — whether it is proven, and the index of the option the card in hand takes (None
+        without a card in hand)."""
+        model = self.model
+        extra: Expr = sum(b * z for b, z in zip(option_bonus, self.chosen)) if option_bonus else 0
+        model.maximize(scale * sum(self.objective) + extra)
+        # The full linear relaxation (PLACE-C windows, token pairs, closure) in the LP, without CP-SAT's
+        # generated cuts: measured ~10× faster proofs with a room-discard swap and a house swap, where the default
+        # LP bound stays far above the optimum (docs/PERFORMANCE.md).
+        settings = SolveSettings(
+            workers=workers,
+            seed=seed,
+            time_limit=None if time_limit is None else max(time_limit, 0.001),
+            deterministic_time=deterministic_time,  # reproducible whatever the machine's load (bots, what-ifs)
+            linearization_level=2,
+            cut_level=0,
+        )
+        solver = new_solver(settings)
+        result = solver.solve(model)
+        if not found(result):
+            raise DreamhomeError(f"place: no completion of the house found ({solver.status_name(result)})")
+        chosen = next((j for j, z in enumerate(self.chosen) if solver.value(z)), None)
+        return round(solver.objective_value), result == cp_model.OPTIMAL, chosen
 
 
 def _solve_completion(
@@ -224,75 +292,15 @@ def _solve_completion(
     workers: int,
     seed: int,
     deterministic_time: float | None,
-    scenarios: list[list[dict[int, int]]] | None = None,
     *,
     from_pool: bool = False,
     scale: int = 1,
     option_bonus: list[int] | None = None,
-    weights: list[int] | None = None,
 ) -> tuple[int, bool, int | None]:
-    """The model's optimum — `scale` × the sum of the best completions' values over `scenarios`
-    (one without), plus the chosen option's bonus — whether it is proven, and the index of the
-    option the card in hand takes (None without a card in hand: `options` empty).
-
-    `options`: the ways to place the card in hand now; with `from_pool`, cards the pool still
-    counts, one of which the model takes (`best_take_now`)."""
-    uses = helper_uses(rules, house)
-    discard = Counter(rules.room(r).code for r in house.discard_rooms)
-    n_sup = len(uses.room_discard_swap) if discard else 0
-    swaps = Swaps.of(uses)
-    roof_points, _picks = best_roof_discard_picks(rules, house.roofs, house.discard_roofs, len(uses.roof_discard_take))
-    cards = {card for _i, card, _pl in options}
-    types = sorted(set(pool) | set(discard) | cards)
-    classes = completion_classes(house, rules, types)
-    model = cp_model.CpModel()
-    objective: list[Expr] = []
-    chosen_lits = [model.new_bool_var(f"hand{j}") for j in range(len(options))]
-    in_hand: InHand | None = None
-    if options:
-        model.add_exactly_one(chosen_lits)
-        # The card in hand is one card: face up, a card of its type; face down, an empty room.
-        pairs = list(zip(chosen_lits, options))
-        in_hand = InHand(
-            face_up={c: sum(z for z, (_i, card, pl) in pairs if card == c and not pl.face_down) for c in cards},
-            from_pool={c: sum(z for z, (_i, card, _pl) in pairs if card == c) for c in cards} if from_pool else {},
-        )
-    for s, scenario in enumerate(scenarios or [None]):
-        # One completion per sampled future (the bot's scenarios), all on one model; the card in
-        # hand goes on the same cell in every one of them.
-        hm = HouseModel(rules, classes, model=model)
-        final = add_completion(hm, house, pool, dict(discard), n_sup, swaps, keeps_rooms_open(rules, house), f"s{s}", in_hand)
-        if scenario is not None:
-            add_offers(hm, final, scenario, f"s{s}_offer", in_hand)
-        add_final_score(hm, final.stage, house)
-        hm.constant += roof_points
-        objective.append(hm.objective_expr() * (weights[s] if weights else 1))
-        if not options:
-            continue
-        down = hm.index.get(CardClass("down", 0))
-        for z, (_i, card, pl) in zip(chosen_lits, options):
-            k = down if pl.face_down else hm.index.get(CardClass("up", card))
-            lit = final.fresh.get((pl.cell, k)) if k is not None else None  # no such class: no such card
-            model.add_implication(z, lit) if lit is not None else model.add(z == 0)
-    extra: Expr = sum(b * z for b, z in zip(option_bonus, chosen_lits)) if option_bonus else 0
-    model.maximize(scale * sum(objective) + extra)
-    # The full linear relaxation (PLACE-C windows, token pairs, closure) in the LP, without CP-SAT's
-    # generated cuts: measured ~10× faster proofs with a room-discard swap and a house swap, where the default
-    # LP bound stays far above the optimum (docs/PERFORMANCE.md).
-    settings = SolveSettings(
-        workers=workers,
-        seed=seed,
-        time_limit=None if time_limit is None else max(time_limit, 0.001),
-        deterministic_time=deterministic_time,  # reproducible whatever the machine's load (bots, what-ifs)
-        linearization_level=2,
-        cut_level=0,
-    )
-    solver = new_solver(settings)
-    result = solver.solve(model)
-    if not found(result):
-        raise DreamhomeError(f"place: no completion of the house found ({solver.status_name(result)})")
-    chosen = next((j for j, z in enumerate(chosen_lits) if solver.value(z)), None)
-    return round(solver.objective_value), result == cp_model.OPTIMAL, chosen
+    """`CompletionModel` with one completion, solved."""
+    built = CompletionModel(rules, house, pool, options, from_pool)
+    built.count(*built.add_completion("s0"))
+    return built.solve(time_limit, workers, seed, deterministic_time, scale=scale, option_bonus=option_bonus)
 
 
 def placement_bounds(

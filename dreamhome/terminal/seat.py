@@ -35,14 +35,15 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.fileio import OutputError, check_output
 from dreamhome.game.actions import Action, DiscardColumn, TakeColumn, TakeRoomAtRoundStart
 from dreamhome.game.phases import Phase
-from dreamhome.game.record import GameResult, bot_turn, write_record
+from dreamhome.game.record import GameResult, write_record
 from dreamhome.game.state import GameState, Resource
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, text
 from dreamhome.players import lookahead
 from dreamhome.players.bots import Bot
 from dreamhome.players.hints import AT_LEAST, HINT_WORK, Hint, bound_text
-from dreamhome.render.action_text import describe, resource_text, roof_text, room_text
+from dreamhome.players.playing import bot_turn
+from dreamhome.render.action_text import card_used, describe, resource_text, roof_text, room_text
 from dreamhome.render.hint_text import reason_text
 from dreamhome.render.house_text import held_text, house_grid, house_with_score
 from dreamhome.render.result_text import result_line
@@ -409,12 +410,6 @@ class Menu:
         if not plain or not uses:
             return cls(tuple(range(len(legal))), ())
         return cls((*plain, None), uses)
-
-
-def card_used(state: GameState, action: Action, lang: str = DEFAULT_LANG) -> str:
-    """The name of the held card an action uses (its role, said plainly, if no card is known)."""
-    card_id = state._card_for(action)  # same package: the card the engine's own text names (as `describe`)
-    return state.rules.card_name(card_id, lang) if card_id is not None else (action.role or "").replace("_", " ")
 
 
 def save_path_problem(path: str) -> str | None:

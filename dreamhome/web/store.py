@@ -21,7 +21,7 @@ key at any seat: its game can be watched and replayed, never acted on.
 Why a loaded game's bots are resumed, not made anew: a bot's random stream and plan move on at
 each of its decisions, so bots made again from the seed would play differently after a restart.
 Before a loaded game's bots move again, the game is replayed from its seed with each bot
-choosing again at its own decisions (`record.resume_record`), which leaves every bot exactly
+choosing again at its own decisions (`playing.resume_record`), which leaves every bot exactly
 where it was: a game interrupted by a restart ends as the same game played without one.
 
 Why a move counts only once it is stored (`GameStore.change`): a move applied in memory but not
@@ -62,11 +62,12 @@ from dreamhome import fileio
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import action_from_dict
 from dreamhome.game.phases import Phase
-from dreamhome.game.record import HUMAN, GameResult, resume_record
+from dreamhome.game.record import GameResult
 from dreamhome.game.state import GameState
 from dreamhome.house import House, house_from_json, house_to_json
 from dreamhome.players import roster
 from dreamhome.players.bot import Bot
+from dreamhome.players.playing import HUMAN, resume_record
 from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import Ruleset
 from dreamhome.web import own_files

@@ -17,7 +17,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from dreamhome.engine.placement import Placement, placement_refusal
 from dreamhome.game.actions import Action
+from dreamhome.game.phases import Phase
 from dreamhome.game.roles import has_role
 from dreamhome.game.state import GameState
 from dreamhome.house import House
@@ -27,10 +29,10 @@ from dreamhome.players.lookahead import SCORE
 from dreamhome.players.roster import LEVELS
 from dreamhome.render.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.render.card_text import all_card_texts
-from dreamhome.render.event_text import event_text
 from dreamhome.render.hint_text import reason_text
 from dreamhome.render.house_svg import house_svg
 from dreamhome.render.how_to_play import how_to_play, phase_reasons
+from dreamhome.render.move_log import last_placed, move_log
 from dreamhome.render.result_text import result_line
 from dreamhome.render.score_text import line_text
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
@@ -56,12 +58,67 @@ def page_texts(lang: str = DEFAULT_LANG) -> dict[str, str]:
     return {key: text(key, lang) for key in keys() if key.startswith(("table.", "phase."))}
 
 
-def _event_text(state: GameState, event: dict[str, Any], names: list[str], lang: str) -> str:
-    """One line of the log in `lang` (dreamhome.render.event_text, as the replay page says it), its
-    player named as the page names the seats."""
-    player = event.get("player")
-    who = names[player] if isinstance(player, int) and 0 <= player < len(names) else str(player)
-    return event_text(state, event, who, lang)
+def add_moves(view: dict[str, Any], state: GameState, names: list[str], since: int, lang: str) -> None:
+    """The whole log ("Moves", issue 33): `moves`, every event of the game in order, each take or
+    discard naming its cards (dreamhome.render.move_log, from the public events alone: SEE-1);
+    `latest`, the index in `moves` of the latest decision (highlighted); `log_since`, the first
+    move after the seat's last decision (what happened since, shown as new); and `log`, the texts
+    from `log_since` on (the log as pages before the whole log read it)."""
+    moves = move_log(state, names, lang)
+    view["moves"] = [m.to_json() for m in moves]
+    decisions = [k for k, m in enumerate(moves) if m.kind != "note"]
+    view["latest"] = decisions[-1] if decisions else None
+    view["log_since"] = since
+    view["log"] = [m.text for m in moves[since:]]
+
+
+def add_refusals(view: dict[str, Any], state: GameState, lang: str) -> None:
+    """`refusals`: while the seat places its room card (PLACE-*) or a furnishing's token
+    (FURN-*), each space of its house that may not take it, with the rule that refuses it in
+    `lang`: a click on a refused cell says why (issue 33). Empty on any other decision."""
+    view["refusals"] = {}
+    if not view["legal"]:
+        return
+    if state.phase == Phase.PLACE and state.pending_room is not None:
+        view["refusals"] = _place_refusals(state, state.pending_room, lang)
+    elif state.phase == Phase.TOKEN and state.pending_res is not None:
+        view["refusals"] = _token_refusals(state, state.pending_res.id, lang)
+
+
+def _place_refusals(state: GameState, code: int, lang: str) -> dict[str, str]:
+    """Each space the room card may not take face up, and whether it may go there face down
+    (`engine.placement.placement_refusal`, the test `legal_placements` makes)."""
+    rules = state.rules
+    house, room = state.houses[state.actor], rules.room_of_code(code)
+    card = rules.card_name(room.id, lang)
+    refusals = {}
+    for i, cell in enumerate(rules.board.cells):
+        rule = placement_refusal(rules, house, code, Placement(i, False))
+        if rule is None:
+            continue
+        reason = text(f"refusal.{rule}", lang, cell=cell, card=card, max=len(room.points))
+        if placement_refusal(rules, house, code, Placement(i, True)) is None:
+            reason = text("refusal.face_down_ok", lang, reason=reason)
+        refusals[cell] = reason
+    return refusals
+
+
+def _token_refusals(state: GameState, furnishing: str, lang: str) -> dict[str, str]:
+    """Each space the furnishing's token may not go on (`token_cells`, the engine's list, is
+    where it may): not a face-up card of the printed type (FURN-TYPE), else its room holds a
+    token already (FURN-ONE)."""
+    rules = state.rules
+    printed = rules.furnishing(furnishing).room
+    if printed is None:
+        return {}
+    house, code = state.houses[state.actor], rules.room(printed).code
+    allowed = set(state.token_cells(state.actor, furnishing))
+    token, room = rules.card_name(furnishing, lang), rules.card_name(printed, lang)
+    return {
+        cell: text("refusal.FURN-TYPE" if house.cells[i] != code else "refusal.FURN-ONE", lang, token=token, room=room)
+        for i, cell in enumerate(rules.board.cells)
+        if i not in allowed
+    }
 
 
 def seat_label(game: Game, seat: int, lang: str = DEFAULT_LANG, you: int | None = None) -> str:
@@ -85,6 +142,27 @@ def _since_last_decision(events: list[dict[str, Any]], seats: set[int]) -> int:
     return 0
 
 
+def _legal_view(state: GameState, lang: str) -> list[dict[str, Any]]:
+    """The legal actions of the seat to move as the page offers them: each with its text in
+    `lang`, its click targets, and its face (None: an action without one)."""
+    legal = []
+    for index, action in enumerate(state.legal_actions()):
+        fields = action.to_dict()
+        cells, columns = _targets(fields)
+        legal.append(
+            {
+                "index": index,
+                "type": fields["type"],
+                "text": describe(state, action, lang),
+                "cells": cells,
+                "columns": columns,
+                # face up or down (None: no such choice), which the page's Face down control picks
+                "face_down": fields["face_down"] if isinstance(fields.get("face_down"), bool) else None,
+            }
+        )
+    return legal
+
+
 def game_view(game: Game, you: int | None = None, since: int | None = None, lang: str = DEFAULT_LANG) -> dict[str, Any]:
     """The table as seat `you` sees it (None: the watch view, everything public and no legal
     actions), in `lang`; `since`: the first event of the log (default: the events after the
@@ -100,20 +178,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
     since = max(0, min(since, len(events)))
     to_move = game.to_move()
     mine = you is not None and to_move == you
-    legal = []
-    if mine:
-        for index, action in enumerate(state.legal_actions()):
-            fields = action.to_dict()
-            cells, columns = _targets(fields)
-            legal.append(
-                {
-                    "index": index,
-                    "type": fields["type"],
-                    "text": describe(state, action, lang),
-                    "cells": cells,
-                    "columns": columns,
-                }
-            )
+    legal = _legal_view(state, lang) if mine else []
     track = [
         {
             "column": k,
@@ -123,6 +188,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
         for k, (code, res) in enumerate(zip(obs.track_rooms, obs.track_res))
     ]
     houses = []
+    placed = last_placed(events, state.n)
     for p, house in enumerate(obs.houses):
         houses.append(
             {
@@ -132,6 +198,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
                 "svg": house_svg(rules, house, names[p], lang),
                 "helpers": [rules.card_name(h, lang) for h in house.helpers],
                 "tools": [rules.card_name(t, lang) for t in house.tools],
+                "last_placed": placed[p],  # the space that got this player's latest card (marked on the page)
             }
         )
     view: dict[str, Any] = {
@@ -159,8 +226,9 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
         "roof_discard": [roof_text(rules, rules.roofs[c].id, w, lang) for c, w in obs.roof_discard],
         "houses": houses,
         "legal": legal,
-        "log": [_event_text(state, e, names, lang) for e in events[since:]],
     }
+    add_moves(view, state, names, since, lang)
+    add_refusals(view, state, lang)
     add_card_fields(view, state, obs.houses)
     if state.is_terminal():
         view["scores"] = [
@@ -258,6 +326,8 @@ def hint_view(state: GameState, hint: Hint, lang: str = DEFAULT_LANG) -> dict[st
         "pick_proven": hint.pick_proven,
         "pick_text": bound_text(hint.pick_value, hint.pick_proven) if hint.bot_choice is not None else None,
         "reason": reason_text(state, hint.reason, lang) if hint.reason else None,
+        # what "reachable" means, said where the values are shown (issue 33); margins say their own
+        "explain": text("seat.hint_explain", lang) if all(o.measure == SCORE for o in hint.options) else None,
         "version": len(state.events),
     }
 

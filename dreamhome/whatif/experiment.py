@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -128,7 +128,7 @@ def build_experiment(
         raise DreamhomeError("name at least one ruleset or variant (the first is the baseline)")
     specs = tuple(resolve_ruleset(arg, base_rules, base_variants) for arg in rulesets)
     for spec in specs:
-        game = _rules(spec.source, spec.variants).game
+        game = chunk_rules(spec.source, spec.variants).game
         if not game.min_players <= players <= game.max_players:
             raise DreamhomeError(f"{spec.label}: players must be {game.min_players}–{game.max_players}, got {players}")
     names = tuple(bots) if bots else ("greedy",) * players
@@ -175,45 +175,62 @@ def resolve_ruleset(arg: str, base_rules: str | None = None, base_variants: Sequ
 
 
 @lru_cache(maxsize=16)
-def _rules(source: str, variants: tuple[str, ...]) -> Ruleset:
+def chunk_rules(source: str, variants: tuple[str, ...]) -> Ruleset:
+    """The rules a chunk's payload names, compiled once a worker: the next chunks of the same
+    ruleset, the what-if's and the balance report's (dreamhome.report.play) alike, reuse them."""
     return compile_rules(text=source, name="experiment", variants=list(variants))
 
 
-def play_chunk(job: dict) -> dict:
-    """Play one chunk; every game becomes a small summary, or an error naming its seed."""
-    from dreamhome.game.record import play_game
+Summarise = Callable[[Ruleset, dict, int], dict]
+"""One game of a chunk, played from `seed` under the payload's players and bots, as the summary
+its experiment keeps (without the game index, which `play_games` puts first)."""
 
-    rules = _rules(job["source"], tuple(job["variants"]))
+
+def play_games(job: dict, summarise: Summarise) -> dict:
+    """Play one chunk: game i from seed `seed + i`, each summarised by `summarise`, or kept as an
+    error naming its seed when it crashes (the rest of the chunk plays on). The one chunk loop
+    of every experiment: `play_chunk` here, `play_report_chunk` for the balance report."""
+    rules = chunk_rules(job["source"], tuple(job["variants"]))
     games = []
     for i in range(job["start"], job["end"]):
         seed = job["seed"] + i
         try:
-            result = play_game(rules, job["players"], list(job["bots"]), seed)
-        except Exception as exc:  # a crash is reported with its seed; the run goes on
+            games.append({"game": i, **summarise(rules, job, seed)})
+        except Exception as exc:  # noqa: BLE001 - a crash is reported with its seed; the run goes on
             games.append({"game": i, "seed": seed, "error": f"{type(exc).__name__}: {exc}"})
-            continue
-        state = result.state
-        counts: dict[str, int] = {}
-        for house in state.houses:
-            for code in house.cells:
-                if code >= ROOM0:
-                    name = rules.room_of_code(code).id
-                    counts[name] = counts.get(name, 0) + 1
-                elif code == FACE_DOWN:
-                    counts["empty room"] = counts.get("empty room", 0) + 1
-        summary = {
-            "game": i,
-            "seed": seed,
-            "scores": result.scores(),
-            "winners": result.winners(),
-            "first": state.initial_first,
-            "components": [dict(zip(COMPONENTS, score_components(rules, h))) for h in state.houses],
-            "cards": counts,
-        }
-        if job.get("records"):  # `whatif --records`: the runner files it apart, never in the chunk
-            summary["record"] = result.record()
-        games.append(summary)
     return {"ruleset": job["ruleset"], "start": job["start"], "end": job["end"], "games": games}
+
+
+def play_chunk(job: dict) -> dict:
+    """Play one what-if chunk; every game becomes a small summary, or an error naming its seed."""
+    return play_games(job, _summary)
+
+
+def _summary(rules: Ruleset, job: dict, seed: int) -> dict:
+    """A what-if game: its scores, winners, score components and the rooms built."""
+    from dreamhome.players.playing import play_game
+
+    result = play_game(rules, job["players"], list(job["bots"]), seed)
+    state = result.state
+    counts: dict[str, int] = {}
+    for house in state.houses:
+        for code in house.cells:
+            if code >= ROOM0:
+                name = rules.room_of_code(code).id
+                counts[name] = counts.get(name, 0) + 1
+            elif code == FACE_DOWN:
+                counts["empty room"] = counts.get("empty room", 0) + 1
+    summary = {
+        "seed": seed,
+        "scores": result.scores(),
+        "winners": result.winners(),
+        "first": state.initial_first,
+        "components": [dict(zip(COMPONENTS, score_components(rules, h))) for h in state.houses],
+        "cards": counts,
+    }
+    if job.get("records"):  # `whatif --records`: the runner files it apart, never in the chunk
+        summary["record"] = result.record()
+    return summary
 
 
 def job_payload(exp: Experiment, job: tuple[int, int, int], records: bool = False) -> dict:
@@ -241,8 +258,10 @@ __all__ = [
     "Experiment",
     "RulesetSpec",
     "build_experiment",
+    "chunk_rules",
     "check_size",
     "job_payload",
     "play_chunk",
+    "play_games",
     "resolve_ruleset",
 ]

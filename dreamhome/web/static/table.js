@@ -249,7 +249,7 @@ async function setupFront() {
     for (let s = 0; s < Number(players.value); s++) {
       const select = el("select", { class: "seat-kind", "data-seat": s, id: "seat-" + s });
       const kinds = ["person"].concat(options.bots);
-      const want = chosen[s] || (s === 0 ? "person" : "greedy");
+      const want = chosen[s] || (s === 0 ? "person" : "easy"); // a bot seat starts at the newcomer's level
       for (const b of kinds) {
         const key = b === "person" ? "table.person" : "table.level." + b; // a level has a label; other bots go by name
         const opt = el("option", { value: b }, texts[key] !== undefined ? t(key) : b);
@@ -472,12 +472,42 @@ async function draw(v) {
   drawScoreboard(v);
   drawOthers(v);
   drawChoices();
-  const log = byId("log");
-  log.textContent = "";
-  for (const line of v.log) log.append(el("li", {}, line));
-  log.scrollTop = log.scrollHeight;
+  drawMoves(v);
+  drawTitle(v);
   drawShare();
   if (v.terminal) drawFinal(v); else byId("final").hidden = true;
+}
+
+// The tab's title says when it is your turn (seen from another tab), and the game's state.
+function drawTitle(v) {
+  const title = document.querySelector("title");
+  if (title) title.removeAttribute("data-i18n"); // said here on a game's page, not by the labels' pass
+  const mark = v.terminal ? t("table.game_over") : v.your_turn ? "● " + t("table.your_turn") : null;
+  document.title = (mark ? mark + " — " : "") + t("table.title");
+}
+
+// ---- the whole log ("Moves"): every event of the game, the latest decision highlighted ----------
+// New lines are appended to the lines already shown (a screen reader's live region then says only
+// them); a log that changed otherwise (another language, a move taken back) is drawn anew.
+function drawMoves(v) {
+  const log = byId("log");
+  const moves = v.moves || (v.log || []).map((text) => ({ text, kind: "note", seat: null })); // an older server
+  const shown = Array.from(log.children);
+  const keeps = shown.length <= moves.length && shown.every((li, k) => li.getAttribute("data-text") === moves[k].text);
+  const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
+  if (!keeps) log.textContent = "";
+  moves.slice(keeps ? shown.length : 0).forEach((m) => {
+    const li = el("li", { class: "move " + m.kind, "data-text": m.text, "data-seat": m.seat }, m.text);
+    log.append(li);
+  });
+  const since = v.log_since === undefined ? moves.length : v.log_since;
+  Array.from(log.children).forEach((li, k) => {
+    li.classList.toggle("new", k >= since && li.classList.contains("decision"));
+    const latest = k === v.latest;
+    li.classList.toggle("latest", latest);
+    if (latest) li.setAttribute("aria-current", "true"); else li.removeAttribute("aria-current");
+  });
+  if (!keeps || atEnd || shown.length < moves.length) log.scrollTop = log.scrollHeight;
 }
 
 function mySeat() {
@@ -550,7 +580,7 @@ function drawHouse(box, v, h, mine) {
   const columns = Array.from(new Set(floors.flatMap((f) => f.columns))).sort((a, b) => a - b);
   const grid = el("div", { class: "house-grid", id: mine ? "house-" + h.seat : null, "data-seat": h.seat });
   grid.style.setProperty("--cols", columns.length);
-  const shown = mine ? visibleLegal() : [];
+  const shown = mine ? faced(visibleLegal()) : [];
   let k = 0;
   floors.forEach((floor, fi) => {
     grid.append(el("span", { class: "floor-name", style: "grid-row:" + (fi + 1) }, floor.label || floor.name));
@@ -573,10 +603,11 @@ function drawHouse(box, v, h, mine) {
       if (mine) {
         if (matches.length) {
           node.classList.add("legal");
-          node.addEventListener("click", () => choose(matches, filter && filter.card));
+          node.addEventListener("click", () => clickCell(matches));
         } else {
           node.setAttribute("aria-disabled", "true");
           node.tabIndex = -1;
+          refusable(node, cell.cell);
         }
       }
       grid.append(node);
@@ -591,6 +622,7 @@ function drawHouse(box, v, h, mine) {
       if (k === room.cells.length - 1) node.append(el("span", { class: "room-score", "aria-hidden": "true" }, "+" + room.points));
     });
   }
+  if (!mine) markPlaced(grid, h);
   // The roof pile sits under the floor the rules say, on its columns.
   const pile = rules.board.roof_pile;
   if (pile && h.roofs) {
@@ -641,6 +673,17 @@ function drawHouse(box, v, h, mine) {
     }
   }
   box.append(held);
+}
+
+// The card a player placed last, marked on their house (and said to a screen reader).
+function markPlaced(grid, h) {
+  if (!h.last_placed) return;
+  const node = grid.querySelector('[data-cell="' + h.last_placed + '"]');
+  if (!node || node.classList.contains("s-empty")) return;
+  node.classList.add("just-placed");
+  node.append(el("span", { class: "placed-mark", "aria-hidden": "true" }, "★"));
+  node.append(el("span", { class: "sr-only" }, " — " + t("table.just_placed")));
+  if (node.title) node.title += " — " + t("table.just_placed");
 }
 
 function describeCell(cell) {
@@ -708,6 +751,80 @@ function drawChoices() {
   // the board shows the targets of the choices in view (a held card's, once it is clicked)
   drawTrack(view);
   drawHouse(byId("my-house"), view, view.houses[houseSeat()], mySeat() !== null);
+  drawPlaceTools();
+  markHintPick();
+}
+
+// ---- placing by two clicks: a column, then a cell places the card face up; "Face down" before
+// the cell click places it face down; a refused cell says why (the engine's rule, `refusals`).
+let faceDown = false;
+
+function faceChoices() { return visibleLegal().filter((a) => typeof a.face_down === "boolean" && a.cells.length); }
+
+// The choices a cell click makes: of placements that may go face up or face down, those of the
+// face the Face down control says (face up unless pressed; face down alone where nothing may go
+// face up). A cell with none of them is refused, and says why.
+function faced(actions) {
+  const choices = faceChoices();
+  if (!choices.some((a) => a.face_down) || !choices.some((a) => !a.face_down)) return actions;
+  return actions.filter((a) => typeof a.face_down !== "boolean" || a.face_down === faceDown);
+}
+
+function clickCell(matches) {
+  faceDown = false;
+  choose(matches, filter && filter.card);
+}
+
+function refusable(node, name) {
+  const reason = view && view.refusals ? view.refusals[name] : null;
+  if (!reason) return;
+  node.classList.add("refused");
+  node.title = reason;
+  node.addEventListener("click", () => showRefusal(name));
+}
+
+function showRefusal(name) {
+  byId("refusal").textContent = (view.refusals && view.refusals[name]) || ""; // a live region: said when it changes
+}
+
+function drawPlaceTools() {
+  const choices = faceChoices();
+  const offered = choices.some((a) => a.face_down) && choices.some((a) => !a.face_down);
+  if (!offered || !view.your_turn) faceDown = false;
+  const tools = byId("place-tools");
+  tools.hidden = !offered;
+  const button = byId("face-down");
+  button.setAttribute("aria-pressed", String(faceDown));
+  byId("face-down-note").hidden = !faceDown;
+  byId("refusal").textContent = "";
+}
+
+function toggleFaceDown() {
+  faceDown = !faceDown;
+  drawChoices(); // the cells a click places on, for the face now chosen
+  byId("face-down").focus();
+}
+
+// The hint's pick framed on the board too: its column, its cell, the card it uses, Face down.
+function markHintPick() {
+  const explain = byId("hint-explain");
+  explain.textContent = hint && hint.explain ? hint.explain : "";
+  explain.hidden = !explain.textContent;
+  const toggle = byId("face-down"); // drawn once: its mark of an earlier hint goes first
+  toggle.classList.remove("hint-pick");
+  for (const said of toggle.querySelectorAll(".hint-said")) said.remove();
+  if (!hint || hint.pick === null || hint.pick === undefined) return;
+  const a = view.legal.find((x) => x.index === hint.pick);
+  if (!a) return;
+  const nodes = a.columns.map((c) => document.querySelector('#track .column[data-column="' + c + '"]'))
+    .concat(a.cells.map((c) => document.querySelector('#my-house .cell[data-cell="' + c + '"]')))
+    .concat(a.card ? [document.querySelector('#my-house .held-card[data-card="' + a.card + '"]')] : [])
+    .concat(a.face_down ? [byId("face-down")] : []);
+  for (const node of nodes) {
+    if (!node) continue;
+    node.classList.add("hint-pick");
+    node.append(el("span", { class: "sr-only hint-said" }, " — " + t("table.hint_here")));
+  }
 }
 
 function drawShare() {
@@ -800,6 +917,7 @@ document.addEventListener("DOMContentLoaded", () => {
   byId("howto-button").addEventListener("click", () => toggleHowTo());
   byId("howto-close").addEventListener("click", () => { toggleHowTo(false); byId("howto-button").focus(); });
   byId("cancel").addEventListener("click", () => { filter = null; drawChoices(); });
+  byId("face-down").addEventListener("click", toggleFaceDown);
   document.addEventListener("keydown", (ev) => {
     if (ev.key !== "Escape") return;
     hideTip();

@@ -18,7 +18,7 @@ import numpy as np
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import Action
 from dreamhome.game.observation import Observation
-from dreamhome.openspiel.game import DreamHomeGame, DreamHomeState
+from dreamhome.openspiel.game import DreamHomeGame, DreamHomeState, game_space
 from dreamhome.players.bot import Bot
 
 DEFAULT_SIMULATIONS = 100
@@ -70,12 +70,6 @@ class _SearchBot(Bot):
         if action not in legal:
             raise DreamhomeError(f"{self.name} chose {action}, which is not legal here")
         return action
-
-
-def game_space(game: DreamHomeGame):  # noqa: ANN201 - the game's ActionSpace
-    from dreamhome.openspiel.game import setup
-
-    return setup(*game.key).space
 
 
 class MCTSBot(_SearchBot):

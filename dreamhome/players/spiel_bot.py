@@ -1,7 +1,7 @@
 """A dreamhome bot as OpenSpiel's `pyspiel.Bot`, so OpenSpiel's tools (`evaluate_bots`, its
 arenas and examples) can seat the strongest bot — or any level, any bot by name — beside theirs.
 
-    from dreamhome.openspiel.spiel_bot import DreamhomeSpielBot
+    from dreamhome.players.spiel_bot import DreamhomeSpielBot
     bots = [DreamhomeSpielBot(0, game=game), UniformRandomBot(1, np.random.RandomState(7))]
     evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(7))
 
@@ -18,8 +18,7 @@ from typing import Any
 
 import pyspiel
 
-from dreamhome.openspiel.bots import game_space
-from dreamhome.openspiel.game import GAME_TYPE, DreamHomeState
+from dreamhome.openspiel.game import GAME_TYPE, DreamHomeState, game_space
 from dreamhome.players.bot import Bot
 from dreamhome.players.roster import make_bot
 from dreamhome.seeds import seed_problem
