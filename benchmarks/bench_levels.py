@@ -36,6 +36,9 @@ from bench_strength import interval, play  # noqa: E402
 
 from dreamhome.players.roster import LEVELS  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: tests.helpers
+from tests.helpers.duel import duel  # noqa: E402
+
 OPPONENTS = ("greedy", "random")
 
 
@@ -43,28 +46,6 @@ def spec(level: str) -> str:
     """The level's bot as `module:Class`, the form `bench_strength.play` builds any bot from."""
     cls = LEVELS[level]
     return f"{cls.__module__}:{cls.__qualname__}"
-
-
-def duel(args: tuple[str, str, int, int] | tuple[str, str, int, int, float]) -> float:
-    """One 2-player game of bot `a` (in seat `seat`) against bot `b`: 1 for a win of `a`, ½ for a
-    tie, 0 for a loss. (`bench_strength.play` seats four players; this is the 2-player game.)
-    A fifth value is the easy bot's `greedy_share` for `a` (the tuning run, `--easy-shares`)."""
-    from dreamhome.dsl.compiler import compile_rules
-    from dreamhome.game.state import GameState
-    from dreamhome.players.roster import make_bot
-
-    a, b, seed, seat = args[:4]
-    names = [b, b]
-    names[seat] = a
-    bots = [make_bot(n, seed, s) for s, n in enumerate(names)]
-    if len(args) == 5:
-        bots[seat].greedy_share = args[4]  # type: ignore[attr-defined]  # the easy bot's one knob
-    state = GameState(compile_rules(), 2, seed)
-    while not state.is_terminal():
-        bot = bots[state.current_player()]
-        state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
-    winners = state.winners()
-    return 0.0 if seat not in winners else 1.0 / len(winners)
 
 
 def main() -> None:

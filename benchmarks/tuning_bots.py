@@ -507,3 +507,36 @@ class RoofOddsHalf(RoofOdds):
 class RoofOddsQuarter(RoofOdds):
     name = "roofodds25"
     roof_take = 0.25
+
+
+def check() -> int:
+    """Every variant is seatable by `module:Class` and picks a legal action at the first
+    decisions of a 4-player game (a take, its placement, the next take): the benchmark's own
+    smoke test, `python benchmarks/tuning_bots.py --check`, to run after changing the solver bot
+    (about a minute of solves for 31 variants: kept out of the suite, which never imports
+    benchmarks/; `ScenarioSolverBot`, their base, is tested there through tests/helpers)."""
+    from dreamhome.dsl.compiler import compile_rules
+    from dreamhome.game.state import GameState
+    from dreamhome.players.roster import make_bot
+
+    names = [n for n, c in globals().items() if isinstance(c, type) and issubclass(c, SolverBot) and c is not SolverBot]
+    rules = compile_rules()
+    for name in names:
+        state = GameState(rules, 4, 2)
+        for _ in range(3):
+            p = state.current_player()
+            bot = make_bot(f"tuning_bots:{name}", 2, p)
+            legal = state.legal_actions()
+            action = bot.choose(state.observation(p), legal)
+            if action not in legal:
+                raise SystemExit(f"tuning_bots:{name} chose {action}, not a legal action")
+            state.apply_action(action)
+    print(f"{len(names)} variants seated, each chose legal actions")
+    return len(names)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--check"]:
+        raise SystemExit("usage: python benchmarks/tuning_bots.py --check  (the variants are seated by bench_strength.py)")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))  # `tuning_bots:Class` names this module
+    check()

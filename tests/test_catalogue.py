@@ -44,7 +44,7 @@ from dreamhome.scoring import add_final_score, score_components, score_house, sc
 from dreamhome.solver.best_house import best_house
 from dreamhome.solver.optimize import best_final_score
 from dreamhome.solver.place import placement_bounds
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 from tests.helpers.cpsat import fixed_stage
 from tests.helpers.exhaustive import brute_force_max, exact_best, reference_placements
 from tests.helpers.games import check_invariants
@@ -320,6 +320,6 @@ def test_rules_variants_bad_rules_file_is_one_line(tmp_path: Path) -> None:
     """Bad input: one clear line with file:line:column, exit 2, never a traceback."""
     bad = tmp_path / "bad.dh"
     bad.write_text("game x { players 2..4 }\n", encoding="utf-8")
-    proc = run("--rules", bad, "rules", "variants")
+    proc = run_here("--rules", bad, "rules", "variants")
     assert proc.returncode == 2 and proc.stdout == ""
     assert len(proc.stderr.splitlines()) == 1 and f"{bad}:1:1: error:" in proc.stderr

@@ -571,28 +571,3 @@ def test_damaged_records_and_states_fail_with_one_line_only():
             GameState.from_dict(rules, bad)
         except DreamhomeError as exc:
             assert "\n" not in str(exc), path
-
-
-def test_the_tuning_bots_of_the_strength_table_play():
-    """benchmarks/tuning_bots.py: every variant the strength table of docs/PERFORMANCE.md lists
-    is seatable by `module:Class` and picks a legal action at the first decisions of a game."""
-    import importlib
-    import sys
-
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        module = importlib.import_module("tuning_bots")
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    names = [n for n, c in vars(module).items() if isinstance(c, type) and issubclass(c, SolverBot) and c is not SolverBot]
-    assert len(names) >= 10
-    rules = RULESETS[()]
-    for name in names:
-        state = GameState(rules, 4, 2)
-        for _ in range(3):  # a take, its placement, the next take
-            p = state.current_player()
-            bot = make_bot(f"tuning_bots:{name}", 2, p)
-            legal = state.legal_actions()
-            action = bot.choose(state.observation(p), legal)
-            assert action in legal
-            state.apply_action(action)

@@ -11,7 +11,7 @@ import pytest
 
 from dreamhome.game.record import load_record, replay_record
 from dreamhome.scoring import score_total
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 from tests.helpers.paths import ROOT
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -84,7 +84,7 @@ def shown(dom: str) -> dict:
 @pytest.fixture(scope="module")
 def page(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("viewer") / "game.html"
-    proc = run("replay", GOLDEN, "--html", out)
+    proc = run_here("replay", GOLDEN, "--html", out)
     assert proc.returncode == 0, proc.stderr
     return out
 
@@ -120,7 +120,7 @@ def test_replay_html_bad_record_leaves_no_file(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "dreamhome.record/1", "rules": {}}')
     out = tmp_path / "game.html"
-    proc = run("replay", bad, "--html", out)
+    proc = run_here("replay", bad, "--html", out)
     assert proc.returncode == 2 and not out.exists()
 
 

@@ -26,7 +26,7 @@ from dreamhome.players.hints import hint
 from dreamhome.players.playing import resume_record
 from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import EMPTY, SCAFFOLD
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 from tests.helpers.paths import ROOT
 from tests.helpers.reference import reference_score
 from tests.helpers.rules import compiled
@@ -83,7 +83,7 @@ def test_a_whole_game_through_a_pipe_ends_with_the_scorers_scores(whole_game):
     assert data["scores"] == expected == final_scores(out)
     result = replay_record(data, "whole")
     assert result.scores() == expected
-    replay = run("replay", record, cwd=ROOT)
+    replay = run_here("replay", record, cwd=ROOT)
     assert replay.returncode == 0 and "every event verified" in replay.stdout
 
 
@@ -146,7 +146,7 @@ def test_resume_continues_the_random_stream_of_a_random_bot(tmp_path):
 def test_an_unfinished_record_is_refused_by_replay_in_one_line(tmp_path):
     saved = tmp_path / "saved.json"
     assert play(*GAME, lines=["1", "1", f"save {saved}", "quit"]).returncode == 0
-    proc = run("replay", saved, cwd=ROOT)
+    proc = run_here("replay", saved, cwd=ROOT)
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "unfinished game" in lines[0] and "--resume" in lines[0]

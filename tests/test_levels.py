@@ -24,7 +24,8 @@ from dreamhome.players.bots import GreedyBot, RandomBot, SolverBot
 from dreamhome.players.easy_bot import EasyBot
 from dreamhome.players.hard_bot import HardBot
 from dreamhome.players.roster import BOT_NAMES, LEVELS, make_bot
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
+from tests.helpers.duel import duel
 
 LEVEL_NAMES = ("easy", "medium", "hard")
 
@@ -44,7 +45,7 @@ def test_an_unknown_bot_is_one_line_listing_the_levels() -> None:
         make_bot("expert", 1, 0)
     text = str(err.value)
     assert "\n" not in text and all(level in text for level in LEVEL_NAMES)
-    proc = run("play", "--bots", "human,expert")
+    proc = run_here("play", "--bots", "human,expert")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert all(level in proc.stderr for level in LEVEL_NAMES)
 
@@ -59,19 +60,19 @@ def test_an_unknown_bot_is_one_line_listing_the_levels() -> None:
     ],
 )
 def test_play_says_what_is_wrong_with_its_bots(bots: str, said: str) -> None:
-    proc = run("play", "--bots", bots, "--seed", "1")
+    proc = run_here("play", "--bots", bots, "--seed", "1")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and said in proc.stderr, proc.stderr
 
 
 def test_whatif_takes_its_players_from_its_bots(tmp_path: Path) -> None:
     """As `play`: three names are three players, without --players."""
-    proc = run("whatif", "base", "--games", "1", "--bots", "easy,medium,hard", "--json", "--out", tmp_path / "out")
+    proc = run_here("whatif", "base", "--games", "1", "--bots", "easy,medium,hard", "--json", "--out", tmp_path / "out")
     assert proc.returncode == 0, proc.stderr
     assert json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))["experiment"]["players"] == 3
 
 
 def test_play_help_names_the_levels() -> None:
-    proc = run("play", "--help")
+    proc = run_here("play", "--help")
     assert proc.returncode == 0 and all(level in proc.stdout for level in LEVEL_NAMES)
 
 
@@ -80,12 +81,12 @@ def test_every_level_plays_and_replays_from_the_command_line(level: str, tmp_pat
     """`play --bots LEVEL,greedy --record` plays a whole game, its record names the level as
     chosen, and `replay` checks the record."""
     path = tmp_path / "game.json"
-    proc = run("play", "--bots", f"{level},greedy", "--seed", "4", "--record", path, "--json")
+    proc = run_here("play", "--bots", f"{level},greedy", "--seed", "4", "--record", path, "--json")
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
     assert summary["bots"] == [level, "greedy"] and len(summary["scores"]) == 2
     assert json.loads(path.read_text())["bots"] == [level, "greedy"]
-    replayed = run("replay", path)
+    replayed = run_here("replay", path)
     assert replayed.returncode == 0, replayed.stderr
 
 
@@ -130,7 +131,9 @@ def test_every_level_plays_a_what_if(tmp_path: Path) -> None:
 
 def test_the_levels_make_a_report_ladder(tmp_path: Path) -> None:
     """`report --bots easy,medium,hard`: the levels as the skill ladder, each rung played."""
-    proc = run("report", "--players", "2", "--games", "2", "--heavy-games", "1", "--bots", "easy,medium,hard", "--out", tmp_path)
+    proc = run_here(
+        "report", "--players", "2", "--games", "2", "--heavy-games", "1", "--bots", "easy,medium,hard", "--out", tmp_path
+    )
     assert proc.returncode == 0, proc.stderr
     ladder = json.loads((tmp_path / "report.json").read_text())["ladder"]
     assert [(rung["weaker"], rung["stronger"]) for rung in ladder] == [("easy", "medium"), ("medium", "hard")]
@@ -140,8 +143,8 @@ def test_the_levels_make_a_report_ladder(tmp_path: Path) -> None:
 def test_medium_plays_the_solver_bots_game() -> None:
     """A level is a name: medium's games are the solver bot's, seed for seed (the record keeps
     the name chosen, the game is the same)."""
-    medium = run("play", "--bots", "medium,greedy", "--seed", "9", "--json")
-    solver = run("play", "--bots", "solver,greedy", "--seed", "9", "--json")
+    medium = run_here("play", "--bots", "medium,greedy", "--seed", "9", "--json")
+    solver = run_here("play", "--bots", "solver,greedy", "--seed", "9", "--json")
     a, b = json.loads(medium.stdout), json.loads(solver.stdout)
     assert a["scores"] == b["scores"] and a["houses"] == b["houses"]
 
@@ -193,14 +196,8 @@ def test_a_level_seat_is_named_in_the_pages_language() -> None:
 
 
 def _duel(a: str, b: str, seed: int, seat: int) -> float:
-    """A 2-player game of `a` (at `seat`) against `b`: 1 won, ½ tied, 0 lost — the game
-    benchmarks/bench_levels.py measures the levels by, imported rather than copied."""
-    folder = str(Path(__file__).resolve().parent.parent / "benchmarks")
-    sys.path.insert(0, folder)
-    try:
-        from bench_levels import duel
-    finally:
-        sys.path.remove(folder)
+    """A 2-player game of `a` (at `seat`) against `b`: 1 won, ½ tied, 0 lost (tests/helpers/duel.py,
+    the game benchmarks/bench_levels.py measures the levels by)."""
     return duel((a, b, seed, seat))
 
 

@@ -23,7 +23,7 @@ from dreamhome.errors import DreamhomeError
 from dreamhome.game.state import GameState
 from dreamhome.game.values import GameStateError
 from dreamhome.seeds import check_seed
-from tests.helpers.cli import run, run_here
+from tests.helpers.cli import run_here
 from tests.helpers.paths import GOLDEN
 
 NOT_FINITE = ["nan", "NaN", "inf", "-inf", "Infinity", "-Infinity", "+nan", "1e999"]
@@ -41,7 +41,7 @@ def _one_line(proc, *words: str) -> str:
 @pytest.mark.parametrize("value", NOT_FINITE)
 def test_analyze_refuses_work_that_is_not_a_finite_number(value: str) -> None:
     """Item 9, as reported: `analyze --work nan` (and inf, 1e999) is one line, exit 2."""
-    _one_line(run("analyze", GOLDEN / "two_players_kids.json", "--work", value), "--work")
+    _one_line(run_here("analyze", GOLDEN / "two_players_kids.json", "--work", value), "--work")
 
 
 @pytest.mark.parametrize("value", NOT_FINITE)
@@ -49,7 +49,7 @@ def test_every_float_option_refuses_what_is_not_finite(value: str) -> None:
     """Item 9: every other float option of the command line (the seconds of --time-limit)."""
     from tests.helpers.paths import EXAMPLES
 
-    _one_line(run("optimize", EXAMPLES / "endgame.json", "--time-limit", value), "--time-limit")
+    _one_line(run_here("optimize", EXAMPLES / "endgame.json", "--time-limit", value), "--time-limit")
 
 
 def test_every_float_option_of_every_command_is_read_as_a_finite_number() -> None:
@@ -99,7 +99,7 @@ def test_a_negative_seed_is_refused_on_the_command_line(args: list[str], tmp_pat
     """Item 10, as reported (`whatif --seed -3 --games 6`, `report --seed -1`) and `play`."""
     if args[0] == "report":
         args = [*args, "--out", str(tmp_path / "report")]
-    _one_line(run(*args), "--seed", "from 0")
+    _one_line(run_here(*args), "--seed", "from 0")
     assert not (tmp_path / "report").exists()
 
 
@@ -124,7 +124,7 @@ def test_a_record_with_a_negative_seed_is_refused(tmp_path) -> None:
     data["digest"] = record_digest(data)
     path = tmp_path / "negative.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    _one_line(run("replay", path), "seed")
+    _one_line(run_here("replay", path), "seed")
 
 
 def test_an_experiment_refuses_a_negative_seed() -> None:
@@ -200,7 +200,7 @@ def test_whatif_refuses_an_output_it_could_not_write_before_any_game(tmp_path, m
     make(out)
     before = sorted(p.name for p in out.iterdir())
     started = time.monotonic()
-    proc = run("whatif", "base", "--games", "50", "--chunk", "1", "--workers", "1", "--out", out, "--records")
+    proc = run_here("whatif", "base", "--games", "50", "--chunk", "1", "--workers", "1", "--out", out, "--records")
     line = _one_line(proc, f"exp/{named}")
     assert time.monotonic() - started < 30, line
     assert sorted(p.name for p in out.iterdir()) == before
@@ -210,7 +210,7 @@ def test_report_refuses_an_output_it_could_not_write_before_any_game(tmp_path) -
     """Item 13 for `report`: its pages are checked before its games, not after them."""
     out = tmp_path / "rep"
     (out / "report.html").mkdir(parents=True)
-    _one_line(run("report", "--games", "2", "--players", "2", "--no-cards", "--out", out), "rep/report.html")
+    _one_line(run_here("report", "--games", "2", "--players", "2", "--no-cards", "--out", out), "rep/report.html")
     assert sorted(p.name for p in out.iterdir()) == ["report.html"]
 
 

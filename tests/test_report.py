@@ -17,7 +17,7 @@ from dreamhome.players.playing import play_game
 from dreamhome.report.document import build_document
 from dreamhome.report.plan import build_plan
 from dreamhome.report.run import run_plan
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 
 MANSION = Path(__file__).parent / "data" / "report_mansion.dh"
 
@@ -29,7 +29,7 @@ def _document(plan, results):
 
 def test_a_room_worth_20_points_ranks_first_and_a_card_with_count_0_is_absent(tmp_path):
     out = tmp_path / "mansion"
-    proc = run("--rules", MANSION, "report", "--games", 30, "--players", 2, "--bots", "greedy", "--out", out, "--chunk", 15)
+    proc = run_here("--rules", MANSION, "report", "--games", 30, "--players", 2, "--bots", "greedy", "--out", out, "--chunk", 15)
     assert proc.returncode == 0, proc.stderr
     doc = json.loads((out / "report.json").read_text())
     jsonschema = pytest.importorskip("jsonschema")
@@ -147,7 +147,7 @@ def test_the_tension_figures_are_those_recomputed_from_the_stored_games(tmp_path
     recomputation, written apart here, from the games the report stored; the stored scores at
     each round's end are those of the games replayed."""
     out = tmp_path / "t"
-    proc = run(
+    proc = run_here(
         "report", "--players", "3", "--bots", "greedy", "--no-cards", "--games", 12, "--chunk", 6, "--seed", 4, "--out", out
     )
     assert proc.returncode == 0, proc.stderr
@@ -190,7 +190,7 @@ def test_a_planted_dominating_assumed_value_ranks_first(tmp_path):
     variant: tests/test_report_executors.py.)"""
     out = tmp_path / "s"
     args = ("--rules", SENSITIVE, "report", "--players", 2, "--bots", "greedy", "--no-cards", "--games", 20, "--chunk", 10)
-    proc = run(*args, "--sensitivity", "own", "--alt-games", 20, "--out", out)
+    proc = run_here(*args, "--sensitivity", "own", "--alt-games", 20, "--out", out)
     assert proc.returncode == 0, proc.stderr
     assert "games to play; a timed sample" in proc.stderr
     doc = json.loads((out / "report.json").read_text())

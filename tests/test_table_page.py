@@ -10,7 +10,6 @@ Playwright, the test is skipped. Screenshots go to `test-artifacts/` (git-ignore
 from __future__ import annotations
 
 import re
-import shutil
 import time
 import warnings
 from collections.abc import Iterator
@@ -20,21 +19,18 @@ from typing import Any
 import pytest
 
 from dreamhome import i18n
-from tests.helpers.web import served
+from tests.helpers.web import CHROMIUM, playwright_api, served
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 AXE = ROOT / "tests" / "vendor" / "axe.min.js"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
 def sync_api() -> Any:
-    if CHROMIUM is None:
-        pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run installs it)")
-    return pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    return playwright_api()
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from rich.text import Text
 
 from dreamhome.fileio import printable
 from dreamhome.render.console import SafeConsole
-from tests.helpers.cli import run
+from tests.helpers.cli import run_here
 from tests.helpers.paths import GOLDEN
 
 MARKUP = "[/oops] [link=http://evil.example]x[/link]"
@@ -92,7 +92,7 @@ def _record_with_bot(tmp_path, bot: str):
 @pytest.mark.parametrize("bot", [MARKUP, ESCAPES])
 def test_replay_prints_a_bot_name_as_written(tmp_path, bot: str) -> None:
     """Item 7, as reported: `dreamhome replay` of a record whose bot name holds markup."""
-    proc = run("replay", _record_with_bot(tmp_path, bot))
+    proc = run_here("replay", _record_with_bot(tmp_path, bot))
     assert proc.returncode == 0, proc.stderr
     assert f"seat 0 ({_shown(bot)}): " in proc.stdout
     assert "\x1b" not in proc.stdout + proc.stderr
@@ -101,7 +101,7 @@ def test_replay_prints_a_bot_name_as_written(tmp_path, bot: str) -> None:
 def test_analyze_prints_a_bot_name_as_written(tmp_path) -> None:
     """Item 7, as reported: `dreamhome analyze` of that record (markup and escapes in one name)."""
     bot = MARKUP + ESCAPES
-    proc = run("analyze", _record_with_bot(tmp_path, bot), "--work", "0.001")
+    proc = run_here("analyze", _record_with_bot(tmp_path, bot), "--work", "0.001")
     assert proc.returncode == 0, proc.stderr
     assert _shown(bot) in proc.stdout.replace("\n", "")
     assert "\x1b" not in proc.stdout + proc.stderr
@@ -131,7 +131,7 @@ def test_a_card_name_with_markup_prints_as_written(marked_rules: str, args: list
     from tests.helpers.paths import ROOT
 
     args = [str(ROOT / a) if a.startswith("examples/") else a for a in args]
-    proc = run("--rules", marked_rules, *args)
+    proc = run_here("--rules", marked_rules, *args)
     assert proc.returncode in (0, 1), proc.stderr
     flat = re.sub(r"[\s│|]+", " ", proc.stdout)
     assert "[/oops]" in flat and "\U0001f604" not in proc.stdout and "\x1b" not in proc.stdout

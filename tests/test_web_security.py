@@ -301,6 +301,12 @@ def _edits(data: dict[str, Any]) -> dict[str, Any]:
         "best a missing house": del_in(["best", 0, "house"]),
         "best with numeric keys": set_in(["best", 0, "house"], {"1": [1]}),
         "an unknown field": set_in(["extra"], 1),
+        "undone zero": set_in(["undone"], 0),
+        "undone as text": set_in(["undone"], "2"),
+        "a rematch that is no id": set_in(["rematch"], "../other"),
+        "names as text": set_in(["settings", "names"], "Ann"),
+        "a name with a line break": set_in(["settings", "names"], ["Ann\nBob"]),
+        "a name for the bot's seat": set_in(["settings", "names"], ["Ann", "Bob"]),
         "format": set_in(["format"], "dreamhome.webgame/0"),
     }
 
@@ -339,6 +345,8 @@ def test_every_edit_of_a_stored_game_is_a_clear_4xx(tmp_path: Path, stored_game:
             ("POST", f"/api/games/{gid}/hint"),
             ("GET", f"/api/games/{gid}/events"),
             ("POST", f"/api/games/{gid}/act"),
+            ("POST", f"/api/games/{gid}/undo"),
+            ("POST", f"/api/games/{gid}/rematch"),
         ):
             r = c.request(method, path, json={"index": 0, "version": 0})
             assert 400 <= r.status_code < 500, (name, path, r.status_code, r.text[:300])
@@ -458,7 +466,7 @@ SEGMENTS = st.sampled_from(
 
 
 def _nested(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
-    keys = st.sampled_from(["index", "version", "seat", "key", "seats", "players", "bots", "seed", "variant", "x"])
+    keys = st.sampled_from(["index", "version", "seat", "key", "seats", "names", "players", "bots", "seed", "variant", "x"])
     return st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4)
 
 

@@ -48,7 +48,7 @@ from dreamhome.web import own_files  # noqa: E402
 from dreamhome.web.app import create_app  # noqa: E402
 from dreamhome.web.public import HIDDEN, public_position  # noqa: E402
 from dreamhome.web.store import DRAWN_SEED_BITS, GameStore, Settings, rules_for  # noqa: E402
-from tests.helpers.cli import run  # noqa: E402
+from tests.helpers.cli import run_here  # noqa: E402
 from tests.helpers.paths import ROOT  # noqa: E402
 from tests.helpers.reviews import calls_in, counted_pages  # noqa: E402
 from tests.helpers.web import served  # noqa: E402
@@ -671,10 +671,10 @@ def test_a_finished_table_game_has_a_record_that_replay_verifies_and_analyze_rev
     saved.write_text(r.text)
     table_file = data / f"{gid}.json"
     for path in (saved, table_file):
-        out = run("replay", str(path), "--json")
+        out = run_here("replay", str(path), "--json")
         assert out.returncode == 0, out.stderr
         assert json.loads(out.stdout)["scores"] == record["scores"]
-    reviews = [run("analyze", str(path), "--json", "--work", "0.02") for path in (saved, table_file)]
+    reviews = [run_here("analyze", str(path), "--json", "--work", "0.02") for path in (saved, table_file)]
     for out in reviews:
         assert out.returncode == 0, out.stderr
     assert json.loads(reviews[0].stdout)["players"] == json.loads(reviews[1].stdout)["players"]
@@ -688,7 +688,7 @@ def test_a_finished_table_game_has_a_record_that_replay_verifies_and_analyze_rev
     bad.write_text(json.dumps(damaged))
     for path, words in ((tmp_path / "open" / f"{gid2}.json", "not over"), (bad, "damaged")):
         for command in ("replay", "analyze"):
-            out = run(command, str(path))
+            out = run_here(command, str(path))
             assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr, out.stderr
             assert words in out.stderr or "not the replay" in out.stderr, out.stderr
 
@@ -724,8 +724,8 @@ def test_a_terminal_seats_record_is_replayed_and_analyzed(tmp_path: Path) -> Non
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(record.read_text())["bots"] == ["human", "random"]
-    assert run("replay", str(record)).returncode == 0
-    out = run("analyze", str(record), "--json", "--work", "0.02")
+    assert run_here("replay", str(record)).returncode == 0
+    out = run_here("analyze", str(record), "--json", "--work", "0.02")
     assert out.returncode == 0, out.stderr
     assert [p["bot"] for p in json.loads(out.stdout)["players"]] == ["human", "random"]
 

@@ -41,6 +41,7 @@ RECORD1_DISCARD_PLAYERS = (2, 3)  # ROUND-1 as record/1's engine read it (see `_
 class GameResult:
     state: GameState
     bots: tuple[str, ...]
+    names: tuple[str | None, ...] | None = None  # the persons' names per seat (the browser table's), if any
 
     def scores(self) -> list[int]:
         return self.state.returns()
@@ -75,6 +76,8 @@ class GameResult:
             "events": copy_events(s.events),
             **{k: v for k, v in self.summary().items() if k in ("scores", "winners", "houses")},
         }
+        if self.names is not None:
+            data["names"] = list(self.names)
         if not s.is_terminal():
             data["finished"] = False
         data["digest"] = record_digest(data)
@@ -242,10 +245,18 @@ def _check_header(data: Any, source: str) -> _Header:
     for key in ("scores", "winners", "houses"):
         if not isinstance(data[key], list):
             raise DreamhomeError(f"{source}: {key} must be a list")
+    names = data.get("names", [None] * data["players"])
+    if not isinstance(names, list) or len(names) != data["players"] or not all(_name(n) for n in names):
+        raise DreamhomeError(f"{source}: names must give each of the {data['players']} seats a name (text) or null")
     finished = data.get("finished", True)
     if not isinstance(finished, bool) or (finished is False and data["format"] == FORMAT_V1):
         raise DreamhomeError(f"{source}: finished must be true or false (record/2 only), got {json.dumps(finished)}")
     return _Header(data["format"] == FORMAT_V1, tuple(bots), finished)
+
+
+def _name(value: Any) -> bool:
+    """A seat's name in a record: null, or printable text of at most 100 characters."""
+    return value is None or (isinstance(value, str) and 0 < len(value) <= 100 and value.isprintable())
 
 
 def _readable_events(events: list[Any], v1: bool, source: str) -> list[dict[str, Any]]:

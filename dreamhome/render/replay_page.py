@@ -20,6 +20,7 @@ import base64
 import hashlib
 import json
 from html import escape
+from typing import Any
 
 from dreamhome.game.record import replay_record
 from dreamhome.game.roles import SCAFFOLD as SCAFFOLD_ROLE
@@ -217,8 +218,7 @@ def replay_html(
         holder["state"] = state
         holder["before"] = state.clone()
 
-    bots = data.get("bots") if isinstance(data, dict) else None
-    holder["bots"] = tuple(str(b) for b in bots) if isinstance(bots, list) else ()
+    holder["bots"] = seat_names(data)
     result = replay_record(data, source, on_step=on_step)
     state = holder["state"]
     rules = state.rules
@@ -227,7 +227,7 @@ def replay_html(
             events[index] += f" — {note}"
     columns = sorted({c for fl in rules.board.floors for c in fl.columns})
     game = {
-        "bots": list(result.bots) or ["?"] * state.n,
+        "bots": list(holder["bots"]) or ["?"] * state.n,
         "rounds": rules.game.rounds,
         "steps": snapshots,
         "events": events,
@@ -247,6 +247,16 @@ def replay_html(
         extra=extra_html,
         **buttons,
     )
+
+
+def seat_names(data: Any) -> tuple[str, ...]:
+    """Each seat as the page names it: the person's name the record gives (`names`, the browser
+    table's), else the seat's bot (or `person`, `human`). Text only: the page escapes it."""
+    bots = data.get("bots") if isinstance(data, dict) else None
+    names = data.get("names") if isinstance(data, dict) else None
+    seats = [str(b) for b in bots] if isinstance(bots, list) else []
+    given = names if isinstance(names, list) and len(names) == len(seats) else [None] * len(seats)
+    return tuple(str(n) if isinstance(n, str) and n else b for b, n in zip(seats, given))
 
 
 def _player_names(bots: tuple[str, ...], n: int, lang: str) -> list[str]:

@@ -10,7 +10,7 @@ from html import escape
 
 from dreamhome.i18n import DEFAULT_LANG
 from dreamhome.i18n import text as ui
-from dreamhome.render.replay_page import replay_html
+from dreamhome.render.replay_page import replay_html, seat_names
 from dreamhome.render.review_text import decision_line, mark_text, summary_lines
 from dreamhome.review.game import GameReview
 
@@ -96,10 +96,17 @@ def chart_svg(review: GameReview, lang: str = DEFAULT_LANG) -> str:
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{" ".join(points)}"/>')
         parts.append(
             f'<text x="{WIDTH - PAD + 4}" y="{PAD + 14 * p.seat}" font-size="11" fill="{colour}">'
-            f"{escape(f'{p.seat} {p.bot}')}</text>"
+            f"{escape(f'{p.seat} {_who(review, p.seat, p.bot)}')}</text>"
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _who(review: GameReview, seat: int, bot: str) -> str:
+    """A seat as the page names it: the person's name the record gives (the browser table's
+    `names`), else its bot (`replay_page.seat_names`, as the replay part of the page names it)."""
+    names = seat_names(review.record)
+    return names[seat] if seat < len(names) else bot
 
 
 def review_html(review: GameReview, lang: str = DEFAULT_LANG) -> str:
@@ -107,7 +114,8 @@ def review_html(review: GameReview, lang: str = DEFAULT_LANG) -> str:
     costliest decisions with the house drawn before each, then the replay with every decision
     of the log annotated."""
     annotations = {d.event: _annotation(review, d.index, lang) for d in review.decisions if d.mark is not None}
-    summary = "".join(f"<li>{escape(line)}</li>" for line in summary_lines(review, lang))
+    named = {p.seat: _who(review, p.seat, p.bot) for p in review.players}
+    summary = "".join(f"<li>{escape(line)}</li>" for line in summary_lines(review, lang, named))
     extra = (
         "<style>.costly-house svg { width: 520px; height: auto; } .costly-house { display: inline-block; "
         "vertical-align: top; margin: 0 12px 12px 0; font-size: 13px; max-width: 520px; }</style>"
@@ -126,7 +134,7 @@ def _costliest(review: GameReview, lang: str) -> str:
     for p in review.players:
         if not p.costliest:
             continue
-        parts.append(f"<h4>{escape(ui('review.costliest', lang, seat=p.seat, bot=p.bot))}</h4>")
+        parts.append(f"<h4>{escape(ui('review.costliest', lang, seat=p.seat, bot=_who(review, p.seat, p.bot)))}</h4>")
         for index in p.costliest:
             d = review.decisions[index]
             house = review.walk.positions[index].houses[d.seat]

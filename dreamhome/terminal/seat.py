@@ -8,10 +8,10 @@ opens them (issue 22: a held tool's 20–54 uses pushed the takes off screen); a
 the action it names, `back` closes the uses. The other commands: `hint`
 (dreamhome.players.hints: what each option keeps reachable, and the best of them with its
 value and reason), `undo` (takes back the seat's last decision while no other player has
-acted since), `save FILE` (a record marked `"finished": false`, continued by
-`dreamhome play --resume FILE`), `help`, `quit`. At the end, `show_result` shows every house
-with the scorer's breakdown. A person's seat is "you", never "human" (the record's seat name).
-See docs/seat.md.
+decided since: `dreamhome.game.undo`, the browser table's rule too), `save FILE` (a record
+marked `"finished": false`, continued by `dreamhome play --resume FILE`), `help`, `quit`. At
+the end, `show_result` shows every house with the scorer's breakdown. A person's seat is "you",
+never "human" (the record's seat name). See docs/seat.md.
 
 It reads lines (`read`, `input` by default) and prints through a rich `Console`, so it works
 over a plain pipe: a console that is not a terminal prints no colour codes. Every line is a
@@ -37,6 +37,7 @@ from dreamhome.game.actions import Action, DiscardColumn, TakeColumn, TakeRoomAt
 from dreamhome.game.phases import Phase
 from dreamhome.game.record import GameResult, write_record
 from dreamhome.game.state import GameState, Resource
+from dreamhome.game.undo import dealt_since, replayed_to, undo_mark
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, text
 from dreamhome.players import lookahead
@@ -90,7 +91,6 @@ class HumanGame:
         self.console = console
         self.read = read
         self.hint_work = hint_work  # CP-SAT deterministic time a hint's options share (hints.hint)
-        self.undo_stack: list[tuple[int, GameState]] = []  # (seat, the game before its decision)
         self.saved: str | None = None
         self.lang = lang  # every line the person reads: dreamhome.i18n and Ruleset.card_name
         self._hint: tuple[tuple[int, int], Hint] | None = None  # (the decision it is for, its hint)
@@ -104,8 +104,7 @@ class HumanGame:
             if seat is not None:
                 action = bot_turn(self.state, seat)
                 self._apply(player, action, self._t("seat.who_bot", seat=player, bot=seat.name))
-                self.undo_stack.clear()  # another player acted: nothing of before can be taken back
-                continue
+                continue  # another player decided: the turn passed (`undo.undo_mark`)
             stop = self._human_turn(player)
             if stop is not None:
                 return Outcome(stop, self._result(), self.saved)
@@ -160,9 +159,6 @@ class HumanGame:
                     opened = True
                     self.show_uses(legal, menu)
                     continue
-                if self.undo_stack and self.undo_stack[-1][0] != player:
-                    self.undo_stack.clear()
-                self.undo_stack.append((player, self.state.clone()))
                 self._apply(player, legal[chosen], self._t("seat.who_you", seat=player))
                 return None
             if command == "back" and len(words) == 1 and opened:
@@ -191,16 +187,16 @@ class HumanGame:
         return self._t("seat.prompt_uses" if opened else "seat.prompt", seat=player, count=count)
 
     def _undo(self, player: int) -> bool:
-        if not self.undo_stack or self.undo_stack[-1][0] != player:
-            self._say(self._t("seat.nothing_to_undo"))
+        """Take back `player`'s latest decision if no other player has decided since: the rule
+        of the browser table too (`dreamhome.game.undo`), the game replayed from its events."""
+        mark = undo_mark(self.state.events, player)
+        if mark is None:
+            self._say(self._t("seat.undo_dealt" if dealt_since(self.state.events, player) else "seat.nothing_to_undo"))
             return False
-        _, before = self.undo_stack.pop()
-        undone = self.state.events[len(before.events)] if len(before.events) < len(self.state.events) else None
-        self.state = before
-        decision = self._t("seat.your_decision")
-        if undone is not None and "action" in undone:
-            decision = self._event_action(undone, before)
-        self._say(self._t("seat.took_back", decision=decision))
+        undone = self.state.events[mark]
+        self.state = before = replayed_to(self.state, mark)
+        self._hint = None  # keyed by the state's identity, which a dropped state's successor may reuse
+        self._say(self._t("seat.took_back", decision=self._event_action(undone, before)))
         return True
 
     def _save(self, path: str) -> None:

@@ -4,9 +4,12 @@ Why: a view draws every house as SVG (tens of milliseconds), and twenty pages op
 at once asked for the same view twenty times over, which made the views the slowest answers
 under load (issue 33: any request within 0.5 s while other pages load). A view depends only on
 the game's state, its settings, the seat asking, the log's first event and the language
-(`view.game_view`), and a game's state changes only by events added (or by being put back as
-last stored, which makes a new state object): so the key holds the state object's identity and
-its number of events, and a changed game is never answered from an older drawing.
+(`view.game_view`), and every stored change of a game makes its `Game.version` grow (an event
+added, an undo that takes events back; a change that cannot be stored puts the game back as last
+stored, at the version it had): so the key holds the game's id and version, and a changed game
+is never answered from an older drawing. (The state object's identity and number of events
+would not do: an undo and a new decision leave as many events as before, and the id of a state
+dropped can be the id of the next.)
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from dreamhome.web.view import game_view
 KEPT = 256
 """Views held at most, the least recently used dropped first."""
 
-Key = tuple[str, int, int, int | None, int | None, str]
+Key = tuple[str, int, int | None, int | None, str]
 
 
 class DrawnViews:
@@ -36,7 +39,7 @@ class DrawnViews:
         """`view.game_view(game, you, since=since, lang=lang)`, drawn at most once per position;
         call with `game.lock` held (the state must not change while it is drawn). Never change
         the answer: it is shared by every page that asks for the same."""
-        key: Key = (game.id, id(game.state), len(game.state.events), you, since, lang)
+        key: Key = (game.id, game.version, you, since, lang)
         with self._lock:
             kept = self._views.get(key)
             if kept is not None:

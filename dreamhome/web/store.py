@@ -174,7 +174,12 @@ def check_game_id(game_id: str) -> str:
     return game_id
 
 
-START_FIELDS = ("seats", "variant", "seed", "lang")
+OPTIONAL_FIELDS = {"undone", "rematch"}
+"""Fields of a game file written only when they hold something: the events taken back by undos
+(`Game.undone`) and the id of the rematch (`Game.rematch`); a file without them is as before."""
+START_FIELDS = ("seats", "variant", "seed", "lang", "names")
+MAX_NAME = 24
+"""Characters of a person's name at most (`Settings.parse`): a name shows beside each house and in the log."""
 OLD_START_FIELDS = ("players", "bots", "variant", "seed")
 
 
@@ -186,6 +191,11 @@ class Settings:
     seats: tuple[str, ...]
     variant: str
     seed: int
+    names: tuple[str | None, ...] = ()  # per seat: a person's name, None for none (empty: no names at all)
+
+    def name_of(self, seat: int) -> str | None:
+        """The name the person at `seat` gave (None for a bot's seat or a person who gave none)."""
+        return self.names[seat] if seat < len(self.names) else None
 
     @property
     def players(self) -> int:
@@ -221,7 +231,7 @@ class Settings:
                 raise RequestError(f"unknown seat {str(name)[:40]!r}; a seat is {PERSON!r} or a bot: {', '.join(BOT_NAMES)}")
         if PERSON not in seats:
             raise RequestError(f'at least one seat must be "{PERSON}" (a game of bots alone: dreamhome play)')
-        return cls(tuple(seats), variant, _seed(data.get("seed"), stored))
+        return cls(tuple(seats), variant, _seed(data.get("seed"), stored), _names(data.get("names"), tuple(seats)))
 
     @classmethod
     def _parse_old(cls, data: dict[str, Any], stored: bool) -> Settings:
@@ -243,6 +253,34 @@ class Settings:
 
     def seat_names(self) -> list[str]:
         return list(self.seats)
+
+
+def _names(names: Any, seats: tuple[str, ...]) -> tuple[str | None, ...]:
+    """The persons' names of a start request: a list with one entry per seat (the seats after the
+    last may be left out), a name (1 to `MAX_NAME` printable characters, spaces trimmed) or null
+    for a person's seat, null for a bot's; no two alike. Why so strict: a name is shown to every
+    page and written in the game's record; a control character, a bidirectional override or a
+    line break would let one seat disguise itself or another's text (each page still writes it
+    as text, never as markup)."""
+    if names is None:
+        return ()
+    if not isinstance(names, list) or len(names) > len(seats):
+        raise RequestError(f"names must be a list of at most {len(seats)} entries, one per seat (null for a bot or no name)")
+    names = names + [None] * (len(seats) - len(names))  # the seats after the last named need no entry
+    out: list[str | None] = []
+    for p, (name, kind) in enumerate(zip(names, seats)):
+        if name is None or name == "":
+            out.append(None)
+            continue
+        if kind != PERSON:
+            raise RequestError(f"seat {p} is a bot's: only a person's seat takes a name")
+        text = name.strip() if isinstance(name, str) else ""
+        if not 0 < len(text) <= MAX_NAME or not text.isprintable():
+            raise RequestError(f"seat {p}'s name must be 1 to {MAX_NAME} printable characters")
+        if text in out:
+            raise RequestError(f"seat {p}'s name is another seat's too: give each person a name of their own")
+        out.append(text)
+    return tuple(out) if any(out) else ()
 
 
 def _variant(variant: Any) -> str:
@@ -277,6 +315,19 @@ class Game:
     lock: threading.Lock = field(default_factory=threading.Lock)
     saved: str = ""  # the text last stored: what a change that cannot be stored goes back to
     advancing: bool = False  # a thread is moving the bots (`web.app`), one step at a time
+    undone: int = 0  # events taken back by undos over the game's life (`version`)
+    rematch: str | None = None  # the id of the game this one's Rematch started, once started
+
+    @property
+    def version(self) -> int:
+        """What a page knows the game by: it grows at every stored change, an undo included.
+        The number of events alone would not do: a take undone and another take made leaves as
+        many events as before, and a page that saw the first would act on the second's list.
+        `len(events) + 2 * undone` grows by the events an act adds, and by the events an undo
+        removes (each removes k and adds k to `undone`); with no undo it is the number of events,
+        as pages and tests have always read it. A rematch started adds one (it is set once, on a
+        game over), so the pages of the finished game are told and offer their seats in it."""
+        return len(self.state.events) + 2 * self.undone + (self.rematch is not None)
 
     @property
     def rules(self) -> Ruleset:
@@ -287,11 +338,18 @@ class Game:
         rules = self.rules
         return {
             "format": FORMAT,
-            "settings": {"seats": list(s.seats), "variant": s.variant, "seed": s.seed},
+            "settings": {
+                "seats": list(s.seats),
+                "variant": s.variant,
+                "seed": s.seed,
+                **({"names": list(s.names)} if s.names else {}),
+            },
             "keys": list(self.keys),
             "state": self.state.to_dict(),
             "end_houses": None if self.end_houses is None else [house_to_json(rules, h) for h in self.end_houses],
             "best": self.best,
+            **({"undone": self.undone} if self.undone else {}),
+            **({"rematch": self.rematch} if self.rematch else {}),
         }
 
     def seat_of(self, seat: Any, key: Any) -> int:
@@ -313,6 +371,17 @@ class Game:
     def bot_to_move(self) -> bool:
         seat = self.to_move()
         return seat is not None and not self.is_person(seat)
+
+    def rematch_settings(self) -> Settings:
+        """The settings of this game's rematch: the same seats, names and variant, a new seed
+        drawn as a start request without one draws it (`DRAWN_SEED_BITS`)."""
+        return replace(self.settings, seed=_seed(None, stored=False))
+
+    def set_key(self, seat: int, key: str) -> None:
+        """Give the person's `seat` the key `key` (its digest kept): a rematch's seat, claimed."""
+        if not self.is_person(seat):
+            raise ForbiddenError("that seat is no person's")
+        self.keys = tuple(key_digest(key) if p == seat else k for p, k in enumerate(self.keys))
 
     def note_end(self) -> None:
         """END-ORDER: keep each house as the end game starts (before any helper), for `optimize`."""
@@ -336,14 +405,25 @@ class Game:
     def record(self) -> dict[str, Any]:
         """The game's `dreamhome.record/2` (each person's seat named `PERSON`). It holds the seed,
         which decides the decks' order (SEE-1): answered only once the game is over."""
-        return GameResult(self.state, tuple(self.settings.seat_names())).record()
+        return GameResult(self.state, tuple(self.settings.seat_names()), self.settings.names or None).record()
+
+    def _seat_summary(self, seat: int) -> dict[str, Any]:
+        """A seat as the front page lists it: its kind, and its person's name if one was given."""
+        given = self.settings.name_of(seat)
+        return {"seat": seat, "kind": self.settings.seats[seat], **({"name": given} if given else {})}
+
+    def is_rematch_of(self, other: Game) -> bool:
+        """Whether this game could be `other`'s rematch: the same seats, names and variant
+        (`rematch_settings`). A seat's key is given through `other` only to such a game."""
+        mine, theirs = self.settings, other.settings
+        return (mine.seats, mine.names, mine.variant) == (theirs.seats, theirs.names, theirs.variant)
 
     def summary(self) -> dict[str, Any]:
         """The game as the front page lists it: public facts only, never a key."""
         state, rules = self.state, self.rules
         return {
             "game": self.id,
-            "seats": [{"seat": p, "kind": name} for p, name in enumerate(self.settings.seats)],
+            "seats": [self._seat_summary(p) for p in range(self.state.n)],
             "round": min(state.round, rules.game.rounds),  # the engine counts one past the last round
             "rounds": rules.game.rounds,
             "to_move": self.to_move(),
@@ -420,14 +500,15 @@ class GameStore:
                 "remove old ones from its data folder"
             )
 
-    def create(self, settings: Settings) -> tuple[Game, dict[int, str]]:
+    def create(self, settings: Settings, keyed: bool = True) -> tuple[Game, dict[int, str]]:
         """A new game under a fresh id, and the key of each person's seat (only its digest is
         kept); the bots move at once if a bot sits first. It exists once stored: a file that
-        cannot be written leaves no game (`StorageError`)."""
+        cannot be written leaves no game (`StorageError`). `keyed=False`: no seat has a key yet
+        (a rematch's seats get theirs when their people ask: `web.rematch`)."""
         self._check_room()
         rules = rules_for(settings.variant)
         state = GameState(rules, settings.players, settings.seed)
-        keys = {p: secrets.token_urlsafe(KEY_BYTES) for p in settings.persons()}
+        keys = {p: secrets.token_urlsafe(KEY_BYTES) for p in settings.persons()} if keyed else {}
         digests = tuple(key_digest(keys[p]) if p in keys else None for p in range(settings.players))
         game = Game(secrets.token_urlsafe(16), settings, digests, state, _bots(settings))
         game.note_end()
@@ -455,7 +536,7 @@ class GameStore:
         """`game` as its last stored text says (its bots resumed when they next move)."""
         back = self._from_data(game.id, json.loads(game.saved))
         game.state, game.bots, game.end_houses, game.best = back.state, None, back.end_houses, back.best
-        game.keys = back.keys
+        game.keys, game.undone, game.rematch = back.keys, back.undone, back.rematch
 
     def save(self, game: Game) -> None:
         """Write the game's file whole (`fileio.write_atomic`); `StorageError` (one line, no path) if it cannot be."""
@@ -624,7 +705,7 @@ def _whole(value: Any, low: int, high: int) -> bool:
 def _read_settings(data: Any) -> Settings:
     """The settings as saved, checked as strictly as a start request's (`Settings.parse`, with
     every field present and the variant written out)."""
-    if not isinstance(data, dict) or set(data) != {"seats", "variant", "seed"}:
+    if not isinstance(data, dict) or not {"seats", "variant", "seed"} <= set(data) <= {"seats", "variant", "seed", "names"}:
         raise ValueError("settings")
     if not isinstance(data["variant"], str):
         raise ValueError("unknown variant")
@@ -670,7 +751,7 @@ def _read_game(game_id: str, data: Any, source: str) -> Game:
         raise DamagedGameError(f"{source}: not a {FORMAT} file")
     old = data["format"] == OLD_FORMAT
     fields = {"format", "settings", "state", "end_houses", "best"} | (set() if old else {"keys"})
-    if set(data) != fields:
+    if not fields <= set(data) <= fields | (set() if old else OPTIONAL_FIELDS):
         raise DamagedGameError(f"{source}: the saved game is damaged (expected {', '.join(sorted(fields))})")
     try:
         if old:  # the first format's person has no key: the game is watched, never acted on
@@ -696,7 +777,14 @@ def _read_game(game_id: str, data: Any, source: str) -> Game:
     best = data["best"]
     if best is not None:
         _check_best(source, rules, best, state.n)
-    return Game(game_id, settings, keys, state, None, end_houses, best)
+    undone, rematch = data.get("undone", 0), data.get("rematch")
+    if not _whole(undone, 1 if "undone" in data else 0, 10**9) or not (rematch is None or _game_id(rematch)):
+        raise DamagedGameError(f"{source}: the saved undo count or rematch is damaged")
+    return Game(game_id, settings, keys, state, None, end_houses, best, undone=undone, rematch=rematch)
+
+
+def _game_id(value: Any) -> bool:
+    return isinstance(value, str) and GAME_ID.fullmatch(value) is not None
 
 
 def _check_replay(source: str, state: GameState, saved: dict[str, Any]) -> None:

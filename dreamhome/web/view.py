@@ -22,6 +22,7 @@ from dreamhome.game.actions import Action
 from dreamhome.game.phases import Phase
 from dreamhome.game.roles import has_role
 from dreamhome.game.state import GameState
+from dreamhome.game.undo import undo_mark
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, LANGUAGES, floor_name, has_text, keys, language_name, text
 from dreamhome.players.hints import Hint, bound_text
@@ -122,13 +123,15 @@ def _token_refusals(state: GameState, furnishing: str, lang: str) -> dict[str, s
 
 
 def seat_label(game: Game, seat: int, lang: str = DEFAULT_LANG, you: int | None = None) -> str:
-    """A seat as the page of seat `you` names it (None: a watch page): "you", a person by
-    seat, or the bot and its seat."""
+    """A seat as the page of seat `you` names it (None: a watch page): "you" (with the name
+    given, if any), a person by the name given at the start or else by seat, or the bot and its
+    seat. A name is the person's own text: each page writes it as text, never as markup."""
     name = game.settings.seats[seat]
+    given = game.settings.name_of(seat)
     if seat == you:
-        return text("table.you", lang)
+        return text("table.you_named", lang, name=given) if given else text("table.you", lang)
     if name == PERSON:
-        return text("table.person_seat", lang, seat=seat)
+        return given if given else text("table.person_seat", lang, seat=seat)
     bot = text(f"table.level_short.{name}", lang) if name in LEVELS else name  # a level in the page's language
     return text("table.bot_seat", lang, bot=bot, seat=seat)
 
@@ -220,7 +223,8 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
         "over": state.is_terminal(),
         "your_turn": mine,
         "terminal": state.is_terminal(),
-        "version": len(events),
+        "version": game.version,  # grows at every stored change, an undo included
+        "undo": you is not None and not state.is_terminal() and undo_mark(events, you) is not None,  # dreamhome.game.undo
         "track": track,
         "room_discard": [room_text(rules, c, lang) for c in obs.room_discard],
         "roof_discard": [roof_text(rules, rules.roofs[c].id, w, lang) for c, w in obs.roof_discard],
@@ -249,6 +253,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
         view["review"] = f"/games/{game.id}/review"
         view["final"] = f"/api/games/{game.id}/final"
         view["record"] = f"/api/games/{game.id}/record"
+        view["rematch"] = game.rematch  # the rematch's id once someone started it (web.rematch)
     return view
 
 

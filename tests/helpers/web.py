@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -35,3 +36,16 @@ def served(folder: Path, **app_options: Any) -> Iterator[str]:
         thread.join(timeout=10)
         sock.close()
         app.state.reviews.close()
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+"""The system's Chromium, which the browser tests drive through Playwright."""
+
+
+def playwright_api() -> Any:
+    """`playwright.sync_api`, or the test skipped: no Chromium, or no Playwright."""
+    import pytest
+
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run installs it)")
+    return pytest.importorskip("playwright.sync_api", reason="playwright is not installed")

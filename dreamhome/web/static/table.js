@@ -259,6 +259,7 @@ async function setupFront() {
       const label = el("label", { for: "seat-" + s }, t("table.seat", { seat: s }) + " ");
       const wrap = el("span", { class: "seat-choice" });
       wrap.append(label, select);
+      nameField(wrap, select, s);
       seats.append(wrap);
     }
   };
@@ -274,6 +275,8 @@ async function setupFront() {
       variant: variant.value,
       lang,
     };
+    const names = seatNames(seats);
+    if (names.some((n) => n !== null)) body.names = names;
     const seed = byId("seed").value.trim(); // none: the server draws one nobody knows (SEE-1)
     if (seed !== "") body.seed = Number(seed);
     run(async () => {
@@ -289,6 +292,25 @@ async function setupFront() {
     });
   });
   await drawGames();
+}
+
+// A person's seat may carry a name (shown to every page, in the log and the record); a bot's
+// seat has none: the field is there only while the seat is a person's.
+function nameField(wrap, select, s) {
+  const input = el("input", { type: "text", class: "seat-name", id: "seat-name-" + s, maxlength: "24", autocomplete: "off",
+    "aria-label": t("table.seat_name", { seat: s }), placeholder: t("table.your_name") });
+  const shown = () => { input.hidden = select.value !== "person"; };
+  select.addEventListener("change", shown);
+  shown();
+  wrap.append(input);
+}
+
+function seatNames(seats) {
+  return Array.from(seats.querySelectorAll("select")).map((select, s) => {
+    const input = byId("seat-name-" + s);
+    const name = input && select.value === "person" ? input.value.trim() : "";
+    return name || null;
+  });
 }
 
 function copyButton(text) {
@@ -325,7 +347,7 @@ async function drawGames() {
   body.textContent = "";
   for (const g of listing.games) {
     const tr = el("tr", { "data-game": g.game });
-    const kinds = g.seats.map((s) => s.kind === "person" ? t("table.person") : s.kind).join(", ");
+    const kinds = g.seats.map((s) => s.name || (s.kind === "person" ? t("table.person") : s.kind)).join(", ");
     tr.append(el("td", {}, kinds + (g.variant ? " · " + g.variant : "")));
     const state = g.over ? t("table.game_over") : t("table.round_of", { round: g.round, rounds: g.rounds }) +
       (g.to_move !== null && g.to_move !== undefined ? " · " + t("table.to_move", { name: t("table.seat_link", { seat: g.to_move }) }) : "");
@@ -397,6 +419,60 @@ function act(index) {
     const v = await api("POST", "/api/games/" + view.id + "/act", body);
     filter = null;
     await draw(v);
+  });
+}
+
+// Undo (issue 33): the seat's latest decision taken back while no other player has acted since;
+// the button is enabled exactly when the server says so (`undo` in the view).
+function drawUndo(v) {
+  const box = byId("undo-box");
+  const button = byId("undo-button");
+  box.hidden = mySeat() === null || !seat || v.terminal;
+  button.disabled = !v.undo;
+  button.title = t("table.undo_title");
+}
+
+function undoLast() {
+  if (!view || !view.undo || !seat) return;
+  return run(async () => {
+    const v = await api("POST", "/api/games/" + view.id + "/undo", { seat: seat.seat, key: seat.key, version: view.version });
+    filter = null;
+    await draw(v);
+  });
+}
+
+// A discard is no take: its columns and its choices are marked as such (table.css), and the
+// column says "Discard" to a screen reader and on the card.
+function markDiscard(box, matches) {
+  if (!matches.length || !matches.every((a) => a.type === "DiscardColumn")) return;
+  box.classList.add("discard");
+  const num = box.querySelector(".colnum");
+  if (num) num.append(" ", el("span", { class: "discard-mark" }, t("table.discard_column")));
+}
+
+// The end screen's Rematch: the same seats, names and variant, a new seed; each person gets
+// the link of their own seat in it (by the key of their seat here), a watch page none.
+function drawRematch(v) {
+  const box = byId("rematch-box");
+  const playing = Boolean(seat) && mySeat() !== null;
+  box.hidden = !playing && !v.rematch;
+  const button = byId("rematch-button");
+  button.hidden = !playing;
+  button.textContent = t(v.rematch ? "table.rematch_join" : "table.rematch");
+  const note = byId("rematch-note");
+  note.textContent = v.rematch ? t("table.rematch_started") + " " : "";
+  if (v.rematch && !playing) note.append(el("a", { href: "/games/" + v.rematch }, t("table.rematch_watch"))); // a watch page: its watch link
+}
+
+function rematch() {
+  if (!view || !seat) return;
+  return run(async () => {
+    const made = await api("POST", "/api/games/" + view.id + "/rematch", { seat: seat.seat, key: seat.key });
+    const links = seatLinks();
+    links[made.game] = [{ seat: made.seat, url: made.url }];
+    links[made.game].watch = made.watch;
+    store(SEATS_KEY, links);
+    location.assign(made.url);
   });
 }
 
@@ -475,6 +551,7 @@ async function draw(v) {
   drawMoves(v);
   drawTitle(v);
   drawShare();
+  drawUndo(v);
   if (v.terminal) drawFinal(v); else byId("final").hidden = true;
 }
 
@@ -560,6 +637,7 @@ function drawTrack(v) {
       box.setAttribute("aria-disabled", "true");
       box.tabIndex = -1;
     }
+    markDiscard(box, matches);
     li.append(box);
     const infos = el("span", { class: "infos" });
     if (res) { explains(top, res.id); infos.append(infoButton(res.id)); }
@@ -885,6 +963,7 @@ function drawFinal(v) {
   byId("replay-link").setAttribute("href", withLang(v.replay));
   byId("review-link").setAttribute("href", withLang(v.review));
   byId("record-link").setAttribute("href", v.record);
+  drawRematch(v);
   const box = byId("best");
   if (box.getAttribute("data-game") === v.id) return;
   box.setAttribute("data-game", v.id);
@@ -913,6 +992,8 @@ function drawFinal(v) {
 // ---- start ---------------------------------------------------------------------------
 document.addEventListener("DOMContentLoaded", () => {
   byId("hint-button").addEventListener("click", askHint);
+  byId("undo-button").addEventListener("click", undoLast);
+  byId("rematch-button").addEventListener("click", rematch);
   byId("lang").addEventListener("change", (ev) => switchLang(ev.target.value));
   byId("howto-button").addEventListener("click", () => toggleHowTo());
   byId("howto-close").addEventListener("click", () => { toggleHowTo(false); byId("howto-button").focus(); });

@@ -1,0 +1,152 @@
+"""What every endpoint of `dreamhome serve` shares: the games, the live streams, the drawn views,
+the reviews, and the one place that moves the bots (`Tables.advance`).
+
+Why one object in `app.state.tables` (Starlette's own place for an app's state): an endpoint is
+a module-level function of a request (`web.undo`, `web.rematch`), and finds everything it needs
+through `request.app.state.tables`, so a route can live in the module of its job rather than
+inside `create_app`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import anyio.to_thread
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+
+from dreamhome.errors import DreamhomeError
+from dreamhome.i18n import UnknownLanguageError, check_lang
+from dreamhome.web.answers import whole_number
+from dreamhome.web.drawn import DrawnViews
+from dreamhome.web.live import Hub
+from dreamhome.web.reviews import Reviews
+from dreamhome.web.store import Game, GameStore, RequestError, StorageError
+
+log = logging.getLogger("dreamhome.web")
+HEAVY_THREADS = 2
+"""Threads that may move bots or solve at once (`heavy`); quick reads use Starlette's own pool."""
+T = TypeVar("T")
+
+
+def locked(game: Game, work: Callable[[], T]) -> T:
+    """`work()` with the game's lock held (nothing changes the game meanwhile)."""
+    with game.lock:
+        return work()
+
+
+def seat_body(data: Any, fields: set[str], usage: str) -> tuple[Any, Any]:
+    """The `seat` and `key` of a seat's request body whose fields are among `fields` (`RequestError`
+    naming the body expected, `usage`, for anything else)."""
+    if not isinstance(data, dict) or set(data) - fields:
+        raise RequestError(f"send {usage}")
+    return data.get("seat"), data.get("key")
+
+
+def tables_of(request: Request) -> Tables:
+    """The app's shared state (`create_app` puts it in `app.state.tables`)."""
+    tables = request.app.state.tables
+    assert isinstance(tables, Tables)
+    return tables
+
+
+@dataclass
+class Tables:
+    """The server's games and what serves them (one per app, `app.state.tables`)."""
+
+    store: GameStore
+    hub: Hub
+    views: DrawnViews
+    reviews: Reviews
+    default_lang: str
+    review_on_end: bool = False
+    limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = field(
+        default_factory=weakref.WeakKeyDictionary
+    )
+
+    def lang_of(self, request: Request) -> str:
+        """The language the request asks for (`?lang=`), the server's default if none."""
+        asked = request.query_params.get("lang")
+        if asked is None or not asked.strip():
+            return self.default_lang
+        try:
+            return check_lang(asked[:10])
+        except UnknownLanguageError as exc:
+            raise RequestError(str(exc)) from None
+
+    @staticmethod
+    def base_of(request: Request) -> str:
+        """`http://HOST` as the request named it (the Host header, checked by `guards.HostGuard`)."""
+        return f"{request.url.scheme}://{request.headers.get('host', '127.0.0.1')}"
+
+    @staticmethod
+    def news(game: Game) -> dict[str, Any]:
+        """What the event stream says of `game` (public: no key needed); call with its lock held.
+        `version` is `Game.version`, which grows at every stored change, an undo included."""
+        return {"version": game.version, "to_move": game.to_move(), "over": game.state.is_terminal()}
+
+    def announce(self, game: Game) -> None:
+        """Tell every page watching `game` what it is now (takes its lock for the reading)."""
+        self.hub.publish(game.id, locked(game, lambda: self.news(game)))
+
+    def advance(self, game: Game) -> None:
+        """The bots' decisions, one at a time, each stored and announced, until a person's turn
+        or the end (in a worker thread). One thread at a time moves a game's bots; the lock is
+        held for one decision only, so the other pages can fetch their view between two."""
+        with game.lock:
+            if game.advancing:
+                return
+            game.advancing = True
+        try:
+            while True:
+                with game.lock:
+                    if not game.bot_to_move():
+                        game.advancing = False  # with the check, under the lock: no turn is left unmoved
+                        return
+                    self.store.change(game, game.bot_step)
+                    said = self.news(game)
+                self.hub.publish(game.id, said)
+        except BaseException:
+            with game.lock:
+                game.advancing = False
+            raise
+
+    def advance_or_log(self, game: Game) -> None:
+        """`advance`, a bot's move that cannot be stored logged and left for the next request:
+        a read never fails because a write failed (the game stays as last stored, the seat's
+        move included)."""
+        try:
+            self.advance(game)
+        except StorageError as exc:
+            log.warning("game %s: a bot's move could not be stored: %s", game.id, exc)
+        if self.review_on_end and game.state.is_terminal():
+            try:
+                self.reviews.job(game.id, locked(game, game.record), None)  # the review, ready before it is asked for
+            except DreamhomeError as exc:
+                log.warning("game %s: its review was not started: %s", game.id, exc)
+
+    @staticmethod
+    def seat_of_headers(request: Request, game: Game) -> int | None:
+        """The seat the headers `X-Seat`, `X-Seat-Key` prove (403 if they prove none), None without them."""
+        seat, key = request.headers.get("x-seat"), request.headers.get("x-seat-key")
+        if seat is None and key is None:
+            return None
+        number = int(seat) if seat is not None and whole_number(seat, 999) else -1
+        return game.seat_of(number, key)
+
+    async def heavy(self, func: Callable[..., Any], *args: Any) -> Any:
+        """`func(*args)` in one of at most `HEAVY_THREADS` workers: bots' moves and solving queue
+        there, so twenty at once do not leave a quick read a twenty-first of the interpreter."""
+        loop = asyncio.get_running_loop()  # one limiter a loop (a test client may run several)
+        limiter = self.limiters.get(loop) or self.limiters.setdefault(loop, anyio.CapacityLimiter(HEAVY_THREADS))
+        return await anyio.to_thread.run_sync(func, *args, limiter=limiter)
+
+    async def game_of(self, request: Request) -> Game:
+        """The request's game (`store.get`), in a worker thread: a game not in memory is read
+        and replayed from its file, which must not hold up the event loop."""
+        return await run_in_threadpool(self.store.get, request.path_params["game_id"])
