@@ -57,7 +57,8 @@ def test_every_float_option_of_every_command_is_read_as_a_finite_number() -> Non
     (both take nan); each is `FiniteRange` or `Seconds`, which refuse nan and the infinities."""
     import click
 
-    from dreamhome.cli import FiniteRange, Seconds, main
+    from dreamhome.cli import main
+    from dreamhome.cli.options import FiniteRange, Seconds
 
     def commands(group: click.Command, path: str):
         yield path, group
