@@ -155,7 +155,7 @@ def test_every_level_sits_at_the_browser_table(level: str, tmp_path: Path) -> No
     page's language, and a whole game is played with the person always taking option 0."""
     pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
     pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
-    from tests.test_web import acted, client, start
+    from tests.helpers.table import acted, client, start
 
     c = client(tmp_path)
     options = c.get("/api/options", params={"lang": "fr"}).json()

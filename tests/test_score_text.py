@@ -192,7 +192,7 @@ def test_web_view_lines_follow_lang(tmp_path: Path) -> None:
     pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
     pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
     from dreamhome.web.store import GameStore
-    from tests.test_web import acted, client, start
+    from tests.helpers.table import acted, client, start
 
     c = client(tmp_path)
     view = start(c, seed=3)

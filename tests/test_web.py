@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import signal
 import threading
 import time
@@ -28,98 +27,17 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx; bot
     from starlette.testclient import TestClient
 
 from dreamhome import i18n  # noqa: E402
-from dreamhome.dsl.compiler import compile_rules  # noqa: E402
-from dreamhome.game.state import GameState  # noqa: E402
 from dreamhome.players.roster import make_bot  # noqa: E402
-from dreamhome.render.action_text import describe  # noqa: E402
 from dreamhome.scoring import score_total  # noqa: E402
 from dreamhome.web.app import create_app  # noqa: E402
 from dreamhome.web.store import GAME_ID  # noqa: E402
 from tests.helpers.cli import run, spawn  # noqa: E402
 from tests.helpers.paths import ROOT  # noqa: E402
+from tests.helpers.table import FakeHints, Reference, act, acted, client, look, same, seat_headers, start  # noqa: E402
 from tests.helpers.web import served  # noqa: E402
 
 ARTIFACTS = ROOT / "test-artifacts"
 STATIC = ROOT / "dreamhome" / "web" / "static"
-
-
-def client(folder: Path, **options: Any) -> TestClient:
-    """The app with no rate limit (tests/test_web_security.py checks the limit)."""
-    return TestClient(create_app(folder, rate=None, **options), base_url="http://127.0.0.1", raise_server_exceptions=False)
-
-
-def key_of(url: str) -> tuple[int, str]:
-    """The seat and key a seat's link holds in its fragment (`#seat=N&key=K`)."""
-    fragment = dict(part.split("=", 1) for part in url.split("#", 1)[1].split("&"))
-    return int(fragment["seat"]), fragment["key"]
-
-
-def start(c: TestClient, bots: list[str] | None = None, **body: Any) -> dict[str, Any]:
-    """A game of a person at seat 0 and `bots` after (one greedy bot by default): seat 0's
-    view, with its key kept in the view under "key" for the helpers below."""
-    r = c.post("/api/games", json={"seats": ["person", *(bots or ["greedy"])], "seed": 7, **body})
-    assert r.status_code == 201, r.text
-    (entry,) = r.json()["seats"]
-    seat, key = key_of(entry["url"])
-    return look(c, {"id": r.json()["game"], "you": seat, "key": key})
-
-
-def seat_headers(view: dict[str, Any]) -> dict[str, str]:
-    return {"X-Seat": str(view["you"]), "X-Seat-Key": view["key"]}
-
-
-def look(c: TestClient, view: dict[str, Any], **params: Any) -> dict[str, Any]:
-    """The seat's view of the game of `view` again (its key kept)."""
-    r = c.get(f"/api/games/{view['id']}", headers=seat_headers(view), params=params)
-    assert r.status_code == 200, r.text
-    return {**r.json(), "key": view["key"]}
-
-
-def act(c: TestClient, view: dict[str, Any], index: int, version: int | None = None) -> Any:
-    """The seat's decision `index` on the page of `view` (the response)."""
-    body = {"seat": view["you"], "key": view["key"], "index": index, "version": view["version"] if version is None else version}
-    return c.post(f"/api/games/{view['id']}/act", json=body)
-
-
-def acted(c: TestClient, view: dict[str, Any], index: int) -> dict[str, Any]:
-    """The view `act` answers (its key kept)."""
-    r = act(c, view, index)
-    assert r.status_code == 200, r.text
-    return {**r.json(), "key": view["key"]}
-
-
-class Reference:
-    """The same game without the server: the engine, the same bots, the same decisions."""
-
-    def __init__(self, players: int, bots: list[str], seed: int, variant: str = "", lang: str = "en"):
-        self.state = GameState(compile_rules(None, [variant] if variant else []), players, seed)
-        self.bots = {p: make_bot(name, seed, p) for p, name in enumerate(bots, start=1)}
-        self.lang = lang
-        self.run_bots()
-
-    def run_bots(self) -> None:
-        s = self.state
-        while not s.is_terminal() and s.current_player() != 0:
-            bot = self.bots[s.current_player()]
-            s.apply_action(bot.choose(s.observation(lookahead=bot.looks_ahead), s.legal_actions()))
-
-    def act(self, index: int) -> None:
-        self.state.apply_action(self.state.legal_actions()[index])
-        self.run_bots()
-
-    def legal_texts(self) -> list[str]:
-        s = self.state
-        mine = not s.is_terminal() and s.current_player() == 0
-        return [describe(s, a, self.lang) for a in s.legal_actions()] if mine else []
-
-
-def same(view: dict[str, Any], ref: Reference) -> None:
-    s = ref.state
-    assert view["version"] == len(s.events)
-    assert view["round"] == min(s.round, s.rules.game.rounds)
-    assert view["phase"] == s.phase.value and view["terminal"] == s.is_terminal()
-    assert [a["text"] for a in view["legal"]] == ref.legal_texts()
-    assert [h["score"] for h in view["houses"]] == [score_total(s.rules, h) for h in s.houses]
 
 
 # ---------------------------------------------------------------- the API
@@ -477,22 +395,6 @@ def test_a_damaged_game_file_is_a_clear_error(tmp_path: Path, content: str) -> N
     assert 400 <= r.status_code < 500 and r.json()["error"], r.text
 
 
-class FakeHints:
-    """A stand-in for `dreamhome.players.hints.hint` with its types: known bounds, at once (the
-    real one is tested in tests/test_human.py and below)."""
-
-    def __init__(self) -> None:
-        self.calls: list[float] = []
-
-    def __call__(self, state: GameState, time_limit: float = 1.0) -> Any:
-        from dreamhome.players.hints import Hint, OptionHint
-
-        self.calls.append(time_limit)
-        legal = state.legal_actions()
-        options = tuple(OptionHint(i, a, state.action_text(a), 10 + i, i % 2 == 0, "stand-in") for i, a in enumerate(legal))
-        return Hint(state.current_player(), options, len(legal) - 1, 0.0)
-
-
 def test_the_hint_endpoint_follows_the_hints_contract(tmp_path: Path) -> None:
     fake = FakeHints()
     c = client(tmp_path, hint_for=fake)
@@ -594,7 +496,6 @@ def test_serve_warns_when_not_on_localhost(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- the browser
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture

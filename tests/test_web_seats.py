@@ -35,8 +35,8 @@ from dreamhome.web.app import create_app  # noqa: E402
 from dreamhome.web.ratelimit import Buckets  # noqa: E402
 from dreamhome.web.store import GAME_ID, key_digest  # noqa: E402
 from tests.helpers.cli import spawn  # noqa: E402
+from tests.helpers.table import key_of  # noqa: E402
 from tests.helpers.web import served  # noqa: E402
-from tests.test_web import key_of  # noqa: E402
 
 TWO_PEOPLE = {"seats": ["person", "person", "greedy"], "seed": 5}
 
@@ -205,7 +205,7 @@ def test_a_wrong_key_is_refused_without_saying_it(tmp_path: Path) -> None:
 
 
 def test_a_hint_is_for_the_seat_on_its_turn(tmp_path: Path) -> None:
-    from tests.test_web import FakeHints
+    from tests.helpers.table import FakeHints
 
     c = client(tmp_path, hint_for=FakeHints())
     gid, keys, _ = new_game(c)

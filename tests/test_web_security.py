@@ -43,9 +43,12 @@ from dreamhome.web.server import bind, served_hosts, url_of  # noqa: E402
 from dreamhome.web.store import GameStore, Settings, players_range, variant_catalogue  # noqa: E402
 from tests.helpers.cli import run, spawn  # noqa: E402
 from tests.helpers.paths import ROOT  # noqa: E402
-from tests.helpers.web import served  # noqa: E402
-from tests.test_web import CHROMIUM, Reference, act, acted, look, same  # noqa: E402
-from tests.test_web import start as start_game  # noqa: E402
+from tests.helpers.table import Reference, act, acted, look, same  # noqa: E402
+from tests.helpers.table import start as start_game  # noqa: E402
+from tests.helpers.web import (
+    CHROMIUM,  # noqa: E402
+    served,  # noqa: E402
+)
 
 SERVER_PATHS = [str(ROOT), sys.prefix, "/tmp/", "/root", "/home/"]
 
@@ -510,7 +513,7 @@ ACT = st.tuples(st.just("act"), st.integers(-2, 30), st.sampled_from([-1, 0, 0, 
 
 @pytest.fixture(scope="module")
 def fuzz_table(tmp_path_factory: pytest.TempPathFactory) -> tuple[TestClient, Path, str]:
-    from tests.test_web import FakeHints
+    from tests.helpers.table import FakeHints
 
     folder = tmp_path_factory.mktemp("fuzz")
     app = create_app(folder, hint_for=FakeHints(), rate=None)

@@ -51,8 +51,8 @@ from dreamhome.web.store import DRAWN_SEED_BITS, GameStore, Settings, rules_for 
 from tests.helpers.cli import run_here  # noqa: E402
 from tests.helpers.paths import ROOT  # noqa: E402
 from tests.helpers.reviews import calls_in, counted_pages  # noqa: E402
+from tests.helpers.table import key_of  # noqa: E402
 from tests.helpers.web import served  # noqa: E402
-from tests.test_web import key_of  # noqa: E402
 
 
 def client(folder: Path, **options: Any) -> TestClient:

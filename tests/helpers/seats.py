@@ -11,20 +11,17 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from dreamhome.web.app import create_app
+from tests.helpers import table
 
 BASE = "http://127.0.0.1:8765"
 
 
 def table_client(folder: Path) -> TestClient:
-    """The app over `folder`, no rate limit, errors answered (never raised into the test)."""
-    return TestClient(create_app(folder, rate=None), base_url=BASE, raise_server_exceptions=False)
+    """The app over `folder` at the address the seat links name (tests/helpers/table.py)."""
+    return table.table_client(folder, base_url=BASE)
 
 
-def link_key(url: str) -> tuple[int, str]:
-    """The seat and key of a seat's link (`…#seat=N&key=K`)."""
-    fragment = dict(part.split("=", 1) for part in url.split("#", 1)[1].split("&"))
-    return int(fragment["seat"]), fragment["key"]
+link_key = table.key_of
 
 
 class Seat:
