@@ -107,7 +107,7 @@ def legal_placements(rules: Ruleset, house: House, card: str | int) -> list[Plac
 def placement_refusal(rules: Ruleset, house: House, card: str | int, placement: Placement) -> str | None:
     """The rule that refuses `placement` of this room card now, None if it is legal: the tests of
     `legal_placements` in its order, said by rule (PLACE-FIXED: the space holds a card;
-    TOOL-SCAFFOLDING: the card must go on the scaffolding; PLACE-A: nothing below; then
+    TOOL-SCAFFOLDING: the card must go on the scaffold space; PLACE-A: nothing below; then
     `face_up_refusal` for a face-up card)."""
     code = rules.room(card).code if isinstance(card, str) else card
     cells = house.cells

@@ -8,8 +8,8 @@ decision that takes or discards a column, the cards that lay in it then.
 
 Why from the events alone (SEE-1): the log reads no deck, no seed and no state but the events
 every seat saw and the rules, so nothing the table hides can reach it, and every seat's log is
-the same but for how the seats are named. A column whose cards the events cannot tell (a drill
-put a house card there, TOOL-DRILL) is said as the engine says it, by its number.
+the same but for how the seats are named. A column whose cards the events cannot tell (a tool
+swapped a house card in, TOOL-DRILL) is said as the engine says it, by its number.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from dreamhome.render.event_text import event_text, when_text
 from dreamhome.ruleset import Ruleset
 
 UNKNOWN = "?"
-"""A track slot whose card the events do not tell (a house card a drill put there)."""
+"""A track slot whose card the events do not tell (a house card a tool swapped in, TOOL-DRILL)."""
 
 TAKES = ("TakeColumn", "DiscardColumn", "TakeRoomAtRoundStart")
 """The actions that take a column's cards off the track: the log names those cards."""
@@ -128,7 +128,7 @@ def follow(events: Sequence[Mapping[str, Any]]) -> Iterator[tuple[int, Mapping[s
 
 
 def slot_text(rules: Ruleset, slot: Slot, column: object, kind: str, lang: str = DEFAULT_LANG) -> str:
-    """A column's cards in `lang`: "Kitchen + red roof", with the first-player marker that
+    """A column's cards in `lang`: "<room> + <roof>", with the first-player marker that
     column 0 carries when taken (ROUND-4)."""
     names = [rules.card_name(slot.room, lang)] if slot.room else []
     if slot.resource is not None:
