@@ -433,6 +433,21 @@ WHOLE_WORDS = """() => Array.from(document.querySelectorAll('.face .name')).map(
     .filter(s => s.overflowWrap !== 'normal' || s.wordBreak !== 'normal' || s.hyphens !== 'manual').length"""
 
 
+def check_words_and_help(page: Any) -> None:
+    """Card names wrap at whole words; "How to play" opens at its top; a server that cannot be
+    reached is said in the page's words, not the browser's "Failed to fetch"."""
+    assert page.evaluate(WHOLE_WORDS) == 0 and page.locator(".face .name").count() > 0
+    page.click("#howto-button")
+    page.wait_for_selector("#howto:not([hidden]) h3")
+    top = page.eval_on_selector("#howto", "b => [b.scrollTop, b.scrollHeight > b.clientHeight]")
+    assert top == [0, True], top  # a box taller than its view, shown from its top
+    page.keyboard.press("Escape")
+    page.route("**/api/**", lambda route: route.abort())
+    said = page.evaluate("() => api('GET', '/api/options').then(() => '', e => e.message)")
+    page.unroute("**/api/**")
+    assert said == i18n.text("table.unreachable", "en"), said
+
+
 def test_every_page_kind_is_axe_clean_at_both_sizes(sync_api: Any, tmp_path: Path) -> None:
     """Issue 33, item 10: no serious or critical axe-core violation on the front page, a seat's
     table, the end screen (a seat's and the watch page), the replay and the review page, at
@@ -451,20 +466,17 @@ def test_every_page_kind_is_axe_clean_at_both_sizes(sync_api: Any, tmp_path: Pat
     with served(tmp_path, rate=None, review_compute=unjudged_pages) as base, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         errors: list[str] = []
-        for size in (DESKTOP, PHONE):
-            page = browser.new_context(viewport=size, bypass_csp=True).new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            for path, drawn in pages.items():
-                page.goto(base + path)
-                page.wait_for_selector(drawn, state="attached", timeout=30_000)
-                settle(page)  # the table's page done with its requests (no-op elsewhere)
+        page = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        for path, drawn in pages.items():
+            page.goto(base + path)
+            page.wait_for_selector(drawn, state="attached", timeout=30_000)
+            settle(page)  # the table's page done with its requests (no-op elsewhere)
+            for size in (DESKTOP, PHONE):  # one load, both sizes: the layout is CSS media queries alone
+                page.set_viewport_size(size)
                 assert axe_problems(page) == [], (size, path, axe_problems(page))
                 if path.startswith(f"games/{started}#"):
-                    assert page.evaluate(WHOLE_WORDS) == 0 and page.locator(".face .name").count() > 0
-                    page.click("#howto-button")
-                    page.wait_for_selector("#howto:not([hidden]) h3")
-                    top = page.eval_on_selector("#howto", "b => [b.scrollTop, b.scrollHeight > b.clientHeight]")
-                    assert top == [0, True], top  # a box taller than its view, shown from its top
-                    page.keyboard.press("Escape")
+                    check_words_and_help(page)
+            page.set_viewport_size(DESKTOP)
         assert errors == [], errors
         browser.close()
