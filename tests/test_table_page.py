@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from dreamhome import i18n
+from tests.helpers.seats import play_to_end
 from tests.helpers.web import CHROMIUM, playwright_api, served
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -419,12 +420,7 @@ def stored_games(folder: Path) -> tuple[str, str, str, str]:
     started, started_keys = store.create(Settings(("person", "greedy"), "", 9))
     store.save(started)
     over, over_keys = store.create(Settings(("person", "random"), "", 3))
-    while not over.state.is_terminal():
-        if over.bot_to_move():
-            over.bot_step()
-        else:
-            over.state.apply_action(over.state.legal_actions()[0])
-            over.note_end()
+    play_to_end(over)
     store.save(over)
     return started.id, started_keys[0], over.id, over_keys[0]
 
