@@ -447,7 +447,9 @@ def check_words_and_help(page: Any) -> None:
 def test_every_page_kind_is_axe_clean_at_both_sizes(sync_api: Any, tmp_path: Path) -> None:
     """Issue 33, item 10: no serious or critical axe-core violation on the front page, a seat's
     table, the end screen (a seat's and the watch page), the replay and the review page, at
-    1280×800 and 390×844; card names wrap at whole words only; "How to play" opens at its top."""
+    1280×800 and 390×844; card names wrap at whole words only; "How to play" opens at its top;
+    a lost server is said in the page's words. The review page is drawn by a stand-in worker
+    that judges no decision (`unjudged_pages`): its markup, not the review's 15 s of solving."""
     from tests.helpers.reviews import unjudged_pages
 
     started, started_key, over, over_key = stored_games(tmp_path)
