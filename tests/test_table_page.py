@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from dreamhome import i18n
+from tests.helpers.seats import play_to_end
 from tests.helpers.web import CHROMIUM, playwright_api, served
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -407,3 +408,73 @@ def test_the_view_names_each_card_and_the_rules_explain_them(tmp_path: Path) -> 
     assert client.get("/api/rules?variant=no_such").status_code == 400
     assert client.get("/api/rules?players=9").status_code == 400
     assert client.get("/api/rules?variant=kids&players=3&lang=xx").status_code == 400
+
+
+# ---------------------------------------------------------------- axe on every page kind, both sizes
+def stored_games(folder: Path) -> tuple[str, str, str, str]:
+    """Two seeded games stored in `folder`, made in process (no clicks): one just started and
+    one finished (its person plays the first legal action). Their ids and person-seat keys."""
+    from dreamhome.web.store import GameStore, Settings
+
+    store = GameStore(folder)
+    started, started_keys = store.create(Settings(("person", "greedy"), "", 9))
+    store.save(started)
+    over, over_keys = store.create(Settings(("person", "random"), "", 3))
+    play_to_end(over)
+    store.save(over)
+    return started.id, started_keys[0], over.id, over_keys[0]
+
+
+WHOLE_WORDS = """() => Array.from(document.querySelectorAll('.face .name')).map(e => getComputedStyle(e))
+    .filter(s => s.overflowWrap !== 'normal' || s.wordBreak !== 'normal' || s.hyphens !== 'manual').length"""
+
+
+def check_words_and_help(page: Any) -> None:
+    """Card names wrap at whole words; "How to play" opens at its top; a server that cannot be
+    reached is said in the page's words, not the browser's "Failed to fetch"."""
+    assert page.evaluate(WHOLE_WORDS) == 0 and page.locator(".face .name").count() > 0
+    page.click("#howto-button")
+    page.wait_for_selector("#howto:not([hidden]) h3")
+    top = page.eval_on_selector("#howto", "b => [b.scrollTop, b.scrollHeight > b.clientHeight]")
+    assert top == [0, True], top  # a box taller than its view, shown from its top
+    page.keyboard.press("Escape")
+    page.route("**/api/**", lambda route: route.abort())
+    said = page.evaluate("() => api('GET', '/api/options').then(() => '', e => e.message)")
+    page.unroute("**/api/**")
+    assert said == i18n.text("table.unreachable", "en"), said
+
+
+def test_every_page_kind_is_axe_clean_at_both_sizes(sync_api: Any, tmp_path: Path) -> None:
+    """Issue 33, item 10: no serious or critical axe-core violation on the front page, a seat's
+    table, the end screen (a seat's and the watch page), the replay and the review page, at
+    1280×800 and 390×844; card names wrap at whole words only; "How to play" opens at its top;
+    a lost server is said in the page's words. The review page is drawn by a stand-in worker
+    that judges no decision (`unjudged_pages`): its markup, not the review's 15 s of solving."""
+    from tests.helpers.reviews import unjudged_pages
+
+    started, started_key, over, over_key = stored_games(tmp_path)
+    pages = {  # path → what shows the page drawn
+        "": "#front:not([hidden])",
+        f"games/{started}#seat=0&key={started_key}": "#table:not([hidden])",
+        f"games/{over}#seat=0&key={over_key}": "#final:not([hidden])",
+        f"games/{over}": "#final:not([hidden])",
+        f"games/{over}/replay": "#log .now",
+        f"games/{over}/review": "#log .now",
+    }
+    with served(tmp_path, rate=None, review_compute=unjudged_pages) as base, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        errors: list[str] = []
+        page = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        for path, drawn in pages.items():
+            page.goto(base + path)
+            page.wait_for_selector(drawn, state="attached", timeout=30_000)
+            settle(page)  # the table's page done with its requests (no-op elsewhere)
+            for size in (DESKTOP, PHONE):  # one load, both sizes: the layout is CSS media queries alone
+                page.set_viewport_size(size)
+                assert axe_problems(page) == [], (size, path, axe_problems(page))
+                if path.startswith(f"games/{started}#"):
+                    check_words_and_help(page)
+            page.set_viewport_size(DESKTOP)
+        assert errors == [], errors
+        browser.close()

@@ -51,6 +51,7 @@ from dreamhome.web.store import DRAWN_SEED_BITS, GameStore, Settings, rules_for 
 from tests.helpers.cli import run_here  # noqa: E402
 from tests.helpers.paths import ROOT  # noqa: E402
 from tests.helpers.reviews import calls_in, counted_pages  # noqa: E402
+from tests.helpers.seats import play_to_end  # noqa: E402
 from tests.helpers.table import key_of  # noqa: E402
 from tests.helpers.web import served  # noqa: E402
 
@@ -72,12 +73,7 @@ def finished_game(folder: Path, seats: tuple[str, ...] = ("person", "random"), s
     """A finished table game stored in `folder` (the person plays its first legal action)."""
     store = GameStore(folder)
     game, _ = store.create(Settings(seats, "", seed))
-    while not game.state.is_terminal():
-        if game.bot_to_move():
-            game.bot_step()
-        else:
-            game.state.apply_action(game.state.legal_actions()[0])
-            game.note_end()
+    play_to_end(game)
     store.save(game)
     return game.id
 

@@ -28,7 +28,7 @@ from dreamhome.players.roster import make_bot  # noqa: E402
 from dreamhome.terminal.seat import HumanGame, Menu  # noqa: E402
 from dreamhome.web.store import rules_for  # noqa: E402
 from tests.helpers.schemas import validator  # noqa: E402
-from tests.helpers.seats import Seat, link_key, start_seats, table_client  # noqa: E402
+from tests.helpers.seats import Seat, link_key, play_to_end, start_seats, table_client  # noqa: E402
 
 ONE_PERSON = {"seats": ["person", "greedy"], "seed": 5}
 """Seed 5: the bot leads round 1, so the person's first page offers takes (its undo: nothing yet)."""
@@ -320,12 +320,7 @@ def finish(c: Any, game: str) -> None:
     tables = c.app.state.tables
     held = tables.store.get(game)
     with held.lock:
-        while not held.state.is_terminal():
-            if held.bot_to_move():
-                held.bot_step()
-            else:
-                held.state.apply_action(held.state.legal_actions()[0])
-                held.note_end()
+        play_to_end(held)
         tables.store.save(held)
 
 

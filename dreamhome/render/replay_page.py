@@ -180,9 +180,9 @@ body {{ font-family: sans-serif; margin: 16px; color: #222; }}
 </style></head><body>
 <h2>{title}</h2>{extra}
 <div id="bar"><button id="prev">{previous}</button><button id="next">{next}</button>
-<button id="play">{play}</button><select id="round"></select> <span id="stepinfo"></span></div>
+<button id="play">{play}</button><select id="round" aria-label="{round_menu}"></select> <span id="stepinfo"></span></div>
 <div id="status"></div><div class="track" id="track"></div><div class="houses" id="houses"></div>
-<div id="log"></div>
+<div id="log" tabindex="0" role="region" aria-label="{log}"></div>
 <script id="game" type="application/json">{data}</script>
 <script>{script}</script></body></html>
 """
@@ -236,7 +236,7 @@ def replay_html(
         "t": {key: text(key, lang) for key in LABELS},
     }
     title = text("replay.title", lang, seed=state.seed, players=state.n, scores=result.scores())
-    buttons = {name: escape(text(f"replay.{name}", lang)) for name in ("previous", "next", "play")}
+    buttons = {name: escape(text(f"replay.{name}", lang)) for name in ("previous", "next", "play", "round_menu", "log")}
     return PAGE.format(
         title=escape(title),
         csp=escape(CSP),

@@ -65,3 +65,15 @@ def start_seats(c: TestClient, body: dict[str, Any]) -> tuple[str, dict[int, Sea
         seat, key = link_key(entry["url"])
         seats[seat] = Seat(c, made["game"], seat, key)
     return made["game"], seats
+
+
+def play_to_end(game: Any) -> None:
+    """A stored game (`web.store.Game`) played to its end in memory: the first legal option at
+    every person's decision, the bots their own. A finished game without a request per move;
+    the caller holds its lock where the server shares it, and stores it."""
+    while not game.state.is_terminal():
+        if game.bot_to_move():
+            game.bot_step()
+        else:
+            game.state.apply_action(game.state.legal_actions()[0])
+            game.note_end()

@@ -80,7 +80,7 @@ async function api(method, path, body) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(withLang(path), init);
+  const response = await reach(withLang(path), init);
   let data = null;
   try { data = await response.json(); } catch (e) { data = { error: "the server answered " + response.status }; }
   if (!response.ok) {
@@ -89,6 +89,11 @@ async function api(method, path, body) {
     throw err;
   }
   return data;
+}
+
+// fetch, its network failure ("Failed to fetch": the server is gone) said in the page's language.
+async function reach(url, init) {
+  try { return await fetch(url, init); } catch (e) { throw new Error(texts["table.unreachable"] !== undefined ? t("table.unreachable") : e.message); }
 }
 
 async function run(work) {
@@ -117,6 +122,7 @@ async function loadTexts(wanted) {
   byId("choices-box").setAttribute("aria-label", t("table.your_choices"));
   byId("final").setAttribute("aria-label", t("table.final_scores"));
   byId("scoreboard").setAttribute("aria-label", t("table.scoreboard"));
+  byId("lang").setAttribute("aria-label", t("table.language"));  // its visible label is hidden on a phone
   const select = byId("lang");
   if (!select.options.length) {
     for (const l of options.languages) select.append(el("option", { value: l.code }, l.name));
@@ -157,7 +163,10 @@ function toggleHowTo(open) {
   const box = byId("howto");
   box.hidden = open === undefined ? !box.hidden : !open;
   byId("howto-button").setAttribute("aria-expanded", String(!box.hidden));
-  if (!box.hidden) byId("howto-close").focus();
+  if (!box.hidden) {  // opened at its top: the close button is focused without scrolling to it
+    byId("howto-close").focus({ preventScroll: true });
+    box.scrollTop = 0;
+  }
 }
 
 // The explanation of a card, shown beside `anchor` (hover, keyboard focus or a tap on "i").
