@@ -13,33 +13,15 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from dreamhome import i18n
-from tests.helpers.web import CHROMIUM, playwright_api, served
+from tests.helpers.web import CHROMIUM, play_one, playwright_api, served, settle
 
 NAMES = ["Ann", "Bob"]
 VARIANT = "rounds10"
 SEED = 3
-
-
-@pytest.fixture
-def sync_api() -> Any:
-    return playwright_api()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    with served(tmp_path, rate=None) as url:  # two browsers and the test share one address
-        yield url
-
-
-def settle(page: Any) -> None:
-    page.wait_for_selector("body:not(.busy)", state="attached")
 
 
 def reach(page: Any, version: int) -> None:
@@ -89,28 +71,6 @@ def place_by_two_clicks(page: Any) -> bool:
     return True
 
 
-def play_other(page: Any) -> None:
-    """Any other decision by clicks: a held card that can act, then its target; else a highlighted
-    cell (a furnishing's token) or column (a discard); else the first choice; where the click
-    leaves several choices, the first of them."""
-    if page.locator("#my-house .held-card.legal").count():
-        page.locator("#my-house .held-card.legal").first.click()
-        settle(page)
-        targets = page.locator("#track .column.legal, #my-house .cell.legal")
-        if targets.count():
-            targets.first.click()
-    elif legal_columns(page).count():
-        legal_columns(page).first.click()
-    elif page.locator("#my-house .cell.legal").count():
-        page.locator("#my-house .cell.legal").first.click()
-    else:
-        page.locator("#choices button.choice").first.click()
-    settle(page)
-    if page.locator("#filter-note").is_visible():
-        page.locator("#choices li:not([hidden]) button.choice").first.click()
-        settle(page)
-
-
 def expected_lines(record: dict[str, Any], cards: dict[str, Any], rounds: int, me: int) -> list[tuple[str, str]]:
     """Each decision of the stored record (its events with an engine text, forced steps too), as
     the log of seat `me` must say it: its kind, and a pattern of its line — when ("round N", or
@@ -145,91 +105,107 @@ def expected_lines(record: dict[str, Any], cards: dict[str, Any], rounds: int, m
     return lines
 
 
-def test_two_people_finish_a_game_undo_a_take_and_start_a_rematch(sync_api: Any, server: str) -> None:
+def play_to_the_end(pages: list[Any], http: Any, game: str) -> tuple[int, dict[str, Any]]:
+    """The whole game by clicks, each page on its seat's turns: each person's first take given
+    back once with Undo, every take placed by two clicks. Answers the decisions clicked (the
+    take undone not counted) and the final watch view."""
+    undone = [False, False]
+    two_clicks = [0, 0]
+    made = 0
+    while True:
+        state: dict[str, Any] = http.get(f"/api/games/{game}").json()
+        if state["over"]:
+            break
+        seat = state["to_move"]
+        page = pages[seat]
+        reach(page, state["version"])
+        taking = legal_columns(page).count() and not page.locator("#track .column.legal.discard").count()
+        if taking and not undone[seat]:
+            take_then_undo(page)
+            undone[seat] = True
+        elif taking:
+            placed = place_by_two_clicks(page)
+            two_clicks[seat] += placed
+            made += 2 if placed else 1
+        else:
+            play_one(page)
+            made += 1
+        assert made < 200, "the game does not end"
+    assert undone == [True, True] and min(two_clicks) >= 5, two_clicks
+    return made, state
+
+
+def check_logs(pages: list[Any], http: Any, game: str, made: int, final: dict[str, Any]) -> None:
+    """At the end each page's log holds the stored record's decisions, one line each, in order."""
+    record = http.get(f"/api/games/{game}/record").json()
+    assert record["names"] == NAMES
+    cards = http.get(f"/api/rules?variant={VARIANT}&players=2").json()["cards"]
+    for seat, page in enumerate(pages):
+        reach(page, final["version"])
+        page.get_by_role("region", name="Final scores").wait_for()
+        log = page.eval_on_selector_all(
+            "#log li.decision, #log li.forced",
+            "els => els.map(e => [e.classList.contains('forced') ? 'forced' : 'decision', e.textContent])",
+        )
+        wanted = expected_lines(record, cards, final["rounds"], seat)
+        assert len(log) == len(wanted) and sum(kind == "decision" for kind, _ in wanted) == made
+        for (kind, line), (want_kind, pattern) in zip(log, wanted, strict=True):
+            assert kind == want_kind and re.fullmatch(pattern, line), (line, pattern)
+        assert page.locator("#log li.latest").count() == 1
+
+
+def check_names(page: Any, seat: int) -> None:
+    board = page.inner_text("#scoreboard")
+    assert f"{NAMES[seat]} (you)" in board and NAMES[1 - seat] in board, board
+
+
+def check_rematch(pages: list[Any], http: Any, game: str) -> None:
+    """A rematch from Ann's page; Bob's page is told and joins; both sit at their own seats of
+    the same new game, named, the same variant, in its first round."""
+    pages[0].click("#rematch-button")
+    pages[0].wait_for_url(re.compile(r"/games/(?!" + re.escape(game) + r")[\w-]+#seat=0&key="))
+    join = i18n.text("table.rematch_join", "en")
+    pages[1].wait_for_selector(f'#rematch-button:has-text("{join}")')
+    pages[1].click("#rematch-button")
+    pages[1].wait_for_url(re.compile(r"/games/(?!" + re.escape(game) + r")[\w-]+#seat=1&key="))
+    new = [page.url.split("/games/", 1)[1].split("#", 1)[0] for page in pages]
+    assert new[0] == new[1] == http.get(f"/api/games/{game}").json()["rematch"]
+    fresh = http.get(f"/api/games/{new[0]}").json()
+    assert [s["name"] for s in fresh["seats"]] == NAMES and fresh["variant"] == VARIANT and fresh["round"] == 1
+    for seat, page in enumerate(pages):
+        reach(page, fresh["version"])
+        check_names(page, seat)
+        assert page.locator("#final").is_hidden() and page.locator("#log li.decision").count() == 0
+    mover = fresh["to_move"]
+    assert legal_columns(pages[mover]).count() > 0 and legal_columns(pages[1 - mover]).count() == 0
+
+
+def test_two_people_finish_a_game_undo_a_take_and_start_a_rematch(tmp_path: Path) -> None:
     import httpx
 
+    sync_api = playwright_api()
     started = time.monotonic()
-    http = httpx.Client(base_url=server, timeout=30)
-    answer = http.post("/api/games", json={"seats": ["person", "person"], "names": NAMES, "seed": SEED, "variant": VARIANT})
-    assert answer.status_code == 201, answer.text
-    made = answer.json()
-    game = made["game"]
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        errors: list[str] = []
-        pages = []
-        for link in made["seats"]:
-            page = browser.new_context().new_page()  # one context each: two people, two browsers
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(link["url"], wait_until="commit")  # both pages load at once
-            pages.append(page)
-        for seat, page in enumerate(pages):
-            page.wait_for_selector("#table:not([hidden])")
-            settle(page)
-            board = page.inner_text("#scoreboard")
-            assert f"{NAMES[seat]} (you)" in board and NAMES[1 - seat] in board, board
-
-        undone = [False, False]
-        two_clicks = [0, 0]
-        made = 0  # the decisions clicked (a take undone not counted)
-        while True:
-            state = http.get(f"/api/games/{game}").json()
-            if state["over"]:
-                break
-            seat = state["to_move"]
-            page = pages[seat]
-            reach(page, state["version"])
-            taking = legal_columns(page).count() and not page.locator("#track .column.legal.discard").count()
-            if taking and not undone[seat]:
-                take_then_undo(page)
-                undone[seat] = True
-                continue
-            if taking:
-                placed = place_by_two_clicks(page)
-                two_clicks[seat] += placed
-                made += 2 if placed else 1
-            else:
-                play_other(page)
-                made += 1
-            assert made < 200, "the game does not end"
-        assert undone == [True, True] and min(two_clicks) >= 5, two_clicks
-
-        # The end: both pages show it; each page's log is the stored game's decisions, in order.
-        record = http.get(f"/api/games/{game}/record").json()
-        assert record["names"] == NAMES
-        cards = http.get(f"/api/rules?variant={VARIANT}&players=2").json()["cards"]
-        for seat, page in enumerate(pages):
-            reach(page, state["version"])
-            page.get_by_role("region", name="Final scores").wait_for()
-            log = page.eval_on_selector_all(
-                "#log li.decision, #log li.forced",
-                "els => els.map(e => [e.classList.contains('forced') ? 'forced' : 'decision', e.textContent])",
-            )
-            wanted = expected_lines(record, cards, state["rounds"], seat)
-            assert len(log) == len(wanted) and sum(kind == "decision" for kind, _ in wanted) == made
-            for (kind, line), (want_kind, pattern) in zip(log, wanted, strict=True):
-                assert kind == want_kind and re.fullmatch(pattern, line), (line, pattern)
-            assert page.locator("#log li.latest").count() == 1
-
-        # A rematch from Ann's page; Bob's page is told and joins; both sit at their own seats.
-        pages[0].click("#rematch-button")
-        pages[0].wait_for_url(re.compile(r"/games/(?!" + re.escape(game) + r")[\w-]+#seat=0&key="))
-        join = i18n.text("table.rematch_join", "en")
-        pages[1].wait_for_selector(f'#rematch-button:has-text("{join}")')
-        pages[1].click("#rematch-button")
-        pages[1].wait_for_url(re.compile(r"/games/(?!" + re.escape(game) + r")[\w-]+#seat=1&key="))
-        new = [page.url.split("/games/", 1)[1].split("#", 1)[0] for page in pages]
-        assert new[0] == new[1] == http.get(f"/api/games/{game}").json()["rematch"]
-        fresh = http.get(f"/api/games/{new[0]}").json()
-        assert [s["name"] for s in fresh["seats"]] == NAMES and fresh["variant"] == VARIANT and fresh["round"] == 1
-        for seat, page in enumerate(pages):
-            reach(page, fresh["version"])
-            board = page.inner_text("#scoreboard")
-            assert f"{NAMES[seat]} (you)" in board and NAMES[1 - seat] in board, board
-            assert page.locator("#final").is_hidden() and page.locator("#log li.decision").count() == 0
-        mover = fresh["to_move"]
-        assert legal_columns(pages[mover]).count() > 0 and legal_columns(pages[1 - mover]).count() == 0
-        browser.close()
-    http.close()
+    errors: list[str] = []
+    with served(tmp_path, rate=None) as server, httpx.Client(base_url=server, timeout=30) as http:
+        body = {"seats": ["person", "person"], "names": NAMES, "seed": SEED, "variant": VARIANT}
+        answer = http.post("/api/games", json=body)
+        assert answer.status_code == 201, answer.text
+        made = answer.json()
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            pages = []
+            for link in made["seats"]:
+                page = browser.new_context().new_page()  # one context each: two people, two browsers
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(link["url"], wait_until="commit")  # both pages load at once
+                pages.append(page)
+            for seat, page in enumerate(pages):
+                page.wait_for_selector("#table:not([hidden])")
+                settle(page)
+                check_names(page, seat)
+            clicked, final = play_to_the_end(pages, http, made["game"])
+            check_logs(pages, http, made["game"], clicked, final)
+            check_rematch(pages, http, made["game"])
+            browser.close()
     assert errors == []
     assert time.monotonic() - started < 90
