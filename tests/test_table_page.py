@@ -20,7 +20,7 @@ import pytest
 
 from dreamhome import i18n
 from tests.helpers.seats import play_to_end
-from tests.helpers.web import CHROMIUM, playwright_api, served
+from tests.helpers.web import CHROMIUM, play_one, playwright_api, served, settle
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -52,42 +52,8 @@ def axe_problems(page: Any) -> list[str]:
     return [f"{rule} ({impact}, {count}: {where})" for rule, impact, count, where in found if impact in ("serious", "critical")]
 
 
-def settle(page: Any) -> None:
-    page.wait_for_selector("body:not(.busy)", state="attached")
-
-
 def region_buttons(page: Any, name: str) -> int:
     return int(page.get_by_role("region", name=name).get_by_role("button").count())
-
-
-def play_one(page: Any) -> str:
-    """One decision by clicks as a person makes it: a held card that can act (then its
-    highlighted target), else a highlighted track column, else a highlighted cell of the house,
-    else a choice button; where the click leaves several choices, the first of them. Answers
-    which way the decision was made."""
-    how = "choice"
-    if page.locator("#my-house .held-card.legal").count():
-        page.locator("#my-house .held-card.legal").first.click()
-        settle(page)
-        assert page.locator("#filter-note").is_visible()  # the card's uses, and only them, are offered
-        how = "card"
-        targets = page.locator("#track .column.legal, #my-house .cell.legal")
-        if targets.count():
-            targets.first.click()
-            settle(page)
-    elif page.locator("#track .column.legal").count():
-        page.locator("#track .column.legal").first.click()
-        how = "column"
-    elif page.locator("#my-house .cell.legal").count():
-        page.locator("#my-house .cell.legal").first.click()
-        how = "cell"
-    else:
-        page.locator("#choices button.choice").first.click()
-    settle(page)
-    if page.locator("#filter-note").is_visible():
-        page.locator("#choices li:not([hidden]) button.choice").first.click()
-        settle(page)
-    return how
 
 
 def test_two_people_and_a_bot_play_a_whole_game_live(sync_api: Any, server: str) -> None:

@@ -316,16 +316,21 @@ def create_app(
             raise ConflictError("the game is not over yet")
 
         def work() -> dict[str, Any]:
-            if game.best is not None:
-                return final_view(game, chosen)
-            view = final_view(game, chosen)
-            try:
-                store.save(game)  # the comparison kept; if it cannot be, it is computed again next time
+            # Seconds of solving, under the comparison's own lock, not the game's: every view of
+            # the game takes that one, and a game over changes no more (issue 33: no page waits
+            # for another's work). One comparison a game at a time; the second asker reads it kept.
+            with game.final_lock:
+                kept = game.best is not None
+                view = final_view(game, chosen)
+            if kept:
+                return view
+            try:  # the comparison kept; if it cannot be, it is computed again next time
+                _locked(game, lambda: store.save(game))
             except StorageError as exc:
                 log.warning("game %s: the end-game comparison could not be stored: %s", game.id, exc)
             return view
 
-        return JSONResponse(await heavy(_locked, game, work))
+        return JSONResponse(await heavy(work))
 
     async def replay(request: Request) -> Response:
         from dreamhome.render.replay_page import CSP as REPLAY_CSP

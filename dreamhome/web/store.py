@@ -313,6 +313,7 @@ class Game:
     end_houses: list[House] | None = None  # each house with the piles when the end game began
     best: list[dict[str, Any]] | None = None  # best_final_score per house, once computed
     lock: threading.Lock = field(default_factory=threading.Lock)
+    final_lock: threading.Lock = field(default_factory=threading.Lock)  # the end comparison's, apart from `lock`
     saved: str = ""  # the text last stored: what a change that cannot be stored goes back to
     advancing: bool = False  # a thread is moving the bots (`web.app`), one step at a time
     undone: int = 0  # events taken back by undos over the game's life (`version`)

@@ -49,3 +49,38 @@ def playwright_api() -> Any:
     if CHROMIUM is None:
         pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run installs it)")
     return pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+
+def settle(page: Any) -> None:
+    """Wait until the table page is done with its request (table.js marks `body.busy` meanwhile)."""
+    page.wait_for_selector("body:not(.busy)", state="attached")
+
+
+def play_one(page: Any) -> str:
+    """One decision by clicks as a person makes it: a held card that can act (then its
+    highlighted target), else a highlighted track column, else a highlighted cell of the house,
+    else a choice button; where the click leaves several choices, the first of them. Answers
+    which way the decision was made."""
+    how = "choice"
+    if page.locator("#my-house .held-card.legal").count():
+        page.locator("#my-house .held-card.legal").first.click()
+        settle(page)
+        assert page.locator("#filter-note").is_visible()  # the card's uses, and only them, are offered
+        how = "card"
+        targets = page.locator("#track .column.legal, #my-house .cell.legal")
+        if targets.count():
+            targets.first.click()
+            settle(page)
+    elif page.locator("#track .column.legal").count():
+        page.locator("#track .column.legal").first.click()
+        how = "column"
+    elif page.locator("#my-house .cell.legal").count():
+        page.locator("#my-house .cell.legal").first.click()
+        how = "cell"
+    else:
+        page.locator("#choices button.choice").first.click()
+    settle(page)
+    if page.locator("#filter-note").is_visible():
+        page.locator("#choices li:not([hidden]) button.choice").first.click()
+        settle(page)
+    return how
