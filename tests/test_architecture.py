@@ -166,11 +166,9 @@ def test_renderers_sit_together_and_decide_nothing() -> None:
 
 MAX_MODULE_LINES = 700
 MAX_FUNCTION_LINES = 100
-SIZE_EXCEPTIONS = {
-    # Temporary, each with the issue that removes it (issue 32, item 4):
-    "dreamhome/web/app.py:create_app": "the web layer's routes are split by the table issue",
-    "dreamhome/web/store.py": "the game apart from its stored form, by the table issue (issue 33)",
-}
+SIZE_EXCEPTIONS: dict[str, str] = {}
+"""Temporary exceptions, each `path` or `path:name` with the issue that removes it (issue 32,
+item 4); none is left since issue 33 split the web layer's `create_app` and `store.py`."""
 
 
 def oversized() -> dict[str, int]:

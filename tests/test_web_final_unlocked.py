@@ -15,7 +15,7 @@ from tests.helpers.table import table_client
 
 
 def test_a_view_answers_while_the_end_comparison_works(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import dreamhome.web.app as app_module
+    import dreamhome.web.ended as ended_module
 
     c = table_client(tmp_path)
     made = c.post("/api/games", json={"seats": ["person", "random"], "seed": 2, "variant": "rounds10"}).json()
@@ -33,7 +33,7 @@ def test_a_view_answers_while_the_end_comparison_works(tmp_path: Path, monkeypat
         waited.set()
         return {"houses": []}
 
-    monkeypatch.setattr(app_module, "final_view", slow)
+    monkeypatch.setattr(ended_module, "final_view", slow)
     answers: list[int] = []
     asker = threading.Thread(target=lambda: answers.append(c.get(f"/api/games/{game}/final").status_code))
     asker.start()

@@ -284,7 +284,7 @@ def test_the_listing_names_each_game_and_never_a_key(tmp_path: Path) -> None:
 
 
 def test_the_listing_is_capped(tmp_path: Path) -> None:
-    from dreamhome.web import app as web_app
+    from dreamhome.web import table as web_app
 
     c = client(tmp_path)
     for seed in range(4):

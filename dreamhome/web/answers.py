@@ -2,13 +2,15 @@
 traceback. A body is JSON or nothing (`json_body`: a cross-site form cannot send
 `Content-Type: application/json` without a CORS preflight the server never grants), capped at
 `MAX_BODY` bytes; a number in a header or a query is read by `whole_number` before any
-conversion; each of the project's errors has its status (`STATUS`, `answering`).
+conversion; each of the project's errors has its status (`STATUS`), answered by the app's
+`exception_handlers` (`EXCEPTION_HANDLERS`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+import logging
+from collections.abc import Callable
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -27,6 +29,8 @@ from dreamhome.web.store import (
     StorageError,
     StoreFullError,
 )
+
+log = logging.getLogger("dreamhome.web")
 
 MAX_BODY = 4096
 """Largest request body read (bytes): a start or act request is under 200."""
@@ -73,9 +77,6 @@ def whole_number(text: str, high: int) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= len(str(high)) and int(text) <= high
 
 
-Handler = Callable[[Request], Awaitable[Response]]
-
-
 STATUS: tuple[tuple[type[DreamhomeError], int], ...] = (
     (GameNotFoundError, 404),
     (ForbiddenError, 403),
@@ -92,18 +93,32 @@ STATUS: tuple[tuple[type[DreamhomeError], int], ...] = (
 """Each of the project's errors with its status (the first that matches)."""
 
 
-def answering(scrub: Callable[[str], str]) -> Callable[[Handler], Handler]:
-    """A decorator: the project's errors as their status with their one line, scrubbed."""
+def scrubbed(request: Request, text: str) -> str:
+    """`text` with the server's paths taken out (`app.state.scrub`, a `guards.Scrubber`)."""
+    scrub: Callable[[str], str] = request.app.state.scrub
+    return scrub(text)
 
-    def answers(func: Handler) -> Handler:
-        async def wrapped(request: Request) -> Response:
-            try:
-                return await func(request)
-            except DreamhomeError as exc:
-                status = next(code for kind, code in STATUS if isinstance(exc, kind))
-                first = (str(exc).splitlines() or [type(exc).__name__])[0]
-                return error_response(status, scrub(first)[:500])
 
-        return wrapped
+async def on_project_error(request: Request, exc: Exception) -> Response:
+    """The app's handler of the project's errors (`exception_handlers`): the error's status
+    (`STATUS`) with its first line, scrubbed."""
+    assert isinstance(exc, DreamhomeError)
+    status = next(code for kind, code in STATUS if isinstance(exc, kind))
+    first = (str(exc).splitlines() or [type(exc).__name__])[0]
+    return error_response(status, scrubbed(request, first)[:500])
 
-    return answers
+
+async def on_http_error(request: Request, exc: Exception) -> Response:
+    """The app's handler of Starlette's `HTTPException` (404 for an unknown path, 413, 415 …)."""
+    assert isinstance(exc, HTTPException)
+    return error_response(exc.status_code, scrubbed(request, str(exc.detail)))
+
+
+async def on_crash(request: Request, exc: Exception) -> Response:
+    """The app's handler of anything else: logged, answered 500 in one line without its detail."""
+    log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(500, "internal error (logged by the server)")
+
+
+EXCEPTION_HANDLERS = {DreamhomeError: on_project_error, HTTPException: on_http_error, Exception: on_crash}
+"""What the app answers for an error raised by an endpoint (Starlette's `exception_handlers`)."""

@@ -21,7 +21,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from dreamhome.errors import DreamhomeError
+from dreamhome.game.state import GameState
 from dreamhome.i18n import UnknownLanguageError, check_lang
+from dreamhome.players.hints import Hint, hint
 from dreamhome.web.answers import whole_number
 from dreamhome.web.drawn import DrawnViews
 from dreamhome.web.live import Hub
@@ -32,6 +34,8 @@ log = logging.getLogger("dreamhome.web")
 HEAVY_THREADS = 2
 """Threads that may move bots or solve at once (`heavy`); quick reads use Starlette's own pool."""
 T = TypeVar("T")
+HintFunction = Callable[[GameState, float], Hint]
+"""What the hint endpoint calls: `dreamhome.players.hints.hint`, or a stand-in in tests."""
 
 
 def locked(game: Game, work: Callable[[], T]) -> T:
@@ -65,6 +69,8 @@ class Tables:
     reviews: Reviews
     default_lang: str
     review_on_end: bool = False
+    hint_for: HintFunction = hint
+    """What the hint endpoint calls: `dreamhome.players.hints.hint`, or a stand-in in tests."""
     limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = field(
         default_factory=weakref.WeakKeyDictionary
     )

@@ -57,11 +57,15 @@ class Timings:
         return max(((what, max(ts)) for what, ts in self.seconds.items()), key=lambda wt: wt[1])
 
 
-async def timed(http: httpx.AsyncClient, timings: Timings, what: str, method: str, path: str, **kw: object) -> httpx.Response:
+async def timed(
+    http: httpx.AsyncClient, timings: Timings, what: str, method: str, path: str, ok: tuple[int, ...] = (), **kw: object
+) -> httpx.Response:
+    """The request, timed under `what`; an error status fails it unless listed in `ok`."""
     t0 = time.perf_counter()
     answer = await http.request(method, path, **kw)  # type: ignore[arg-type]
     timings.add(what, time.perf_counter() - t0)
-    answer.raise_for_status()
+    if answer.status_code not in ok:
+        answer.raise_for_status()
     return answer
 
 
@@ -98,7 +102,12 @@ async def play(url: str, game_id: str, key: str, timings: Timings, stop: asyncio
         view = (await timed(http, timings, "seat view", "GET", f"/api/games/{game_id}", headers=headers)).json()
         while not view["terminal"] and not stop.is_set() and made < moves:
             body = {"seat": 0, "key": key, "index": 0, "version": view["version"]}
-            view = (await timed(http, timings, "act", "POST", f"/api/games/{game_id}/act", json=body)).json()
+            answer = await timed(http, timings, "act", "POST", f"/api/games/{game_id}/act", ok=(409,), json=body)
+            if answer.status_code == 409:  # the game moved on since this view (a page's read moved the bots):
+                # read it again, as the page does on its live stream's news, and decide on that
+                view = (await timed(http, timings, "seat view", "GET", f"/api/games/{game_id}", headers=headers)).json()
+                continue
+            view = answer.json()
             made += 1
     return made
 
