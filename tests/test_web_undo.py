@@ -28,7 +28,8 @@ from dreamhome.players.roster import make_bot  # noqa: E402
 from dreamhome.terminal.seat import HumanGame, Menu  # noqa: E402
 from dreamhome.web.store import rules_for  # noqa: E402
 from tests.helpers.schemas import validator  # noqa: E402
-from tests.helpers.seats import Seat, link_key, play_to_end, start_seats, table_client  # noqa: E402
+from tests.helpers.seats import Seat, play_to_end, start_seats, table_client  # noqa: E402
+from tests.helpers.table import key_of  # noqa: E402
 
 ONE_PERSON = {"seats": ["person", "greedy"], "seed": 5}
 """Seed 5: the bot leads round 1, so the person's first page offers takes (its undo: nothing yet)."""
@@ -363,13 +364,13 @@ def test_rematch_gives_each_person_its_own_seat_in_one_new_game(tmp_path: Path) 
     assert ann.status_code == 200, ann.text
     made = ann.json()
     new = made["game"]
-    seat, ann_key = link_key(made["url"])
+    seat, ann_key = key_of(made["url"])
     assert seat == 0 and made["watch"].endswith(f"/games/{new}")
     again = seats[0].look()
     assert again["rematch"] == new and again["version"] > over["version"]  # every page is told
     bob = seats[1].post("rematch").json()
-    assert bob["game"] == new and link_key(bob["url"])[0] == 1
-    bob_key = link_key(bob["url"])[1]
+    assert bob["game"] == new and key_of(bob["url"])[0] == 1
+    bob_key = key_of(bob["url"])[1]
     assert seats[0].post("rematch").json()["url"] == made["url"]  # asked again: the same link
     assert len({ann_key, bob_key, seats[0].key, seats[1].key}) == 4
     ann_new, bob_new = Seat(c, new, 0, ann_key), Seat(c, new, 1, bob_key)

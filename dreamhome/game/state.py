@@ -129,16 +129,9 @@ class GameState(GameFlow):
 
     def clone(self) -> GameState:
         """An independent copy: nothing of it, events included, is shared with this game."""
-        twin = self._fork()
+        twin = self.snapshot()
         twin.events = copy_events(self.events)
         return twin
-
-    def snapshot(self) -> GameState:
-        """A copy to read or play on: its lists are its own, so neither game's moves change the
-        other, but the event dicts are shared (the engine never changes one). For look-ahead
-        children and a replay's positions, where `clone`'s deep copy of every event was a tenth
-        of a review's time; a caller that edits events takes `clone`."""
-        return self._fork()
 
     def child(self, action: Action) -> GameState:
         """A copy with `action` applied (and the forced steps after it); this state is unchanged
@@ -147,8 +140,11 @@ class GameState(GameFlow):
         twin.apply_action(action)
         return twin
 
-    def _fork(self) -> GameState:
-        """A copy whose lists are its own; event dicts are shared (the engine never changes one)."""
+    def snapshot(self) -> GameState:
+        """A copy to read or play on: its lists are its own, so neither game's moves change the
+        other, but the event dicts are shared (the engine never changes one). For look-ahead
+        children and a replay's positions, where `clone`'s deep copy of every event was a tenth
+        of a review's time; a caller that edits events takes `clone`."""
         twin = copy.copy(self)
         for name in (
             "room_deck",
@@ -243,7 +239,7 @@ class GameState(GameFlow):
 
     def _house_after(self, action: Action, player: int) -> House:
         """The player's house right after the handler of `action` (no forced steps after it)."""
-        twin = self._fork()
+        twin = self.snapshot()
         twin._apply(action)
         return twin.houses[player]
 

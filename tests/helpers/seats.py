@@ -21,9 +21,6 @@ def table_client(folder: Path) -> TestClient:
     return table.table_client(folder, base_url=BASE)
 
 
-link_key = table.key_of
-
-
 class Seat:
     """One person's page: the game's id, the seat, its key, and the last view it read."""
 
@@ -62,7 +59,7 @@ def start_seats(c: TestClient, body: dict[str, Any]) -> tuple[str, dict[int, Sea
     made = r.json()
     seats = {}
     for entry in made["seats"]:
-        seat, key = link_key(entry["url"])
+        seat, key = table.key_of(entry["url"])
         seats[seat] = Seat(c, made["game"], seat, key)
     return made["game"], seats
 
