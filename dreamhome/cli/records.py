@@ -51,8 +51,19 @@ def replay(record_path, as_json, html_path):
         "never the wall clock: the same review on any machine)."
     ),
 )
+@click.option(
+    "--samples",
+    type=click.IntRange(0, 1000),
+    default=0,
+    show_default=True,
+    help=(
+        "Value each option during the rounds by its expected final score, the mean of this many seeded "
+        "play-outs, each loss with its standard error (0: the solver's best case over the unseen cards). "
+        "Slower: about 8x the default review at 4 (docs/REVIEW.md)."
+    ),
+)
 @processes_option("--workers", "Processes for several records (default: all cores).")
-def analyze(record_paths, as_json, html_path, work, workers):
+def analyze(record_paths, as_json, html_path, work, samples, workers):
     """Review finished games: every decision of every seat against the best by the solver's
     reachable final score, the points it lost, its mark (best, inaccuracy, mistake, blunder),
     and per player accuracy, points lost and luck (docs/REVIEW.md).
@@ -101,9 +112,10 @@ def analyze(record_paths, as_json, html_path, work, workers):
         try:
             if len(paths) == 1:
                 source = display_name(paths[0])
-                review = review_record(load_record(paths[0], table_record), source, work, on_decision=progress)
+                review = review_record(load_record(paths[0], table_record), source, work, on_decision=progress, samples=samples)
             else:
-                summary = aggregate(review_many(paths, work, workers, on_done=progress, other=table_record), work)
+                reviews = review_many(paths, work, workers, on_done=progress, other=table_record, samples=samples)
+                summary = aggregate(reviews, work)
         except DreamhomeError as exc:
             fail(str(exc))
     if len(paths) != 1:

@@ -1,13 +1,17 @@
 """The one evaluation of a game review: what a decision keeps reachable, in final-score points.
 
-    evaluate(state: GameState, chosen: Action, work: float = REVIEW_WORK) -> Evaluation
+    evaluate(state: GameState, chosen: Action, work: float = REVIEW_WORK, samples: int = 0) -> Evaluation
 
 For the player to act in `state`, every option is valued by the one look-ahead
 (`dreamhome.players.lookahead.option_values`) with the review's settings (`lookahead.REVIEW`,
-its work per solve replaced by `work`): the hints of a human seat use the same settings, so the
-hint's pick is the option this evaluation calls best, with the same values. The best option is
+its work per solve replaced by `work`, its play-outs by `samples`: with 0 the solver's best case
+over the unseen cards, with more the expected final score by that many play-outs, each loss
+with its standard error). The hints of a human seat use the same settings (the default, 0), so
+the hint's pick is the option this evaluation calls best, with the same values. The best option is
 the highest value, ties to the first in `legal_actions()` order; the loss is the best value less
-the chosen option's, never negative since both come from the same values.
+the chosen option's, never negative since both come from the same values. Expected values are
+ranked on the first half of their play-outs and judged on the second (`OptionValue.ranking`,
+`valued`: no winner's curse).
 
 In the end game (END-ORDER) an end turn may offer hundreds of swaps, one solve each: the values
 read are the chosen option's, the end-game plan's first legal step's and ending the turn's; the
@@ -19,7 +23,7 @@ the player's margin over the others (`Evaluation.measure`, `lookahead.MARGIN`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import Action
@@ -44,6 +48,7 @@ class Evaluation:
     proven: bool
     measure: str = SCORE
     differ: bool = True
+    error: float = 0.0  # the loss's standard error (0: exact or the bound; play-outs: the paired error)
 
     @property
     def loss(self) -> float:
@@ -51,19 +56,21 @@ class Evaluation:
         return max(0.0, self.best_value - self.chosen_value)
 
 
-def review_settings(work: float = REVIEW_WORK) -> Settings:
-    """The review's look-ahead settings with `work` deterministic time a solve."""
-    return with_work(REVIEW, work)
+def review_settings(work: float = REVIEW_WORK, samples: int = 0) -> Settings:
+    """The review's look-ahead settings with `work` deterministic time a solve and `samples`
+    play-outs an option (0: the solver's best case, `lookahead.BOUND`)."""
+    settings = with_work(REVIEW, work)
+    return settings if samples == settings.samples else replace(settings, samples=samples)
 
 
-def evaluate(state: GameState, chosen: Action, work: float = REVIEW_WORK) -> Evaluation:
+def evaluate(state: GameState, chosen: Action, work: float = REVIEW_WORK, samples: int = 0) -> Evaluation:
     """The value of `chosen` (a legal action of the player to act in `state`, unchanged) and of
     the best option, by the review's one evaluation (module docstring)."""
     legal = state.legal_actions()
     if chosen not in legal:
         raise DreamhomeError(f"review: {state.action_text(chosen)!r} is not legal in this position")
     index = legal.index(chosen)
-    values = decision_values(state, review_settings(work), index)
+    values = decision_values(state, review_settings(work, samples), index)
     return judged(values, index, len(legal))
 
 
@@ -80,11 +87,13 @@ def judged(values: list[OptionValue | None], chosen: int, options: int) -> Evalu
         return Evaluation(options, chosen, known, known, False, measure, False)
     top = values[best]
     assert top is not None and top.value is not None
-    if mine.value >= top.value:
-        best, top = chosen, mine
-    assert top.value is not None
+    top_value, my_value = top.valued, mine.valued  # expected values: the play-outs the ranking did not read
+    assert top_value is not None and my_value is not None
+    if my_value >= top_value:
+        best, top, top_value = chosen, mine, my_value
     differ = len(set(read)) > 1
-    return Evaluation(options, best, top.value, mine.value, mine.proven and top.proven, measure, differ)
+    error = 0.0 if best == chosen else top.paired_error(mine)
+    return Evaluation(options, best, top_value, my_value, mine.proven and top.proven, measure, differ, error)
 
 
 __all__ = ["REVIEW_WORK", "Evaluation", "evaluate", "judged", "review_settings"]

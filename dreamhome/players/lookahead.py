@@ -64,6 +64,7 @@ from dreamhome.game.observation import Observation
 from dreamhome.game.phases import Phase
 from dreamhome.game.state import GameState
 from dreamhome.house import House
+from dreamhome.players.playouts import POLICY, Estimate, playout_finals
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_total
 
@@ -72,6 +73,10 @@ if TYPE_CHECKING:
 
 SCORE = "score"
 """The measure of most decisions: the player's own reachable final score."""
+EXPECTED = "expected"
+"""How a value is read (`Settings.measure_name`): the mean final score of seeded play-outs."""
+BOUND = "bound"
+"""How a value is read: the best final score the solver finds over the unseen cards as a pool."""
 MARGIN = "margin"
 """The measure of a decision that only changes what the others get (the discard, ROUND-1): the
 player's value less the mean of the other players' values."""
@@ -86,7 +91,10 @@ class Settings:
     columns a bot compares (None: every one; the review and the hints value every option).
     `resource_bonus`: a bot adds its own value of a take's resource card (the roof outlook, the
     greedy value) to the solver's; the review counts a resource card only once it is in the
-    house. `work`: CP-SAT deterministic time of one solve; `shared`: the options of one decision
+    house. `samples`: with more than 0, an option's value during the rounds is the player's
+    expected final score, the mean of that many play-outs (`players.playouts`, EXPECTED); with 0
+    the solver's best case over the unseen pool (BOUND: faster, optimistic). `work`: CP-SAT
+    deterministic time of one solve; `shared`: the options of one decision
     share at most that many solves' work (a turn with a tool that swaps cards in the house may offer fifty options: each then
     gets `work * shared / options`, never less than `MIN_WORK`), so a hint stays interactive.
     `end_work`: the deterministic time of an end-game plan."""
@@ -98,6 +106,12 @@ class Settings:
     work: float
     end_work: float
     shared: int = 10
+    samples: int = 0
+
+    @property
+    def measure_name(self) -> str:
+        """EXPECTED (play-outs) when `samples` > 0, else BOUND (the solver's best case)."""
+        return EXPECTED if self.samples > 0 else BOUND
 
     def per_option(self, options: int) -> Settings:
         """The settings each of `options` options of one decision is read with (`shared`)."""
@@ -114,6 +128,9 @@ class Settings:
             "work": self.work,
             "end_work": self.end_work,
             "shared": self.shared,
+            "samples": self.samples,
+            "measure": self.measure_name,
+            **({"playout_policy": POLICY} if self.samples > 0 else {}),
         }
 
 
@@ -144,6 +161,35 @@ class OptionValue:
     note: str
     measure: str = SCORE
     where: Placement | None = None
+    error: float = 0.0
+    samples: tuple[float, ...] = ()
+
+    @property
+    def ranking(self) -> float:
+        """What ranks this option against the others: its value; for an expected value read on
+        two play-outs or more, the mean of the first half of them (`valued` is the second half:
+        a best option picked and valued on the same noise would be overrated, the winner's
+        curse, and every loss beside it overcharged)."""
+        if len(self.samples) < 2:
+            return float(self.value) if self.value is not None else -math.inf
+        return sum(self.samples[: len(self.samples) // 2]) / (len(self.samples) // 2)
+
+    @property
+    def valued(self) -> float | None:
+        """What this option is judged worth once ranked: its value, or for an expected value the
+        mean of the second half of its play-outs (`ranking`)."""
+        if len(self.samples) < 2:
+            return self.value
+        rest = self.samples[len(self.samples) // 2 :]
+        return sum(rest) / len(rest)
+
+    def paired_error(self, other: OptionValue) -> float:
+        """The standard error of `self.valued - other.valued`: 0 for exact values, else read on
+        the play-outs both options shared (common random numbers), or the two errors combined."""
+        if len(self.samples) >= 2 and len(self.samples) == len(other.samples):
+            half = len(self.samples) // 2
+            return Estimate.of(self.samples[half:]).paired_error(Estimate.of(other.samples[half:]))
+        return float((self.error**2 + other.error**2) ** 0.5)
 
 
 # ---- what the player saw ------------------------------------------------------------------
@@ -241,6 +287,8 @@ def option_values(state: GameState, settings: Settings, only: Collection[int] | 
     legal = state.legal_actions()
     me = state.current_player()
     margin = state.phase == Phase.DISCARD
+    if settings.samples > 0 and state.phase != Phase.END:
+        return _expected_values(state, settings.samples, only)
     settings = settings.per_option(len(legal) if only is None else len(only))
     out: list[OptionValue | None] = []
     for i, action in enumerate(legal):
@@ -255,6 +303,47 @@ def option_values(state: GameState, settings: Settings, only: Collection[int] | 
             read = _Read(read.value - spread, read.proven and all(o.proven for o in others), MARGIN_NOTE, read.where)
         out.append(OptionValue(i, read.value, read.proven, read.note, MARGIN if margin else SCORE, read.where))
     return out
+
+
+PLAYED_OUT = "the mean final score of its play-outs"
+"""The note of an expected value (EXPECTED): the mean of the option's seeded play-outs."""
+
+
+def _expected_values(state: GameState, samples: int, only: Collection[int] | None) -> list[OptionValue | None]:
+    """EXPECTED during the rounds: each option's mean final score over `samples` play-outs
+    (`players.playouts`, the same sampled futures for every option), never below the house as
+    it stands (PLACE-EMPTY); the discard (ROUND-1) by the mean margin over the others' mean."""
+    legal = state.legal_actions()
+    me = state.current_player()
+    margin = state.phase == Phase.DISCARD
+    picked = [i for i in range(len(legal)) if only is None or i in only]
+    runs = playout_finals(state, me, [legal[i] for i in picked], samples)
+    floor = float(score_total(state.rules, state.observation(me, lookahead=False).house_with_piles(me)))
+    out: list[OptionValue | None] = [None] * len(legal)
+    for i, plays in zip(picked, runs):
+        if margin:
+            values = [p.finals[me] - (sum(p.finals) - p.finals[me]) / (state.n - 1) for p in plays]
+        else:
+            values = [float(p.finals[me]) for p in plays]
+        est = Estimate.of(values)
+        taken = isinstance(legal[i], (TakeColumn, TakeRoomAtRoundStart))
+        where = _most_placed(state.rules, [p.placed for p in plays]) if taken else None
+        if not margin and est.mean < floor:  # the house keeps its score: the rest face down (PLACE-EMPTY)
+            out[i] = OptionValue(i, floor, False, AS_IT_STANDS, SCORE, where)
+            continue
+        note = MARGIN_NOTE if margin else PLAYED_OUT
+        out[i] = OptionValue(i, est.mean, False, note, MARGIN if margin else SCORE, where, est.error, est.values)
+    return out
+
+
+def _most_placed(rules: Ruleset, placed: list[PlaceRoom | None]) -> Placement | None:
+    """Where the play-outs most often put the room card the option took (ties: the first seen)."""
+    seen = Counter(a for a in placed if a is not None)
+    if not seen:
+        return None
+    top = max(seen.values())
+    action = next(a for a in placed if a is not None and seen[a] == top)
+    return Placement(rules.board.index[action.cell], action.face_down)
 
 
 def with_work(settings: Settings, work: float) -> Settings:
@@ -276,11 +365,12 @@ def decision_values(state: GameState, settings: Settings, chosen: int | None = N
 
 
 def best_index(values: list[OptionValue | None]) -> int | None:
-    """The best option: the highest value, ties to the first in `legal_actions()` order (the
-    review's best and the hint's pick are this one)."""
+    """The best option: the highest value (`OptionValue.ranking`: for expected values the first
+    half of the play-outs), ties to the first in `legal_actions()` order (the review's best and
+    the hint's pick are this one)."""
     best: OptionValue | None = None
     for v in values:
-        if v is not None and v.value is not None and (best is None or best.value is None or v.value > best.value):
+        if v is not None and v.value is not None and (best is None or v.ranking > best.ranking):
             best = v
     return None if best is None else best.index
 

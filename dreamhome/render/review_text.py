@@ -18,6 +18,7 @@ from dreamhome.render.action_text import describe
 from dreamhome.render.house_text import house_grid
 from dreamhome.review.game import GameReview, review_game
 from dreamhome.review.marks import TOLERANCE
+from dreamhome.review.summary import PlayerReview
 from dreamhome.review.walk import Decision
 
 
@@ -34,21 +35,30 @@ def summary_lines(review: GameReview, lang: str = DEFAULT_LANG, names: dict[int,
     (seat → name) says a seat otherwise than by its bot (the terminal seat's "you")."""
     names = names or {}
     return [
-        ui(
-            "review.summary",
-            lang,
-            seat=p.seat,
-            bot=names.get(p.seat, p.bot),
-            accuracy=round(100 * p.accuracy),
-            lost=_num(p.total_loss),
-            mean_loss=f"{p.mean_loss:.2f}",
-            blunders=p.blunders,
-            final=p.final,
-            expected=_num(p.expected),
-            luck=_signed(p.luck),
+        _line(p, lang, names)
+        + (
+            ui("review.summary_expected", lang, error=_num(round(p.luck_error, 1)), rest=_signed(round(p.rest, 1)))
+            if p.luck_error is not None and p.rest is not None
+            else ""
         )
         for p in review.players
     ]
+
+
+def _line(p: PlayerReview, lang: str, names: dict[int, str]) -> str:
+    return ui(
+        "review.summary",
+        lang,
+        seat=p.seat,
+        bot=names.get(p.seat, p.bot),
+        accuracy=round(100 * p.accuracy),
+        lost=_num(p.total_loss),
+        mean_loss=f"{p.mean_loss:.2f}",
+        blunders=p.blunders,
+        final=p.final,
+        expected=_num(p.expected),
+        luck=_signed(round(p.luck, 1) if p.luck_error is not None else p.luck),
+    )
 
 
 def summary_for_game(result: GameResult, lang: str = DEFAULT_LANG, names: dict[int, str] | None = None) -> list[str]:

@@ -47,17 +47,18 @@ Other = Callable[[Any, str], "dict[str, Any] | None"]
 """The record of another kind of file, None if it is not one (`record.load_record`'s `other`)."""
 
 
-def review_file(path: str, work: float = REVIEW_WORK, other: Other | None = None) -> dict[str, Any]:
-    """One record file's review as JSON (in a worker process); `other`: as `load_record` takes it."""
+def review_file(path: str, work: float = REVIEW_WORK, other: Other | None = None, samples: int = 0) -> dict[str, Any]:
+    """One record file's review as JSON (in a worker process); `other`: as `load_record` takes
+    it; `samples`: play-outs an option (0: the solver's bound)."""
     from dreamhome.fileio import display_name
     from dreamhome.game.record import load_record
     from dreamhome.review.game import review_record
 
     source = display_name(path)
-    return review_record(load_record(path, other), source, work).to_json()
+    return review_record(load_record(path, other), source, work, samples=samples).to_json()
 
 
-def _review_or_error(args: tuple[str, float, Other | None]) -> dict[str, Any]:
+def _review_or_error(args: tuple[str, float, Other | None, int]) -> dict[str, Any]:
     try:
         return review_file(*args)
     except DreamhomeError as exc:
@@ -70,13 +71,14 @@ def review_many(
     workers: int | None = None,
     on_done: Callable[[int, int], None] | None = None,
     other: Other | None = None,
+    samples: int = 0,
 ) -> list[dict[str, Any]]:
     """Every record of `paths` reviewed (JSON, the paths' order), on `workers` processes (all
     cores by default; 1: in this process). The first record that cannot be reviewed stops it
     all with its one-line reason."""
     from dreamhome.worker_process import die_with_parent
 
-    jobs = [(p, work, other) for p in paths]
+    jobs = [(p, work, other, samples) for p in paths]
     workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
     results: list[dict[str, Any]] = []
     if workers == 1:

@@ -24,6 +24,7 @@ class GameReview:
     walk: Walk
     players: tuple[PlayerReview, ...]
     record: dict[str, Any]  # the record reviewed (the annotated page replays it)
+    samples: int = 0  # play-outs an option (0: the solver's bound over the unseen cards)
 
     @property
     def decisions(self) -> tuple[Any, ...]:
@@ -42,32 +43,37 @@ class GameReview:
                 "tolerance": TOLERANCE,
                 "mistake": MISTAKE,
                 "blunder": BLUNDER,
-                "settings": review_settings(self.work).describe(),
-                "bot_settings": bot_settings(self.work),
+                "settings": review_settings(self.work, self.samples).describe(),
+                "bot_settings": bot_settings(self.work, self.samples),
             },
             "players": [p.to_json() for p in self.players],
             "decisions": [d.to_json() for d in self.walk.decisions],
         }
 
 
-def bot_settings(work: float = REVIEW_WORK) -> dict[str, dict[str, object]]:
+def bot_settings(work: float = REVIEW_WORK, samples: int = 0) -> dict[str, dict[str, object]]:
     """Per level that looks ahead (medium, hard), the look-ahead settings in which it differs
     from the review's: where a bot's own decisions may lose by the review's measure."""
-    review = review_settings(work).describe()
+    review = review_settings(work, samples).describe()
     out: dict[str, dict[str, object]] = {}
     for settings in (MEDIUM, HARD):
         own = settings.describe()
-        out[settings.name] = {k: v for k, v in own.items() if k != "name" and v != review[k]}
+        out[settings.name] = {k: v for k, v in own.items() if k != "name" and v != review.get(k)}
     return out
 
 
 def review_record(
-    data: Any, source: str = "record", work: float = REVIEW_WORK, on_decision: Callable[[int, int], None] | None = None
+    data: Any,
+    source: str = "record",
+    work: float = REVIEW_WORK,
+    on_decision: Callable[[int, int], None] | None = None,
+    samples: int = 0,
 ) -> GameReview:
     """Review a finished game record (verified as `dreamhome replay` verifies it): every
-    decision evaluated, each player summed up. Any flaw of the record is one `DreamhomeError`."""
-    walk = walk_record(data, source, work, on_decision)
-    return GameReview(source, work, walk, tuple(player_reviews(walk)), data)
+    decision evaluated (`samples` play-outs an option, or 0: the solver's bound), each player
+    summed up. Any flaw of the record is one `DreamhomeError`."""
+    walk = walk_record(data, source, work, on_decision, samples)
+    return GameReview(source, work, walk, tuple(player_reviews(walk)), data, samples)
 
 
 def review_game(result: GameResult, work: float = REVIEW_WORK) -> GameReview:

@@ -3,11 +3,16 @@
 - accuracy: the share of the player's judged decisions (two options or more whose values
   differ: a choice among equal options says nothing) within `marks.TOLERANCE` of the best;
 - mean loss: points lost a marked decision; total loss: their sum;
-- luck: the final score against what the player's decisions were expected to reach. The
-  evaluation's value telescopes: the value before the player's first decision, less every loss,
-  plus what the draw and the other players did between its decisions, is the final score. So
-  `expected = start - total_loss` and `luck = final - expected`: what the deals, the other
-  seats' takes and the evaluation's own optimism (the best cards still unseen) added or cost.
+- luck, by the solver's bound (the default): the final score against what the player's
+  decisions were expected to reach. The evaluation's value telescopes: the value before the
+  player's first decision, less every loss, plus what the draw and the other players did between
+  its decisions, is the final score. So `expected = start - total_loss` and
+  `luck = final - expected`: what the deals, the other seats' takes and the evaluation's own
+  optimism (the best cards still unseen) added or cost.
+- luck, by the expected measure (`analyze --samples N`): what the deals did alone
+  (`review.luck`: mean zero by construction), with its standard error; `start` is the first
+  position's expected final score and `rest = final - expected - luck` what the other players'
+  choices and the best options' edge over the play-out policy did.
 """
 
 from __future__ import annotations
@@ -37,9 +42,11 @@ class PlayerReview:
     start: float  # the reachable final score before the player's first decision
     expected: float  # start less the points its decisions lost
     final: int
-    luck: float  # final - expected
+    luck: float  # by the bound: final - expected; by the expected measure: what the deals did (review.luck)
     costliest: tuple[int, ...]  # decision indices, costliest first
     curve: tuple[tuple[int, float], ...]  # (round, reachable final score after the decision)
+    luck_error: float | None = None  # by the expected measure: the luck's standard error
+    rest: float | None = None  # by the expected measure: final - expected - luck
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,6 +65,8 @@ class PlayerReview:
             "final": self.final,
             "luck": round(self.luck, 2),
             "costliest": list(self.costliest),
+            **({"luck_error": round(self.luck_error, 2)} if self.luck_error is not None else {}),
+            **({"rest": round(self.rest, 2)} if self.rest is not None else {}),
         }
 
 
@@ -78,7 +87,15 @@ def _player(walk: Walk, seat: int, bot: str, final: int) -> PlayerReview:
     total = sum(d.loss for d in marked)
     scored = [d for d in mine if d.measure == SCORE]  # a margin (the discard) is no own score
     start = scored[0].best_value if scored else float(final)
+    luck, luck_error, rest = None, None, None
+    if walk.luck is not None:  # the expected measure: the start and the deals' luck by play-outs
+        seat_luck = walk.luck[seat]
+        start, luck, luck_error = seat_luck.start, seat_luck.luck, seat_luck.error
     expected = start - total
+    if luck is None:
+        luck = final - expected
+    else:
+        rest = final - expected - luck
     costly = sorted((d for d in marked if d.loss > TOLERANCE), key=lambda d: (-d.loss, d.index))[:COSTLIEST]
     return PlayerReview(
         seat=seat,
@@ -94,9 +111,11 @@ def _player(walk: Walk, seat: int, bot: str, final: int) -> PlayerReview:
         start=start,
         expected=expected,
         final=final,
-        luck=final - expected,
+        luck=luck,
         costliest=tuple(d.index for d in costly),
         curve=tuple((d.round, d.chosen_value) for d in scored),
+        luck_error=luck_error,
+        rest=rest,
     )
 
 
