@@ -4,7 +4,7 @@ action that takes a card from a pile names it by, so a click on the pile's card 
 choices to the uses that take that card (END-SUPPLIER: a room card; END-ROOFER: a roof card).
 
 Why distinct cards with a count, not every card: the room discard pile holds some 36 cards by the
-end, of about 14 kinds; a swap takes "a Bedroom", not the fifth Bedroom, so one card per kind is
+end, of about 14 kinds; a swap takes a card of a kind, not the fifth card of it, so one card per kind is
 what a person picks from. Both piles are public (SEE-1): every page sees them.
 """
 

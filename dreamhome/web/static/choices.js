@@ -123,7 +123,7 @@ function cancelSelection() {
   if (back) back.focus();
 }
 
-// What the selection holds so far, in words ("Supplier · top/1 · Bedroom").
+// What the selection holds so far, in words (the card · a column · cells · the pile's card).
 function selectionWords() {
   if (!sel) return "";
   const words = [];
