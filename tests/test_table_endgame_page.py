@@ -15,10 +15,12 @@ found by their role, never by a card's name (tests/test_renamed_ids.py)."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
+from dreamhome import i18n
 from dreamhome.engine.endgame import ROOM_DISCARD_SWAP
 from dreamhome.game.actions import Action, SwapWithRoomDiscard, TakeColumn
 from dreamhome.game.phases import Phase
@@ -151,15 +153,20 @@ def use_once(seat: Seat, helper: str, keyboard: bool) -> None:
     assert "s-face_down" in (drawn.get_attribute("class") or "") if face_down else drawn.get_attribute("data-card") == action.room
 
 
-def slow_hints(seconds: float) -> Any:
-    """A stand-in hint that works `seconds` (as the end game's takes 10 s) before its known answer."""
-    fake = FakeHints()
+class HeldHints:
+    """A stand-in hint that answers (FakeHints' known values) only when the test lets it, one
+    answer per `release`: a hint at work for as long as the test needs (the end game's takes 10 s)."""
 
-    def hint(state: GameState, work: float = 1.0) -> Any:
-        time.sleep(seconds)
-        return fake(state, work)
+    def __init__(self) -> None:
+        self.fake = FakeHints()
+        self.permits = threading.Semaphore(0)
 
-    return hint
+    def __call__(self, state: GameState, work: float = 1.0) -> Any:
+        self.permits.acquire(timeout=30)
+        return self.fake(state, work)
+
+    def release(self) -> None:
+        self.permits.release()
 
 
 def test_two_suppliers_are_used_by_clicking_the_pile(tmp_path: Path) -> None:
@@ -168,9 +175,10 @@ def test_two_suppliers_are_used_by_clicking_the_pile(tmp_path: Path) -> None:
     sync_api = playwright_api()
     started = time.monotonic()
     game, key = end_game_position(tmp_path)
+    hints = HeldHints()
     errors: list[str] = []
     with (
-        served(tmp_path, rate=None, hint_for=slow_hints(1.5)) as base,
+        served(tmp_path, rate=None, hint_for=hints) as base,
         httpx.Client(base_url=base, timeout=30) as http,
         sync_api.sync_playwright() as p,
     ):
@@ -195,10 +203,12 @@ def test_two_suppliers_are_used_by_clicking_the_pile(tmp_path: Path) -> None:
 
         # The hint at work: its button disabled and saying so; a click meanwhile is made.
         page.click("#hint-button")
-        page.wait_for_selector("#hint-button[disabled]")
-        assert page.locator("#hint-status.thinking").text_content()
+        page.wait_for_timeout(600)  # longer than half a second: it says it works
+        assert page.locator("#hint-button[disabled]").count() == 1
+        assert page.locator("#hint-status.thinking").text_content() == i18n.text("table.thinking", "en")
         page.click(f'#my-house .held-card.legal[data-card="{helper}"]')
         assert page.locator("#filter-note").is_visible()
+        hints.release()
         page.wait_for_selector("#choices .bound", timeout=10_000)
         assert page.locator("#hint-button:not([disabled])").count() == 1 and seat.choices() <= MAX_CHOICES
         page.keyboard.press("Escape")  # the selection cancelled
@@ -208,12 +218,22 @@ def test_two_suppliers_are_used_by_clicking_the_pile(tmp_path: Path) -> None:
             assert axe_problems(page) == [], size
         page.set_viewport_size(DESKTOP)
 
+        # A click while the last one is on its way is refused with a word, not dropped silently.
+        said = page.evaluate("() => { busy = true; run(async () => {}); busy = false; return byId('status').textContent; }")
+        assert said == i18n.text("table.still_sending", "en")
+
+        page.click("#hint-button")  # asked again, and the first use made while it works: made, the hint dropped
+        page.wait_for_selector("#hint-button[disabled]")
         use_once(seat, helper, keyboard=False)
+        hints.release()  # the hint answers only now, for the position before the use
+        page.wait_for_selector("#hint-button:not([disabled])")
+        assert page.locator("#choices .bound").count() == 0 and page.locator("#hint-status").text_content() == ""
         use_once(seat, helper, keyboard=True)
         assert page.locator("#my-house .held-card.legal").count() == 0  # both used: done is forced (END-ORDER)
         page.wait_for_selector("#final:not([hidden])", timeout=30_000)
         assert page.locator("#piles-box .pile-card.legal").count() == 0
         assert int(page.evaluate("window.mostChoices")) <= MAX_CHOICES
+        assert len(hints.fake.calls) == 2
         browser.close()
     assert errors == []
     assert time.monotonic() - started < 40

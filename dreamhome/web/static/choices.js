@@ -111,7 +111,7 @@ function refocus(kind, value, node, group) {
   const again = node && !group && (kind === "card" || more) ? document.querySelector(selector) : null;
   const first = byId("choices").querySelector("button.choice");
   const target = again || first;
-  if (target) target.focus();
+  if (target) { target.focus(); hideTip(); } // its explanation would hide the next targets
 }
 
 function cancelSelection() {
