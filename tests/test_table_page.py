@@ -132,11 +132,11 @@ def test_two_people_and_a_bot_play_a_whole_game_live(sync_api: Any, server: str)
                 assert mover in pages, state
                 page, other = pages[mover], pages[1 - mover]
                 assert region_buttons(other, "Your choices") == 0  # not its turn: no choice
-                assert region_buttons(page, "Your choices") == len(
-                    http.get(
-                        f"/api/games/{game}", headers={"X-Seat": str(mover), "X-Seat-Key": key_of(mover, seat0, seat1)}
-                    ).json()["legal"]
-                )
+                legal = http.get(
+                    f"/api/games/{game}", headers={"X-Seat": str(mover), "X-Seat-Key": key_of(mover, seat0, seat1)}
+                ).json()["legal"]
+                shown = region_buttons(page, "Your choices")  # every choice, or at most 40 groups of them (issue 33)
+                assert shown == len(legal) if len(legal) <= 40 else 0 < shown <= 40, (shown, len(legal))
                 if state["round"] == 6 and "mid" not in shots:
                     check_layout(alice, bob)
                     alice.screenshot(path=str(ARTIFACTS / "table-1280x800.png"))

@@ -39,6 +39,7 @@ from dreamhome.render.score_text import line_text
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_house
 from dreamhome.variant_menu import variant_menu
+from dreamhome.web.piles import pile_cards, pile_key
 from dreamhome.web.store import BOT_NAMES, PERSON, Game, players_range, rules_for, variant_catalogue
 
 BEST_DETERMINISTIC_TIME = 2.0
@@ -161,6 +162,7 @@ def _legal_view(state: GameState, lang: str) -> list[dict[str, Any]]:
                 "columns": columns,
                 # face up or down (None: no such choice), which the page's Face down control picks
                 "face_down": fields["face_down"] if isinstance(fields.get("face_down"), bool) else None,
+                "pile": pile_key(action),  # the discard pile's card it takes (END-SUPPLIER, END-ROOFER), a click target
             }
         )
     return legal
@@ -228,6 +230,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
         "track": track,
         "room_discard": [room_text(rules, c, lang) for c in obs.room_discard],
         "roof_discard": [roof_text(rules, rules.roofs[c].id, w, lang) for c, w in obs.roof_discard],
+        "piles": pile_cards(rules, obs.room_discard, obs.roof_discard, lang),  # drawn as cards in the end game
         "houses": houses,
         "legal": legal,
     }

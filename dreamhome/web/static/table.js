@@ -21,7 +21,6 @@ let options = null;
 let rules = null; // /api/rules for the game's variant and players, in `lang`
 let rulesKey = "";
 let seat = null; // {seat, key} of this page, null on a watch page
-let filter = null; // {indices:Set, card:id|null}: the choices narrowed by a click
 let hint = null; // the last hint, for the version it was asked at
 let stream = null;
 let refetching = false;
@@ -70,8 +69,8 @@ function showError(message) {
   box.hidden = !message;
 }
 
-async function api(method, path, body) {
-  const init = { method, headers: {} };
+async function api(method, path, body, signal) {
+  const init = { method, headers: {}, signal };
   if (seat && method === "GET") {
     init.headers["X-Seat"] = String(seat.seat);
     init.headers["X-Seat-Key"] = seat.key;
@@ -93,11 +92,11 @@ async function api(method, path, body) {
 
 // fetch, its network failure ("Failed to fetch": the server is gone) said in the page's language.
 async function reach(url, init) {
-  try { return await fetch(url, init); } catch (e) { throw new Error(texts["table.unreachable"] !== undefined ? t("table.unreachable") : e.message); }
+  try { return await fetch(url, init); } catch (e) { if (e.name === "AbortError") throw e; throw new Error(texts["table.unreachable"] !== undefined ? t("table.unreachable") : e.message); }
 }
 
 async function run(work) {
-  if (busy) return;
+  if (busy) { say(t("table.still_sending")); return; } // a click while the last one is on its way: said, not lost silently
   busy = true;
   document.body.classList.add("busy");
   showError("");
@@ -118,6 +117,7 @@ async function loadTexts(wanted) {
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.getAttribute("data-i18n"));
   // The regions' names follow the page's language ("Track", "Your house", … in English).
   byId("track-box").setAttribute("aria-label", t("table.track"));
+  byId("piles-box").setAttribute("aria-label", t("table.discard_piles"));
   byId("house-box").setAttribute("aria-label", t("table.your_house"));
   byId("choices-box").setAttribute("aria-label", t("table.your_choices"));
   byId("final").setAttribute("aria-label", t("table.final_scores"));
@@ -426,7 +426,7 @@ function act(index) {
     const body = { index, version: view.version };
     if (seat) { body.seat = seat.seat; body.key = seat.key; }
     const v = await api("POST", "/api/games/" + view.id + "/act", body);
-    filter = null;
+    sel = null;
     await draw(v);
   });
 }
@@ -445,7 +445,7 @@ function undoLast() {
   if (!view || !view.undo || !seat) return;
   return run(async () => {
     const v = await api("POST", "/api/games/" + view.id + "/undo", { seat: seat.seat, key: seat.key, version: view.version });
-    filter = null;
+    sel = null;
     await draw(v);
   });
 }
@@ -485,54 +485,8 @@ function rematch() {
   });
 }
 
-// A click on a target: one action is made at once; several narrow the choices to them.
-function choose(matches, card) {
-  if (!matches.length) return;
-  if (matches.length === 1) { act(matches[0].index); return; }
-  filter = { indices: new Set(matches.map((a) => a.index)), card: card || null };
-  drawChoices();
-  const first = byId("choices").querySelector("button.choice:not([hidden])");
-  if (first) first.focus();
-}
-
-function holdClick(cardId) {
-  const matches = view.legal.filter((a) => a.card === cardId);
-  if (!matches.length) return;
-  filter = filter && filter.card === cardId ? null : { indices: new Set(matches.map((a) => a.index)), card: cardId };
-  drawChoices();
-  const again = document.querySelector('#my-house .held-card[data-card="' + cardId + '"]');
-  if (again) again.focus();
-}
-
-function visibleLegal() {
-  if (!view) return [];
-  if (filter) return view.legal.filter((a) => filter.indices.has(a.index));
-  return view.legal.filter((a) => !a.card);
-}
-
-async function askHint() {
-  await run(async () => {
-    let h;
-    try {
-      h = await api("POST", "/api/games/" + view.id + "/hint", seat ? { seat: seat.seat, key: seat.key } : {});
-    } catch (e) {
-      if (e.status !== 405) throw e;
-      h = await api("GET", "/api/games/" + view.id + "/hint"); // an older server
-    }
-    hint = h;
-    drawChoices();
-  });
-}
-
-function boundText(o) {
-  if (o.bound === null || o.bound === undefined) return "?";
-  // a margin over the others' mean (the discard) is signed: +2 ahead of them, −2 behind
-  const signed = o.measure === "margin" ? (o.bound > 0 ? "+" : o.bound < 0 ? "−" : "") + Math.abs(o.bound) : String(o.bound);
-  return (o.proven ? "" : "≥") + signed;
-}
-
 async function draw(v) {
-  if (!view || view.version !== v.version) filter = null; // a new position: the old narrowing means nothing
+  if (!view || view.version !== v.version) newPosition(); // the old selection, Face down and hint mean nothing now
   view = v;
   byId("front").hidden = true;
   byId("table").hidden = false;
@@ -622,9 +576,10 @@ function drawScoreboard(v) {
 function drawTrack(v) {
   const track = byId("track");
   track.textContent = "";
-  const shown = visibleLegal();
+  const shown = targets();
   for (const col of v.track) {
     const matches = shown.filter((a) => a.columns.includes(col.column));
+    const chosen = Boolean(sel) && sel.columns.includes(col.column);
     const li = el("li", { class: "column-slot" });
     const res = col.resource_card;
     const label = t("table.column", { column: col.column }) + ": " + (col.room || "—") + " · " +
@@ -639,9 +594,10 @@ function drawTrack(v) {
     if (col.room_id) bottom.append(cardFace(col.room_id)); else bottom.append(el("span", { class: "face gone" }, "—"));
     box.append(el("span", { class: "colnum" }, String(col.column)), top, bottom);
     if (!col.room_id && !res) box.classList.add("taken");
-    if (matches.length) {
+    if (matches.length || chosen) {
       box.classList.add("legal");
-      box.addEventListener("click", () => choose(matches, filter && filter.card));
+      if (chosen) { box.classList.add("chosen"); box.setAttribute("aria-pressed", "true"); }
+      box.addEventListener("click", () => pick("column", col.column, box));
     } else {
       box.setAttribute("aria-disabled", "true");
       box.tabIndex = -1;
@@ -667,7 +623,7 @@ function drawHouse(box, v, h, mine) {
   const columns = Array.from(new Set(floors.flatMap((f) => f.columns))).sort((a, b) => a - b);
   const grid = el("div", { class: "house-grid", id: mine ? "house-" + h.seat : null, "data-seat": h.seat });
   grid.style.setProperty("--cols", columns.length);
-  const shown = mine ? faced(visibleLegal()) : [];
+  const shown = mine ? targets() : [];
   let k = 0;
   floors.forEach((floor, fi) => {
     grid.append(el("span", { class: "floor-name", style: "grid-row:" + (fi + 1) }, floor.label || floor.name));
@@ -675,6 +631,7 @@ function drawHouse(box, v, h, mine) {
       const cell = h.cells[k++];
       const row = "grid-row:" + (fi + 1) + ";grid-column:" + (columns.indexOf(c) + 2);
       const matches = shown.filter((a) => a.cells.includes(cell.cell));
+      const chosen = mine && Boolean(sel) && sel.cells.includes(cell.cell);
       const tag = mine ? "button" : "span";
       const label = describeCell(cell);
       const node = el(tag, { class: "cell s-" + cell.state, "data-cell": cell.cell, style: row, title: mine ? null : label });
@@ -688,9 +645,10 @@ function drawHouse(box, v, h, mine) {
       else node.append(el("span", { class: "face c-empty" }, mine ? cell.cell : ""));
       if (cell.state === "card" && rules.cards[cell.room]) explains(node, cell.room);
       if (mine) {
-        if (matches.length) {
+        if (matches.length || chosen) {
           node.classList.add("legal");
-          node.addEventListener("click", () => clickCell(matches));
+          if (chosen) { node.classList.add("chosen"); node.setAttribute("aria-pressed", "true"); }
+          node.addEventListener("click", () => pick("cell", cell.cell, node));
         } else {
           node.setAttribute("aria-disabled", "true");
           node.tabIndex = -1;
@@ -746,9 +704,9 @@ function drawHouse(box, v, h, mine) {
     const usable = mine && view.legal.some((a) => a.card === id);
     if (mine) {
       const name = rules.cards[id] ? rules.cards[id].name : id;
-      const b = el("button", { type: "button", class: "held-card" + (usable ? " legal" : "") + (filter && filter.card === id ? " chosen" : ""), "data-card": id, "aria-label": usable ? t("table.use_card", { card: name }) : name, "aria-pressed": filter && filter.card === id ? "true" : "false" });
+      const b = el("button", { type: "button", class: "held-card" + (usable ? " legal" : "") + (sel && sel.card === id ? " chosen" : ""), "data-card": id, "aria-label": usable ? t("table.use_card", { card: name }) : name, "aria-pressed": sel && sel.card === id ? "true" : "false" });
       b.append(cardFace(id));
-      if (usable) b.addEventListener("click", () => holdClick(id));
+      if (usable) b.addEventListener("click", () => pick("card", id, b));
       else { b.setAttribute("aria-disabled", "true"); }
       explains(b, id);
       held.append(b);
@@ -798,119 +756,6 @@ function drawOthers(v) {
     drawHouse(inner, v, h, false);
     wrap.append(inner);
     box.append(wrap);
-  }
-}
-
-function drawChoices() {
-  const list = byId("choices");
-  list.textContent = "";
-  const watching = mySeat() === null;
-  byId("watching").hidden = !watching;
-  byId("hint-button").hidden = !view.your_turn;
-  const legal = view.legal;
-  const picks = hint ? new Map(hint.options.map((o) => [o.index, o])) : null;
-  for (const a of legal) {
-    const li = el("li", { "data-index": a.index });
-    const b = el("button", { type: "button", class: "choice action", "data-index": a.index, "data-type": a.type }, a.text);
-    b.addEventListener("click", () => act(a.index));
-    if (filter && !filter.indices.has(a.index)) li.hidden = true;
-    if (picks && picks.has(a.index)) {
-      const o = picks.get(a.index);
-      li.append(el("span", { class: "bound" + (o.proven ? "" : " unproven") }, boundText(o)));
-      if (hint.pick === a.index) li.classList.add("pick");
-    }
-    li.prepend(b);
-    list.append(li);
-  }
-  byId("filter-note").hidden = !filter;
-  const none = byId("no-choices");
-  none.hidden = legal.length > 0 || watching;
-  none.textContent = view.terminal ? t("table.over_note") : t("table.no_choices");
-  const pick = byId("hint-pick");
-  pick.textContent = "";
-  if (hint && hint.pick !== null && hint.pick !== undefined) {
-    const o = hint.options.find((x) => x.index === hint.pick);
-    const value = o ? boundText(o) : hint.pick_text || "?"; // the pick's own value, signed as its option's
-    pick.append(el("span", { class: "pick-mark" }, t("table.pick_value", { value })));
-    if (hint.measure === "margin") pick.append(el("span", { class: "measure" }, " " + t("table.margin_note")));
-    if (hint.reason) pick.append(el("span", { class: "reason" }, " " + t("table.pick_reason", { reason: hint.reason })));
-  }
-  // the board shows the targets of the choices in view (a held card's, once it is clicked)
-  drawTrack(view);
-  drawHouse(byId("my-house"), view, view.houses[houseSeat()], mySeat() !== null);
-  drawPlaceTools();
-  markHintPick();
-}
-
-// ---- placing by two clicks: a column, then a cell places the card face up; "Face down" before
-// the cell click places it face down; a refused cell says why (the engine's rule, `refusals`).
-let faceDown = false;
-
-function faceChoices() { return visibleLegal().filter((a) => typeof a.face_down === "boolean" && a.cells.length); }
-
-// The choices a cell click makes: of placements that may go face up or face down, those of the
-// face the Face down control says (face up unless pressed; face down alone where nothing may go
-// face up). A cell with none of them is refused, and says why.
-function faced(actions) {
-  const choices = faceChoices();
-  if (!choices.some((a) => a.face_down) || !choices.some((a) => !a.face_down)) return actions;
-  return actions.filter((a) => typeof a.face_down !== "boolean" || a.face_down === faceDown);
-}
-
-function clickCell(matches) {
-  faceDown = false;
-  choose(matches, filter && filter.card);
-}
-
-function refusable(node, name) {
-  const reason = view && view.refusals ? view.refusals[name] : null;
-  if (!reason) return;
-  node.classList.add("refused");
-  node.title = reason;
-  node.addEventListener("click", () => showRefusal(name));
-}
-
-function showRefusal(name) {
-  byId("refusal").textContent = (view.refusals && view.refusals[name]) || ""; // a live region: said when it changes
-}
-
-function drawPlaceTools() {
-  const choices = faceChoices();
-  const offered = choices.some((a) => a.face_down) && choices.some((a) => !a.face_down);
-  if (!offered || !view.your_turn) faceDown = false;
-  const tools = byId("place-tools");
-  tools.hidden = !offered;
-  const button = byId("face-down");
-  button.setAttribute("aria-pressed", String(faceDown));
-  byId("face-down-note").hidden = !faceDown;
-  byId("refusal").textContent = "";
-}
-
-function toggleFaceDown() {
-  faceDown = !faceDown;
-  drawChoices(); // the cells a click places on, for the face now chosen
-  byId("face-down").focus();
-}
-
-// The hint's pick framed on the board too: its column, its cell, the card it uses, Face down.
-function markHintPick() {
-  const explain = byId("hint-explain");
-  explain.textContent = hint && hint.explain ? hint.explain : "";
-  explain.hidden = !explain.textContent;
-  const toggle = byId("face-down"); // drawn once: its mark of an earlier hint goes first
-  toggle.classList.remove("hint-pick");
-  for (const said of toggle.querySelectorAll(".hint-said")) said.remove();
-  if (!hint || hint.pick === null || hint.pick === undefined) return;
-  const a = view.legal.find((x) => x.index === hint.pick);
-  if (!a) return;
-  const nodes = a.columns.map((c) => document.querySelector('#track .column[data-column="' + c + '"]'))
-    .concat(a.cells.map((c) => document.querySelector('#my-house .cell[data-cell="' + c + '"]')))
-    .concat(a.card ? [document.querySelector('#my-house .held-card[data-card="' + a.card + '"]')] : [])
-    .concat(a.face_down ? [byId("face-down")] : []);
-  for (const node of nodes) {
-    if (!node) continue;
-    node.classList.add("hint-pick");
-    node.append(el("span", { class: "sr-only hint-said" }, " — " + t("table.hint_here")));
   }
 }
 
@@ -1006,12 +851,12 @@ document.addEventListener("DOMContentLoaded", () => {
   byId("lang").addEventListener("change", (ev) => switchLang(ev.target.value));
   byId("howto-button").addEventListener("click", () => toggleHowTo());
   byId("howto-close").addEventListener("click", () => { toggleHowTo(false); byId("howto-button").focus(); });
-  byId("cancel").addEventListener("click", () => { filter = null; drawChoices(); });
+  byId("cancel").addEventListener("click", cancelSelection);
   byId("face-down").addEventListener("click", toggleFaceDown);
   document.addEventListener("keydown", (ev) => {
     if (ev.key !== "Escape") return;
     hideTip();
-    if (!byId("howto").hidden) { toggleHowTo(false); byId("howto-button").focus(); }
+    if (!byId("howto").hidden) { toggleHowTo(false); byId("howto-button").focus(); } else if (sel) cancelSelection();
   });
   document.addEventListener("click", (ev) => { if (tipFor && !ev.target.closest(".info")) hideTip(); });
   const id = gameIdFromPath();
