@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 _Card = TypeVar("_Card")
 
 
-def note(state: GameState, kind: str, **data: Any) -> None:
+def _note(state: GameState, kind: str, **data: Any) -> None:
     """An event of the game's own (a deal, a card discarded, the award, the scores) in its log."""
     state.events.append({"round": state.round, "event": kind, **data})
 
@@ -46,7 +46,7 @@ def start_round(state: GameState) -> None:
     state.track_rooms = [state.room_deck.pop() for _ in range(g.deal_rooms)]
     state.track_res = [None] + [state.res_deck.pop() for _ in range(g.deal_resources)]
     state.track_res += [None] * (len(state.track_rooms) - len(state.track_res))
-    note(
+    _note(
         state,
         "deal",
         rooms=[_room_id(state.rules, r) for r in state.track_rooms],
@@ -169,7 +169,7 @@ def after_placement(state: GameState, p: int) -> None:
         state.scaffold_pending = False
         assert state.scaffold_card is not None
         state.gone.append(state.scaffold_card)
-        note(state, "scaffold_discarded", player=p)
+        _note(state, "scaffold_discarded", player=p)
     res = state.pending_res
     if res is not None and res.kind == "furnishing":
         furn = state.rules.furnishing(res.id)
@@ -181,7 +181,7 @@ def after_placement(state: GameState, p: int) -> None:
             state.phase = Phase.TOKEN
             return
         else:
-            note(state, "furnishing_discarded", player=p, furnishing=res.id)
+            _note(state, "furnishing_discarded", player=p, furnishing=res.id)
             state.gone.append(res)
             state.pending_res = None
     next_turn(state)
@@ -201,7 +201,7 @@ def check_award(state: GameState, p: int) -> None:
             if room == code and len(cells) == t.max_size[code] and not any(house.tokens[i] for i in cells):
                 state.houses[p] = house.with_token(cells[0], furn.code)
                 state.car_awarded = True
-                note(state, "award", player=p, token=furn.id, cell=state.rules.board.cells[cells[0]])
+                _note(state, "award", player=p, token=furn.id, cell=state.rules.board.cells[cells[0]])
                 return
 
 
@@ -228,7 +228,7 @@ def next_end_player(state: GameState) -> None:
         final_score(state.rules, house)  # ROUND-6: a house no finished game leaves is refused, not scored
     state.phase = Phase.DONE
     state.actor = -1
-    note(state, "scores", scores=state.returns(), winners=state.winners())
+    _note(state, "scores", scores=state.returns(), winners=state.winners())
 
 
 def on_top(deck: list[_Card], cards: list[_Card], kind: str) -> list[_Card]:
