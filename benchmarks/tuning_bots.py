@@ -34,10 +34,11 @@ from dreamhome.house import House
 from dreamhome.players.bots import GreedyBot, SolverBot, plan_key
 from dreamhome.players.lookahead import MEDIUM
 from dreamhome.scoring import rooms_of, score_total
+from dreamhome.solver.place import Take
 
 if str(Path(__file__).resolve().parent.parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: tests.helpers
-from tests.helpers.sampled_futures import ScenarioSolverBot  # noqa: E402
+from tests.helpers.sampled_futures import ScenarioSolverBot, best_take_sampled  # noqa: E402
 
 
 class FiveColumns(ScenarioSolverBot):
@@ -187,9 +188,20 @@ class Certain(FiveColumns):
     name = "certain"
     certain = 0.25
 
-    def _placement_bonus(self, obs: Observation, house: House, room: int, placements: list[Placement]) -> tuple[float, ...]:
+    def _solve_takes(self, obs: Observation, light: House, pool: dict[int, int], takes: list[Take]) -> tuple[int, Placement]:
+        """The solver bot's one solve of the columns (`best_take_now`'s model, through
+        `best_take_sampled` with the whole pool), each placement's bonus added."""
         rules = obs.rules
-        return tuple(self.certain * score_total(rules, apply_placement(rules, house, room, p)) for p in placements)
+        house = obs.houses[obs.me]
+        bonus = [
+            tuple(self.certain * score_total(rules, apply_placement(rules, house, t.card, p)) for p in t.placements)
+            for t in takes
+        ]
+        work = self.settings.work * len(takes)
+        _value, index, placement = best_take_sampled(
+            rules, light, pool, takes, [None], deterministic_time=work, placement_bonus=bonus
+        )
+        return index, placement
 
 
 class CertainHalf(Certain):
@@ -224,7 +236,7 @@ class RolloutTies(FiveColumns):
     relative = False
 
     def _best_column(self, obs: Observation, legal: list[Action]) -> Action:
-        from dreamhome.solver.place import Take, best_take_now
+        from dreamhome.solver.place import best_take_now
 
         rules = obs.rules
         house = obs.houses[obs.me]

@@ -247,11 +247,21 @@ def test_the_reach_in_scan_sees_one(tmp_path: Path) -> None:
 
 
 def test_the_handlers_use_the_state_s_public_methods() -> None:
-    """Issue 31, item 6: the action handlers and the round flow reach the game state only through
-    its public methods."""
+    """Issue 31, item 6: the action handlers, the round flow and the held-card rules reach the
+    game state only through its public fields and methods."""
     game = PACKAGE / "game"
-    found = [hit for name in ("handlers.py", "flow.py") for hit in private_state_reach_ins(game / name)]
+    found = [hit for name in ("handlers.py", "flow.py", "held.py") for hit in private_state_reach_ins(game / name)]
     assert found == []
+
+
+def test_the_game_state_is_one_class() -> None:
+    """Issue 31, item 6: `GameState` has no base class of the project's (the flow steps and the
+    held-card rules are module functions taking it), and the methods its callers use are its own."""
+    from dreamhome.game.state import GameState
+
+    assert GameState.__mro__ == (GameState, object)
+    for name in ("returns", "winners", "card_for", "usable_cards", "token_cells", "house_with_piles", "timing_now"):
+        assert name in vars(GameState)
 
 
 def test_no_package_reaches_into_a_state() -> None:

@@ -6,6 +6,7 @@ import itertools
 import random
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 
 import pytest
 from hypothesis import assume, given, settings
@@ -69,16 +70,20 @@ def test_bounds_without_helpers_are_exact(house, seed, data):
 def test_a_choice_of_takes_in_one_solve_is_the_best_take(house, seed, data):
     """`best_take_now` (the solver bot's columns in one solve; ROUND-COLUMN, PLACE-*): the pool
     counts every card on offer; the value of a take is the best completion with its card placed
-    now, the rest of the pool to come, plus its bonus. Checked against every completion of
-    every placement of every take; equal values go to the earlier take."""
+    now, the rest of the pool to come, plus its bonus (and, for the tuning variants' per-placement
+    bonus, `best_take_sampled` with the whole pool as its one scenario). Checked against every
+    completion of every placement of every take; equal values go to the earlier take."""
     house = replace(house, helpers=tuple(h for h in house.helpers if h in ("architect", "interior_designer")))
     pool = small_pool(BASE, house, seed)
     cards = data.draw(st.lists(st.sampled_from(sorted(pool)), min_size=1, max_size=3))
     bonuses = data.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.25]), min_size=len(cards), max_size=len(cards)))
     takes = [Take(card, legal_placements(BASE, house, card), bonus) for card, bonus in zip(cards, bonuses)]
-    if data.draw(st.booleans()):  # a value per placement too (the tuning variants' `placement_bonus`)
+    per_placement = None
+    solve = partial(best_take_now, BASE, house, pool, takes)
+    if data.draw(st.booleans()):  # a value per placement too (the tuning variants' `Certain`, sampled_futures)
         extra = st.sampled_from([0.0, 0.25, 1.0, 3.0])
-        takes = [replace(t, placement_bonus=tuple(data.draw(extra) for _ in t.placements)) for t in takes]
+        per_placement = [tuple(data.draw(extra) for _ in t.placements) for t in takes]
+        solve = partial(best_take_sampled, BASE, house, pool, takes, [None], placement_bonus=per_placement)
     exact: dict[tuple[int, object], float] = {}
     for i, take in enumerate(takes):
         rest = dict(pool)
@@ -86,13 +91,13 @@ def test_a_choice_of_takes_in_one_solve_is_the_best_take(house, seed, data):
         for j, placement in enumerate(take.placements):
             after = apply_placement(BASE, house, take.card, placement)
             if completions(BASE, after, rest):
-                extra_value = take.placement_bonus[j] if take.placement_bonus else 0.0
+                extra_value = per_placement[i][j] if per_placement else 0.0
                 exact[i, placement] = exact_best(BASE, after, rest) + take.bonus + extra_value
     if not exact:
         with pytest.raises(DreamhomeError):
-            best_take_now(BASE, house, pool, takes)
+            solve()
         return
-    value, index, placement = best_take_now(BASE, house, pool, takes)
+    value, index, placement = solve()
     best = max(exact.values())
     assert value == pytest.approx(best)
     assert exact[index, placement] == pytest.approx(best)

@@ -1,5 +1,7 @@
 """One handler per action type: what the action changes in the game (the rule of each is the
-action class's `rule`). The forced steps after it (`GameFlow`) are the game's, not the handler's.
+action class's `rule`), through the state's public fields and methods. A handler ends by calling
+the step of the round's flow that follows its action (`flow.py`: the next turn, the placement's
+aftermath, the next end-game player); the single-option decisions after that are `GameState`'s.
 
 `HANDLERS` is built from `ACTION_CLASSES`: a class without a handler is an error when this
 module loads, not a KeyError in the middle of a game.
@@ -17,6 +19,7 @@ from dreamhome.engine.endgame import (
     swap_with_room_discard,
 )
 from dreamhome.engine.placement import Placement, apply_placement
+from dreamhome.game import flow, held
 from dreamhome.game.actions import (
     ACTION_CLASSES,
     Action,
@@ -62,21 +65,21 @@ def handles(cls: type[_A]) -> Callable[[Callable[[GameState, _A, int], None]], C
 @handles(DiscardColumn)
 def on_discard_column(state: GameState, action: DiscardColumn, p: int) -> None:
     """ROUND-1: both cards of the column go to the discard piles."""
-    state.discard_column(action.column)
-    state.round_start_window()
+    flow.discard_column(state, action.column)
+    flow.round_start_window(state)
 
 
 @handles(TakeRoomAtRoundStart)
 def on_take_room_at_round_start(state: GameState, action: TakeRoomAtRoundStart, p: int) -> None:
     """TOOL-JACKHAMMER: the room card now, its resource discarded; with skip_turn, no turn this
     round (TOOL-TIMING)."""
-    state.use_role(p, TAKE_ROOM_AT_ROUND_START, "round_start", state.round_start_taker(p))
+    held.use_role(state, p, TAKE_ROOM_AT_ROUND_START, "round_start", held.round_start_taker(state, p))
     room = state.track_rooms[action.column]
     state.track_rooms[action.column] = None
     res = state.track_res[action.column]
     state.track_res[action.column] = None
     if res is not None:
-        state.discard_resource(res)
+        flow.discard_resource(state, res)
     state.pending_room, state.pending_res = room, None
     state.after_place = Phase.ROUND_START
     state.phase = Phase.PLACE
@@ -84,13 +87,13 @@ def on_take_room_at_round_start(state: GameState, action: TakeRoomAtRoundStart, 
 
 @handles(PassTool)
 def on_pass_tool(state: GameState, action: PassTool, p: int) -> None:
-    state.next_round_start_tool()
+    flow.next_round_start_tool(state)
 
 
 @handles(SwapWithTrack)
 def on_swap_with_track(state: GameState, action: SwapWithTrack, p: int) -> None:
     """TOOL-DRILL: the track's card takes the house card's space; the house card goes to the track."""
-    state.use_role(p, SWAP_WITH_TRACK, state.timing_now())
+    held.use_role(state, p, SWAP_WITH_TRACK, state.timing_now())
     house = state.houses[p]
     cell = state.cell_index(action.cell)
     outgoing = house.cells[cell]
@@ -99,13 +102,13 @@ def on_swap_with_track(state: GameState, action: SwapWithTrack, p: int) -> None:
     emptied = house.place(cell, EMPTY)
     state.houses[p] = apply_placement(state.rules, emptied, incoming, Placement(cell, action.face_down))
     state.track_rooms[action.column] = outgoing  # its token is lost (TOOL-DRILL)
-    state.check_award(p)
+    flow.check_award(state, p)
 
 
 @handles(SwapTrackRooms)
 def on_swap_track_rooms(state: GameState, action: SwapTrackRooms, p: int) -> None:
     """TOOL-MIXER: two room cards of the track change places."""
-    state.use_role(p, SWAP_TRACK_ROOMS, state.timing_now())
+    held.use_role(state, p, SWAP_TRACK_ROOMS, state.timing_now())
     t = state.track_rooms
     t[action.a], t[action.b] = t[action.b], t[action.a]
 
@@ -120,7 +123,7 @@ def on_take_column(state: GameState, action: TakeColumn, p: int) -> None:
     if k == MARKER_COLUMN:
         state.took_zero = p  # ROUND-4 / ROUND-ORDER: leads the next round
     state.after_place = Phase.TURN
-    state.take_resource(p)
+    flow.take_resource(state, p)
 
 
 @handles(PlaceScaffold)
@@ -131,7 +134,7 @@ def on_place_scaffold(state: GameState, action: PlaceScaffold, p: int) -> None:
     if state.pending_room is not None:
         state.phase = Phase.PLACE
     else:
-        state.after_placement(p)
+        flow.after_placement(state, p)
 
 
 @handles(DeferScaffold)
@@ -144,11 +147,11 @@ def on_place_room(state: GameState, action: PlaceRoom, p: int) -> None:
     """PLACE-*: the card in hand into the house."""
     cell = state.cell_index(action.cell)
     if state.houses[p].cells[cell] == SCAFFOLD:  # PLACE-SCAFFOLD: the scaffold is discarded
-        state.gone.append(Resource("tool", state.scaffold_id()))
+        state.gone.append(Resource("tool", held.scaffold_id(state.rules)))
     state.houses[p] = apply_placement(state.rules, state.houses[p], action.room, Placement(cell, action.face_down))
     state.pending_room = None
-    state.check_award(p)
-    state.after_placement(p)
+    flow.check_award(state, p)
+    flow.after_placement(state, p)
 
 
 @handles(PlaceToken)
@@ -158,7 +161,7 @@ def on_place_token(state: GameState, action: PlaceToken, p: int) -> None:
     assert state.pending_res is not None
     state.gone.append(state.pending_res)
     state.pending_res = None
-    state.next_turn()
+    flow.next_turn(state)
 
 
 @handles(SwapWithRoomDiscard)
@@ -168,7 +171,7 @@ def on_swap_with_room_discard(state: GameState, action: SwapWithRoomDiscard, p: 
     house = swap_with_room_discard(rules, state.house_with_piles(p), state.cell_index(action.cell), action.room, action.face_down)
     state.room_discard = [rules.room(r).code for r in house.discard_rooms]
     state.houses[p] = replace(house, discard_rooms=(), discard_roofs=())
-    state.spend_helper(p, str(action.role), action.helper)
+    held.spend_helper(state, p, str(action.role), action.helper)
 
 
 @handles(PairSwap)
@@ -179,7 +182,7 @@ def on_pair_swap(state: GameState, action: PairSwap, p: int) -> None:
     state.houses[p] = swap_pair(state.rules, state.houses[p], state.cell_index(action.a), state.cell_index(action.b), role)
     if state.phase != Phase.END:  # during play a room keeps its best token at once (END-HANDYMAN, TOOL-TIMING)
         state.houses[p] = resolve_tokens(state.rules, state.houses[p])
-    state.spend_helper(p, role, action.helper)
+    held.spend_helper(state, p, role, action.helper)
 
 
 @handles(TakeFromRoofDiscard)
@@ -188,14 +191,14 @@ def on_take_from_roof_discard(state: GameState, action: TakeFromRoofDiscard, p: 
     roof = (state.rules.roof(action.color).index, action.window)
     state.roof_discard.remove(roof)
     state.houses[p] = replace(state.houses[p], roofs=state.houses[p].roofs + (roof,))
-    state.spend_helper(p, str(action.role), action.helper)
+    held.spend_helper(state, p, str(action.role), action.helper)
 
 
 @handles(EndTurn)
 def on_end_turn(state: GameState, action: EndTurn, p: int) -> None:
     """END-ORDER, END-HANDYMAN: the player is done; a room keeps its best token."""
     state.houses[p] = resolve_tokens(state.rules, state.houses[p])
-    state.next_end_player()
+    flow.next_end_player(state)
 
 
 def _handlers() -> dict[type[Action], Handler]:

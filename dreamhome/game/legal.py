@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from dreamhome.engine.endgame import pair_ok, swap_keeps_b_and_c
 from dreamhome.engine.helpers import keeps_rooms_open
 from dreamhome.engine.placement import Placement, face_up_ok, free_supported_cells, legal_placements
+from dreamhome.game import held
 from dreamhome.game.actions import (
     END_ACTIONS,
     Action,
@@ -51,7 +52,7 @@ def round_start_actions(state: GameState, p: int) -> list[Action]:
     track swaps whose cards act at round_start too, and a take without skip_turn only while every
     turn still to come keeps a room card."""
     out: list[Action] = []
-    if state.round_start_take_fits(p):
+    if held.round_start_take_fits(state, p):
         out += [TakeRoomAtRoundStart(k) for k, r in enumerate(state.track_rooms) if r is not None]
     out += track_tool_actions(state, p, "round_start")
     return out + [PassTool()]
@@ -60,9 +61,9 @@ def round_start_actions(state: GameState, p: int) -> list[Action]:
 def track_tool_actions(state: GameState, p: int, timing: str) -> list[Action]:
     """TOOL-DRILL, TOOL-MIXER (TOOL-TIMING): the track swaps of the player's cards acting at `timing`."""
     out: list[Action] = []
-    if state.usable_cards(p, SWAP_WITH_TRACK, timing):
+    if held.usable_cards(state, p, SWAP_WITH_TRACK, timing):
         out += swap_with_track_actions(state, p)
-    if state.usable_cards(p, SWAP_TRACK_ROOMS, timing):
+    if held.usable_cards(state, p, SWAP_TRACK_ROOMS, timing):
         cols = [k for k, r in enumerate(state.track_rooms) if r is not None]
         pairs = [(a, b) for i, a in enumerate(cols) for b in cols[i + 1 :]]
         out += [SwapTrackRooms(a, b) for a, b in pairs if state.track_rooms[a] != state.track_rooms[b]]
@@ -94,7 +95,7 @@ def token_actions(state: GameState, p: int) -> list[Action]:
     """RES-FURN, FURN-TYPE: the token on any card of a room of its type without a token."""
     assert state.pending_res is not None
     furn = state.pending_res.id
-    return [PlaceToken(furn, state.rules.board.cells[c]) for c in state.token_cells(p, furn)]
+    return [PlaceToken(furn, state.rules.board.cells[c]) for c in held.token_cells(state, p, furn)]
 
 
 def done_actions(state: GameState, p: int) -> list[Action]:
@@ -109,7 +110,7 @@ def turn_actions(state: GameState, p: int) -> list[Action]:
     out: list[Action] = [TakeColumn(k) for k, r in enumerate(state.track_rooms) if r is not None]
     out += track_tool_actions(state, p, "before_take")
     for role, actions in HELPER_LISTERS:
-        usable = state.usable_cards(p, role, "before_take")
+        usable = held.usable_cards(state, p, role, "before_take")
         if usable:
             kind, slot = usable[0]
             house = state.houses[p]

@@ -9,6 +9,12 @@ with the one handler of its type (`handlers.HANDLERS`), then runs the forced ste
 (dealing, discards, single-option decisions, the award token, scoring) by
 itself, recording each in `events`. `child(action)` is the same on a copy.
 
+One class, no chain of mixins: the game's data is typed once here, its readings (the scores,
+the winners, the cards a player may use now) are its public methods, and the steps that
+change it are module functions taking it, each in its own module — a handler per action
+(`handlers.py`) and the forced steps between decisions (`flow.py`) — which change the public
+fields and call the public methods only.
+
 Bots never see this object: `observation(player)` hands them what SEE-1 makes
 public (no deck order), as a frozen value.
 """
@@ -18,27 +24,32 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from dreamhome.errors import DreamhomeError
+from dreamhome.game import flow, held
 from dreamhome.game.actions import LOOKAHEAD_ACTIONS, Action
-from dreamhome.game.flow import GameFlow
 from dreamhome.game.handlers import HANDLERS
 from dreamhome.game.legal import LEGAL_BY_PHASE
-from dreamhome.game.observation import Observation
+from dreamhome.game.observation import Observation, with_piles
 from dreamhome.game.phases import RULE_OF_ACTION, RULE_OF_PHASE, Phase
 from dreamhome.game.state_io import copy_events, read_state, write_state
 from dreamhome.game.values import MARKER_COLUMN, GameStateError, IllegalAction, Resource, rules_from_key, rules_key
 from dreamhome.house import House
-from dreamhome.ruleset import Ruleset
+from dreamhome.ruleset import ROOM0, Ruleset
+from dreamhome.scoring import score_total
 from dreamhome.seeds import check_seed
 
-_Card = TypeVar("_Card")
+_LISTS = tuple(
+    "room_deck res_deck houses room_discard roof_discard gone events track_rooms track_res order jack_queue end_queue".split()
+)
+"""The fields `snapshot` copies one level deep (lists of immutable values: houses, cards, seats, event dicts)."""
 
 
-class GameState(GameFlow):
-    """One game: its data (`GameFields`), its held cards (`HeldCards`), its forced steps
-    (`GameFlow`), and the handlers of `handlers.HANDLERS` that apply each action."""
+class GameState:
+    """One game: its data (typed in `__init__`, or read back by `from_dict`), its readings,
+    and `apply_action`, which runs the handler of the action (`handlers.HANDLERS`) and the
+    forced steps after it (`flow`)."""
 
     def __init__(
         self,
@@ -109,7 +120,7 @@ class GameState(GameFlow):
         self._scored: dict[int, tuple[House, int]] = {}
         if first_deal is not None:
             self.stack_deal(*first_deal)
-        self._start_round()
+        flow.start_round(self)
         self._settle()
 
     def current_player(self) -> int:
@@ -123,8 +134,8 @@ class GameState(GameFlow):
         them: a caller that decides the deal itself (OpenSpiel's explicit chance nodes, a
         what-if with a fixed deal) chooses the cards, the deck keeps the rest. Each card must
         still be in its deck; the decks keep their contents, only the order changes."""
-        self.room_deck = _on_top(self.room_deck, list(rooms), "room")
-        self.res_deck = _on_top(self.res_deck, list(resources), "resource")
+        self.room_deck = flow.on_top(self.room_deck, list(rooms), "room")
+        self.res_deck = flow.on_top(self.res_deck, list(resources), "resource")
         self._mutations += 1
 
     def clone(self) -> GameState:
@@ -146,20 +157,7 @@ class GameState(GameFlow):
         children and a replay's positions, where `clone`'s deep copy of every event was a tenth
         of a review's time; a caller that edits events takes `clone`."""
         twin = copy.copy(self)
-        for name in (
-            "room_deck",
-            "res_deck",
-            "houses",
-            "room_discard",
-            "roof_discard",
-            "gone",
-            "events",
-            "track_rooms",
-            "track_res",
-            "order",
-            "jack_queue",
-            "end_queue",
-        ):
+        for name in _LISTS:
             setattr(twin, name, list(getattr(self, name)))
         twin.tool_rounds = [list(x) for x in self.tool_rounds]
         twin.tool_spent = [list(x) for x in self.tool_spent]
@@ -310,9 +308,68 @@ class GameState(GameFlow):
         return state
 
     def house_json(self, p: int) -> dict[str, Any]:
+        """A player's house as `dreamhome.house/1` JSON, both discard piles with it."""
         from dreamhome.house import house_to_json
 
         return house_to_json(self.rules, self.house_with_piles(p))
+
+    # The readings of the game every part of it uses: the scores now, the winners, a cell's index.
+
+    def returns(self) -> list[int]:
+        """SCORE-*: every house's score now (final once the game is over)."""
+        known = self._scored  # id(house) → (house, its score); houses are immutable values
+        out = []
+        for house in self.houses:
+            hit = known.get(id(house))
+            if hit is None or hit[0] is not house:
+                hit = known[id(house)] = (house, score_total(self.rules, house))
+            out.append(hit[1])
+        if len(known) > 4 * self.n:
+            self._scored = {id(h): known[id(h)] for h in self.houses}
+        return out
+
+    def winners(self) -> list[int]:
+        """SCORE-WIN: most points; tie: most children on face-up room cards (option tiebreak)."""
+        tied = self.top_scorers()
+        if len(tied) > 1 and self.rules.options["tiebreak"] == "children":
+            kids = {p: self.children(p) for p in tied}
+            most = max(kids.values())
+            tied = [p for p in tied if kids[p] == most]
+        return tied
+
+    def top_scorers(self) -> list[int]:
+        """SCORE-WIN: the players with the most points, before any tie-break."""
+        scores = self.returns()
+        best = max(scores)
+        return [p for p, s in enumerate(scores) if s == best]
+
+    def children(self, player: int) -> int:
+        """SCORE-WIN's tie-break: the children hidden on the player's face-up room cards."""
+        return sum(self.rules.room_of_code(c).children for c in self.houses[player].cells if c >= ROOM0)
+
+    def timing_now(self) -> str:
+        """TOOL-TIMING: the timing of the phase's uses (round_start, before_take or end)."""
+        return {Phase.ROUND_START: "round_start", Phase.END: "end"}.get(self.phase, "before_take")
+
+    def cell_index(self, name: str) -> int:
+        """A board cell's index in the ruleset's tables, by the cell's name."""
+        return self.rules.board.index[name]
+
+    def house_with_piles(self, player: int) -> House:
+        """A player's house with both discard piles, as the end-game helpers see it (END-*)."""
+        return with_piles(self.rules, self.houses[player], self.room_discard, self.roof_discard)
+
+    def card_for(self, action: Action) -> str | None:
+        """The helper or tool card the actor uses for `action`, if any (`held.card_for`)."""
+        return held.card_for(self, action)
+
+    def usable_cards(self, p: int, role: str, timing: str) -> list[tuple[str, int]]:
+        """The player's cards that can play `role` at `timing` now (`held.usable_cards`)."""
+        return held.usable_cards(self, p, role, timing)
+
+    def token_cells(self, p: int, furn_id: str) -> list[int]:
+        """The cells a furnishing token may go on in the player's house (`held.token_cells`)."""
+        return held.token_cells(self, p, furn_id)
 
 
 def _check_setup(rules: Any, players: Any, seed: Any, first_player: Any) -> None:
@@ -325,17 +382,6 @@ def _check_setup(rules: Any, players: Any, seed: Any, first_player: Any) -> None
         if isinstance(value, bool) or not isinstance(value, int):
             raise GameStateError(f"{name} must be a whole number, got {value!r}")
     check_seed(seed, error=GameStateError)  # from 0: random.Random(-k) deals as random.Random(k)
-
-
-def _on_top(deck: list[_Card], cards: list[_Card], kind: str) -> list[_Card]:
-    """`deck` with `cards` moved to its end (the deck is dealt by `pop()`), first card last."""
-    rest = list(deck)
-    for card in cards:
-        try:
-            rest.remove(card)
-        except ValueError:
-            raise GameStateError(f"the {kind} deck holds no {card} to deal") from None
-    return rest + cards[::-1]
 
 
 __all__ = ["MARKER_COLUMN", "GameState", "GameStateError", "IllegalAction", "Phase", "Resource", "rules_key"]

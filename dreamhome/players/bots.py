@@ -301,8 +301,7 @@ class SolverBot(GreedyBot):
             assert room is not None
             placements = legal_placements(rules, house, room)
             if placements:
-                extra = self._placement_bonus(obs, house, room, placements)
-                options.append((action, Take(room, placements, self._take_bonus(obs, action, room), extra)))
+                options.append((action, Take(room, placements, self._take_bonus(obs, action, room))))
         if not options:
             return ranked[0]
         light = self._light(obs, house)
@@ -322,11 +321,6 @@ class SolverBot(GreedyBot):
         work = self.settings.work * len(takes)
         _value, index, placement = best_take_now(obs.rules, light, pool, takes, deterministic_time=work)
         return index, placement
-
-    def _placement_bonus(self, obs: Observation, house: House, room: int, placements: list[Placement]) -> tuple[float, ...]:
-        """A value per placement added in the column comparison: none for the solver bot (a
-        subclass may weigh, say, the points a placement scores at once)."""
-        return ()
 
     def _take_bonus(self, obs: Observation, action: TakeColumn, room: int) -> float:
         """What comes with a column's room card: its resource card's value (the measured variants

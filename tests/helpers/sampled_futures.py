@@ -1,7 +1,8 @@
 """The solver bot's sampled futures, measured and not shipped (issue 25; docs/PERFORMANCE.md):
 the look-ahead's pool replaced by deals of the rounds still to come, one card taken from each
 round's offer (`add_offers`), averaged over several such futures in one CP-SAT model; and the
-column comparison's other measured knobs (the first-player marker's worth).
+column comparison's other measured knobs (the first-player marker's worth, a value per
+placement: `best_take_sampled(placement_bonus=…)`).
 
 Shared by benchmarks/tuning_bots.py and benchmarks/value_of_information.py (which seat
 `ScenarioSolverBot`'s subclasses) and the tests that prove the model (tests/test_place.py) and
@@ -27,7 +28,7 @@ from dreamhome.house import House
 from dreamhome.players.bots import SolverBot
 from dreamhome.ruleset import EMPTY, SCAFFOLD, Ruleset
 from dreamhome.solver.completion import Completion, InHand, fresh_of_type
-from dreamhome.solver.place import TAKE_SCALE, CompletionModel, Option, Take, take_options
+from dreamhome.solver.place import TAKE_SCALE, CompletionModel, Option, Take, take_bonus_units, take_options
 
 Scenario = list[dict[int, int]]
 """One sampled future: the rounds still to come, each as the room cards its offer shows."""
@@ -126,11 +127,18 @@ def best_take_sampled(
     *,
     deterministic_time: float | None = None,
     weights: list[int] | None = None,
+    placement_bonus: list[tuple[float, ...]] | None = None,
 ) -> tuple[float, int, Placement]:
     """`place.best_take_now` over sampled futures (weighed by `weights`): the best take's
-    weighted mean value, its index and its placement."""
+    weighted mean value, its index and its placement. `placement_bonus`: a value per placement
+    of each take, added to its take's bonus (the `Certain` variants of
+    benchmarks/tuning_bots.py: the shipped bots weigh a take, never a placement). With
+    `scenarios=[None]` it is `best_take_now`'s one model, solve and answer."""
     n = sum(weights) if weights else max(len(scenarios), 1)
     options, bonus = take_options(takes, n)
+    if placement_bonus is not None:
+        extra = [value for take, values in zip(takes, placement_bonus) for value in values or [0.0] * len(take.placements)]
+        bonus = [take_bonus_units(takes[i].bonus + e, i, len(takes), n) for (i, _c, _p), e in zip(options, extra, strict=True)]
     total, _proven, chosen = solve_scenarios(
         rules,
         house,
