@@ -196,6 +196,30 @@ def test_car_goes_to_the_first_complete_garage():
     assert sum(1 for h in result.state.houses for t in h.tokens if t == car) == 1
 
 
+def test_no_end_game_swap_leaves_the_car_in_half_a_garage():
+    """VAR-CAR: the car stands only in a complete garage, so an end-game helper may not take half
+    of the garage away from under it. Was: seed 2636115 (greedy, random, random) let a Supplier
+    swap the garage's second card for a face-down card, and the finished game could not be
+    scored (FinalStateError: "the car goes only in a complete garage")."""
+    rules = RULESETS[("car",)]
+    result = play_game(rules, 3, ["greedy", "random", "random"], 2636115)
+    assert all(not house_violations(rules, h) for h in result.state.houses)
+    car = rules.furnishing("car").code
+    state = GameState(rules, 3, 2636115)
+    bots = [make_bot(n, 2636115, s) for s, n in enumerate(["greedy", "random", "random"])]
+    checked = 0
+    while not state.is_terminal():  # every listed end-game use keeps the car's garage complete
+        if state.phase == Phase.END and any(car in h.tokens for h in state.houses):
+            for action in state.legal_actions():
+                after = state.child(action)
+                for h in after.houses:
+                    assert not [v for v in house_violations(rules, h) if v.rule == "VAR-CAR"], action
+                checked += 1
+        bot = bots[state.current_player()]
+        state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
+    assert checked > 0
+
+
 def test_solver_bot_games_are_reproducible():
     """Solver answers feeding a game use deterministic work limits, so a seed replays exactly."""
     rules = RULESETS[("kids",)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
-from dreamhome.engine.furnishings import resolve_tokens
+from dreamhome.engine.furnishings import award_tokens_complete, resolve_tokens
 from dreamhome.engine.helpers import keeps_rooms_open
 from dreamhome.engine.placement import Placement, face_up_ok, legal_placements
 from dreamhome.engine.roof import RoofCard, best_roof_discard_picks
@@ -165,6 +165,8 @@ def swap_with_room_discard(rules: Ruleset, house: House, cell: int, incoming: st
         pile.append(outgoing)
     room = rules.room(incoming).code
     placed = emptied.place(cell, FACE_DOWN, 0, room) if face_down else emptied.place(cell, room)
+    if not award_tokens_complete(rules, placed):
+        raise ReplayError(f"{incoming} on {rules.board.cells[cell]} would leave an award token in an incomplete room (VAR-CAR)")
     return replace(placed, discard_rooms=tuple(pile))
 
 
@@ -205,6 +207,8 @@ def swap_in_house(rules: Ruleset, house: House, a: int, b: int) -> House:
     swapped = replace(house, cells=tuple(cells), tokens=tuple(tokens), under=tuple(under))
     if not swap_keeps_b_and_c(rules.tables, house.cells, a, b):
         raise ReplayError(f"swap {rules.board.cells[a]} ↔ {rules.board.cells[b]}: {_broken_by_swap(rules, house.cells, a, b)}")
+    if not award_tokens_complete(rules, swapped):
+        raise ReplayError(f"swap {rules.board.cells[a]} ↔ {rules.board.cells[b]}: an award token in an incomplete room (VAR-CAR)")
     return swapped
 
 

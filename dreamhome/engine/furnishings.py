@@ -58,6 +58,21 @@ def takes_token(t: Tables, token: int, code: int, size: int) -> bool:
     return t.token_room[token] == code and (not t.token_closes_full_only[token] or size == t.max_size[code])
 
 
+def award_tokens_complete(rules: Ruleset, house: House) -> bool:
+    """VAR-CAR: every award token (`Tables.token_closes_full_only`) stands in a complete room of
+    its type. An end-game swap must keep it so: a helper that takes half of the garage away from
+    under the car would leave a house no rule allows (`legality` reports it as VAR-CAR)."""
+    t = rules.tables
+    if not any(tok and t.token_closes_full_only[tok] for tok in house.tokens):
+        return True
+    for code, cells in rooms_of(rules, house):
+        for i in cells:
+            tok = house.tokens[i]
+            if tok and t.token_closes_full_only[tok] and len(cells) != t.max_size[code]:
+                return False
+    return True
+
+
 def outside_points(rules: Ruleset, house: House, token_plus: int) -> int:
     """Tokens kept outside the house (SCORE-FURN): fixed points, whatever the end game does."""
     return sum(rules.furnishing(f).points + token_plus for f in house.outside)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dreamhome.game.actions import Action
 from dreamhome.game.observation import Observation
-from dreamhome.players.bots import GreedyBot
+from dreamhome.players.greedy import GreedyBot
 
 
 class EasyBot(GreedyBot):

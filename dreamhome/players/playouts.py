@@ -31,9 +31,10 @@ from dataclasses import dataclass
 from dreamhome.game.actions import Action, PlaceRoom
 from dreamhome.game.observation import Observation
 from dreamhome.game.state import GameState
+from dreamhome.players.greedy import GreedyBot
 
-POLICY = "greedy"
-"""The play-out policy: the greedy bot (a full game in about 0.1 s), in every seat. A play-out
+POLICY = GreedyBot.name
+"""The play-out policy: the greedy bot (`players.greedy`; a full game in about 0.1 s), in every seat. A play-out
 must be cheap (a review plays thousands) and must not read the deck (a bot sees an observation)."""
 
 Finals = tuple[int, ...]
@@ -92,9 +93,7 @@ class PlayOut:
 
 def play_out(state: GameState, sample: int, watch: int | None = None) -> PlayOut:
     """`state` (consumed: a sample's own copy) played to its end by `POLICY` in every seat."""
-    from dreamhome.players.roster import make_bot  # the bots build on the look-ahead: imported when used
-
-    bots = [make_bot(POLICY, sample, seat) for seat in range(state.n)]
+    bots = [GreedyBot(sample, seat) for seat in range(state.n)]
     placed: PlaceRoom | None = None
     while not state.is_terminal():
         actor = state.current_player()
