@@ -167,7 +167,7 @@ class Game:
     lock: threading.Lock = field(default_factory=threading.Lock)
     final_lock: threading.Lock = field(default_factory=threading.Lock)  # the end comparison's, apart from `lock`
     saved: str = ""  # the text last stored: what a change that cannot be stored goes back to
-    advancing: bool = False  # a thread is moving the bots (`web.app`), one step at a time
+    advancing: bool = False  # a thread is moving the bots (`bots.BotMover`), one step at a time
     undone: int = 0  # events taken back by undos over the game's life (`version`)
     rematch: str | None = None  # the id of the game this one's Rematch started, once started
 
@@ -249,11 +249,6 @@ class Game:
         bot = self.bots[state.current_player()]
         state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
         self.note_end()
-
-    def run_bots(self) -> None:
-        """The bots' decisions until it is a person's turn or the game is over."""
-        while self.bot_to_move():
-            self.bot_step()
 
     def record(self) -> dict[str, Any]:
         """The game's `dreamhome.record/2` (each person's seat named `PERSON`). It holds the seed,
@@ -355,7 +350,8 @@ class GameStore:
 
     def create(self, settings: Settings, keyed: bool = True) -> tuple[Game, dict[int, str]]:
         """A new game under a fresh id, and the key of each person's seat (only its digest is
-        kept); the bots move at once if a bot sits first. It exists once stored: a file that
+        kept); a bot in the first seat moves when the server moves the bots after a change
+        (`bots.BotMover.after_change`), never here. It exists once stored: a file that
         cannot be written leaves no game (`StorageError`). `keyed=False`: no seat has a key yet
         (a rematch's seats get theirs when their people ask: `web.rematch`)."""
         self._check_room()
@@ -365,7 +361,6 @@ class GameStore:
         digests = tuple(key_digest(keys[p]) if p in keys else None for p in range(settings.players))
         game = Game(secrets.token_urlsafe(16), settings, digests, state, _bots(settings))
         game.note_end()
-        game.run_bots()
         with self._create_lock:
             self._check_room()
             self.save(game)
