@@ -504,7 +504,7 @@ def test_options_stay_fast_while_reviews_run(tmp_path: Path) -> None:
                 assert c.get("/api/options").status_code == 200
                 before.append(time.perf_counter() - t0)
             waiting = [
-                threading.Thread(target=lambda g=g: reviewed(httpx.get, f"{base}games/{g}/review", timeout=120)) for g in games
+                threading.Thread(target=lambda g=g: reviewed(httpx.get, f"{base}games/{g}/review", timeout=600)) for g in games
             ]
             for t in waiting:
                 t.start()
