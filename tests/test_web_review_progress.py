@@ -60,7 +60,7 @@ def test_the_review_page_answers_at_once_with_its_progress_until_the_review_is_t
             assert time.perf_counter() - t0 < 1.5, "the review page waited for the review"
             if r.status_code != 202:
                 break
-            assert '<html lang="ru">' in r.text and 'http-equiv="refresh"' in r.text
+            assert '<html lang="ru">' in r.text and "fetch(location.href" in r.text
             assert "no-store" in r.headers["cache-control"] and "script-src" in r.headers["content-security-policy"]
             assert f"<title>{i18n.text('review.wait.title', 'ru')}</title>" in r.text
             lines.append(re.search(r'<p id="review-progress" role="status">(.*?)</p>', r.text).group(1))  # type: ignore[union-attr]
@@ -133,3 +133,32 @@ def test_the_review_tab_is_titled_by_the_players_and_their_scores(tmp_path: Path
         assert title.startswith(i18n.text("review.page_title", lang, seats="").split(":")[0]), title
         assert f"Zoé {totals[0]}" in title and f"random {totals[1]}" in title
         assert "seed" not in title and "[" not in title
+
+
+def test_the_waiting_page_follows_the_review_in_a_browser_and_is_axe_clean(tmp_path: Path) -> None:
+    """In Chromium: the waiting page is axe-clean at 1280×800 and 390×844, its line follows the
+    worker's progress without a reload, and the review replaces it by itself once ready."""
+    from tests.helpers.web import CHROMIUM, playwright_api, served
+    from tests.test_table_page import DESKTOP, PHONE, axe_problems
+
+    sync_api = playwright_api()
+    data, calls = tmp_path / "data", tmp_path / "calls"
+    data.mkdir()
+    calls.mkdir()
+    gid = finished_game(data)
+    compute = functools.partial(counted_pages, str(calls), 8.0)
+    with served(data, rate=None, review_compute=compute) as base, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        errors: list[str] = []
+        page = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base}games/{gid}/review?lang=fr")
+        assert page.title() == i18n.text("review.wait.title", "fr")
+        for size in (DESKTOP, PHONE):
+            page.set_viewport_size(size)
+            assert axe_problems(page) == [], (size, axe_problems(page))
+        said = i18n.text("review.wait.decisions", "fr", done=1, total=2)
+        page.wait_for_function(f"document.getElementById('review-progress')?.textContent === {said!r}", timeout=120_000)
+        page.wait_for_function(f"document.body.textContent.startsWith('fr game {gid}')", timeout=120_000)
+        assert errors == [], errors
+        browser.close()

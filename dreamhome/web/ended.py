@@ -72,9 +72,9 @@ async def review(request: Request) -> Response:
     decision against the best by the review's evaluation (dreamhome.review), in the page's
     language. Computed once per game in a worker process and kept (`reviews.Reviews`), started
     when the game ends; until it is ready the answer comes at once, 202 with a page that says
-    how far the review is and reloads itself (`review_page.waiting_html`), never a blank tab."""
+    how far the review is and asks again (`review_page.waiting_html`), never a blank tab."""
     from dreamhome.render.replay_page import CSP as REPLAY_CSP
-    from dreamhome.render.review_page import REFRESH_SECONDS, waiting_html
+    from dreamhome.render.review_page import REFRESH_SECONDS, WAITING_CSP, waiting_html
     from dreamhome.web.reviews import Progress
 
     tables = tables_of(request)
@@ -86,7 +86,7 @@ async def review(request: Request) -> Response:
     now = await tables.reviews.answer(game.id, record, client_of(request.scope))
     if isinstance(now, Progress):
         page = waiting_html(now.started, now.done, now.total, chosen)
-        headers = {"content-security-policy": REPLAY_CSP, "retry-after": str(REFRESH_SECONDS)}
+        headers = {"content-security-policy": WAITING_CSP, "retry-after": str(REFRESH_SECONDS)}
         return HTMLResponse(page, status_code=202, headers=headers)
     return HTMLResponse(now[chosen], headers={"content-security-policy": REPLAY_CSP})
 

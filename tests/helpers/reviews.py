@@ -62,7 +62,7 @@ def reviewed(get: Callable[..., Any], url: str, timeout: float = 120.0, **option
         r = get(url, **options)
         if r.status_code != 202:
             return r
-        assert "review-progress" in r.text and 'http-equiv="refresh"' in r.text, r.text
+        assert "review-progress" in r.text and "<script>" in r.text, r.text
         assert time.monotonic() < deadline, "the review did not come"
         time.sleep(0.5)
 
