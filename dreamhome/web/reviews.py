@@ -346,10 +346,14 @@ class Reviews:
         with self._lock:
             job = self._jobs.get(game_id)
         if job is not None and wait > 0:
+            waited = asyncio.wrap_future(job)
+            done, _ = await asyncio.wait({waited}, timeout=wait)
+            if not done:  # its outcome read when it comes (told by `status`), never left unretrieved
+                waited.add_done_callback(lambda f: f.cancelled() or f.exception())
+                with self._lock:
+                    return self._progress.get(game_id, now)
             try:
-                return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(job)), wait)
-            except asyncio.TimeoutError:
-                pass
+                return waited.result()
             except DreamhomeError:
                 with self._lock:
                     self._failed.pop(game_id, None)  # told now, not again
