@@ -102,7 +102,9 @@ def test_a_whole_game_through_the_api_equals_the_engine(tmp_path: Path) -> None:
     from dreamhome.review import review_game
 
     expected = summary_lines(review_game(GameResult(ref.state, ("person", "greedy"))), "fr")
-    page = c.get(view["review"], params={"lang": "fr"})
+    from tests.helpers.reviews import reviewed
+
+    page = reviewed(c.get, view["review"], params={"lang": "fr"})
     assert page.status_code == 200, page.text
     assert all(escape(line) in page.text for line in expected), expected
     assert "script-src 'sha256-" in page.headers["content-security-policy"]

@@ -485,12 +485,14 @@ def test_ctrl_c_stops_serve_with_a_stream_open(tmp_path: Path) -> None:
             proc.wait()
 
 
-def test_a_bots_move_that_cannot_be_stored_waits_for_the_next_view(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bots_move_that_cannot_be_stored_is_tried_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The seat's move is stored and answered; the bot's, whose file cannot be written, is not
-    made, and the next view (the disk back) moves the bot: no move is lost or shown unstored."""
+    made, and the server tries it again by itself (`bots.BotMover`: no read moves a game): once
+    the disk is back the bot moves, with no request. No move is lost or shown unstored."""
     from dreamhome.web.store import GameStore, StorageError
 
     c = client(tmp_path)
+    c.app.state.tables.mover.retry = 0.2  # type: ignore[attr-defined]
     gid, keys, _ = new_game(c, {"seats": ["person", "greedy"], "seed": 8})
     view = seat_view(c, gid, 0, keys[0]).json()
     real_save = GameStore.save
@@ -512,7 +514,11 @@ def test_a_bots_move_that_cannot_be_stored_waits_for_the_next_view(tmp_path: Pat
     assert view["to_move"] == 1 and not view["your_turn"]  # the bot's move waits
     stored = json.loads((tmp_path / f"{gid}.json").read_text())
     assert len(stored["state"]["events"]) == view["version"]  # what the page shows is what is stored
-    again = c.get(f"/api/games/{gid}").json()  # the disk is back: the next view moves the bot
+    deadline = time.monotonic() + 30
+    while len(json.loads((tmp_path / f"{gid}.json").read_text())["state"]["events"]) == view["version"]:
+        assert time.monotonic() < deadline, "the bot's move was not tried again"
+        time.sleep(0.1)  # the disk is back: the retry moves the bot, nobody asking
+    again = c.get(f"/api/games/{gid}").json()
     assert again["to_move"] == 0 and again["version"] > view["version"]
 
 

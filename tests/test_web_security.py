@@ -594,7 +594,8 @@ def test_every_game_the_server_stores_loads_back_as_it_was(
     def decide(k: int) -> None:
         legal = game.state.legal_actions()
         game.state.apply_action(legal[(7 * k) % len(legal)])
-        game.run_bots()
+        while game.bot_to_move():
+            game.bot_step()
 
     k = 0
     while not game.state.is_terminal() and k < cut:

@@ -2,15 +2,21 @@
 `replay_html`) with each decision of the log annotated with its mark, its loss and the best
 option, and above it a chart of each player's reachable final score after each decision, round
 by round, as inline SVG (no script: the replay page's CSP allows only its own), the costly
-decisions (mistakes and blunders) marked with a dot whose tooltip says what they cost."""
+decisions (mistakes and blunders) marked with a dot whose tooltip says what they cost.
+
+The tab's title names the game as people do, who played and what each scored ("Game review:
+Alice 33, Bob 24, greedy 33"), not the replay's seed and list of scores. While the review is
+worked out, the table answers `waiting_html`: how far it is, asked again until it is ready.
+"""
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from dreamhome.i18n import DEFAULT_LANG
 from dreamhome.i18n import text as ui
-from dreamhome.render.replay_page import replay_html, seat_names
+from dreamhome.render.replay_page import replay_html, script_hash, seat_names
 from dreamhome.render.review_text import decision_line, mark_text, summary_lines
 from dreamhome.review.game import GameReview
 
@@ -122,7 +128,78 @@ def review_html(review: GameReview, lang: str = DEFAULT_LANG) -> str:
         f'<h3>{escape(ui("review.chart", lang))}</h3>{chart_svg(review, lang)}<ul id="review-summary">{summary}</ul>'
         f"{_costliest(review, lang)}"
     )
-    return replay_html(review.record, review.source, lang=lang, annotations=annotations, extra_html=extra)
+    page = replay_html(review.record, review.source, lang=lang, annotations=annotations, extra_html=extra)
+    return TITLE.sub(lambda _: f"<title>{escape(page_title(review, lang))}</title>", page, count=1)
+
+
+TITLE = re.compile(r"<title>.*?</title>", re.S)
+"""The replay page's title element (the first), which the review's page names otherwise."""
+
+
+def page_title(review: GameReview, lang: str = DEFAULT_LANG) -> str:
+    """The review page's title: each seat by its name (or bot) with its final score."""
+    scores = review.walk.result.scores()
+    seats = ", ".join(f"{_who(review, p, '?')} {score}" for p, score in enumerate(scores))
+    return ui("review.page_title", lang, seats=seats)
+
+
+REFRESH_SECONDS = 3
+"""How often the waiting page asks again (its script; a browser without script reloads it)."""
+
+WAITING_SCRIPT = """(() => {
+const ask = () => fetch(location.href, {cache: 'no-store'}).then(r => {
+  if (r.status !== 202) { location.reload(); return; }
+  return r.text().then(t => {
+    const fresh = new DOMParser().parseFromString(t, 'text/html');
+    const line = fresh.getElementById('review-progress'), bar = fresh.getElementById('review-bar');
+    const here = document.getElementById('review-progress'), mine = document.getElementById('review-bar');
+    if (line && here.textContent !== line.textContent) here.textContent = line.textContent;
+    if (bar) { mine.max = bar.max; mine.value = bar.value; mine.textContent = bar.textContent; }
+    setTimeout(ask, WAIT);
+  });
+}).catch(() => setTimeout(ask, 3 * WAIT));
+setTimeout(ask, WAIT);
+})();""".replace("WAIT", str(REFRESH_SECONDS * 1000))
+WAITING_CSP = f"default-src 'none'; style-src 'unsafe-inline'; connect-src 'self'; script-src {script_hash(WAITING_SCRIPT)}"
+"""The waiting page's Content-Security-Policy: its own script, which asks the server again."""
+
+WAITING = """<!DOCTYPE html>
+<html lang="{lang}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<noscript><meta http-equiv="refresh" content="{refresh}"></noscript>
+<title>{title}</title>
+<style>body {{ font-family: sans-serif; margin: 16px; color: #222; }}
+progress {{ width: min(420px, 90vw); height: 18px; }}</style>
+</head><body><main><h1>{title}</h1>
+<p id="review-progress" role="status">{line}</p>
+<progress id="review-bar" max="{total}" value="{done}" aria-label="{label}">{done} / {total}</progress>
+<p>{note}</p></main><script>{script}</script></body></html>
+"""
+
+
+def waiting_html(started: bool, done: int, total: int, lang: str = DEFAULT_LANG) -> str:
+    """The page answered while a game's review is worked out: waiting for a worker (`started`
+    false), `done` of `total` decisions reviewed, or all of them and the pages being written;
+    its script asks again every `REFRESH_SECONDS` (the line and the bar follow) and shows the
+    review once it is there; without script the page reloads itself (no timed reload when the
+    script runs: axe-core's `meta-refresh` counts it as a barrier). Served with `WAITING_CSP`."""
+    if not started or total <= 0:
+        line = ui("review.wait.queued" if not started else "review.wait.starting", lang)
+    elif done < total:
+        line = ui("review.wait.decisions", lang, done=done, total=total)
+    else:
+        line = ui("review.wait.writing", lang)
+    return WAITING.format(
+        lang=escape(lang),
+        refresh=REFRESH_SECONDS,
+        title=escape(ui("review.wait.title", lang)),
+        line=escape(line),
+        total=max(total, 1),
+        done=min(max(done, 0), max(total, 1)),
+        label=escape(ui("review.wait.label", lang)),
+        note=escape(ui("review.wait.note", lang)),
+        script=WAITING_SCRIPT,
+    )
 
 
 def _costliest(review: GameReview, lang: str) -> str:
@@ -146,4 +223,4 @@ def _costliest(review: GameReview, lang: str) -> str:
     return "".join(parts)
 
 
-__all__ = ["chart_svg", "review_html"]
+__all__ = ["chart_svg", "page_title", "review_html", "waiting_html"]

@@ -1,5 +1,5 @@
 """What every endpoint of `dreamhome serve` shares: the games, the live streams, the drawn views,
-the reviews, and the one place that moves the bots (`Tables.advance`).
+the reviews, and the one place that moves the bots (`Tables.after_change`, `bots.BotMover`).
 
 Why one object in `app.state.tables` (Starlette's own place for an app's state): an endpoint is
 a module-level function of a request (`web.undo`, `web.rematch`), and finds everything it needs
@@ -20,15 +20,15 @@ import anyio.to_thread
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
-from dreamhome.errors import DreamhomeError
 from dreamhome.game.state import GameState
 from dreamhome.i18n import UnknownLanguageError, check_lang
 from dreamhome.players.hints import Hint, hint
 from dreamhome.web.answers import whole_number
+from dreamhome.web.bots import BotMover, news
 from dreamhome.web.drawn import DrawnViews
 from dreamhome.web.live import Hub
 from dreamhome.web.reviews import Reviews
-from dreamhome.web.store import Game, GameStore, RequestError, StorageError
+from dreamhome.web.store import Game, GameStore, RequestError
 
 log = logging.getLogger("dreamhome.web")
 HEAVY_THREADS = 2
@@ -74,6 +74,8 @@ class Tables:
     limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = field(
         default_factory=weakref.WeakKeyDictionary
     )
+    mover: BotMover = field(init=False)
+    """The one place that moves the bots (`after_change`)."""
 
     def lang_of(self, request: Request) -> str:
         """The language the request asks for (`?lang=`), the server's default if none."""
@@ -90,51 +92,27 @@ class Tables:
         """`http://HOST` as the request named it (the Host header, checked by `guards.HostGuard`)."""
         return f"{request.url.scheme}://{request.headers.get('host', '127.0.0.1')}"
 
+    def __post_init__(self) -> None:
+        self.mover = BotMover(self.store, self.hub, self._ended)
+
     @staticmethod
     def news(game: Game) -> dict[str, Any]:
-        """What the event stream says of `game` (public: no key needed); call with its lock held.
-        `version` is `Game.version`, which grows at every stored change, an undo included."""
-        return {"version": game.version, "to_move": game.to_move(), "over": game.state.is_terminal()}
+        """What the event stream says of `game` (`bots.news`); call with its lock held."""
+        return news(game)
 
     def announce(self, game: Game) -> None:
         """Tell every page watching `game` what it is now (takes its lock for the reading)."""
         self.hub.publish(game.id, locked(game, lambda: self.news(game)))
 
-    def advance(self, game: Game) -> None:
-        """The bots' decisions, one at a time, each stored and announced, until a person's turn
-        or the end (in a worker thread). One thread at a time moves a game's bots; the lock is
-        held for one decision only, so the other pages can fetch their view between two."""
-        with game.lock:
-            if game.advancing:
-                return
-            game.advancing = True
-        try:
-            while True:
-                with game.lock:
-                    if not game.bot_to_move():
-                        game.advancing = False  # with the check, under the lock: no turn is left unmoved
-                        return
-                    self.store.change(game, game.bot_step)
-                    said = self.news(game)
-                self.hub.publish(game.id, said)
-        except BaseException:
-            with game.lock:
-                game.advancing = False
-            raise
+    def after_change(self, game: Game) -> None:
+        """The bots moved after a change of `game` (a start, an act, an undo, a rematch): the
+        one place that moves them (`bots.BotMover.after_change`); call in a worker thread."""
+        self.mover.after_change(game)
 
-    def advance_or_log(self, game: Game) -> None:
-        """`advance`, a bot's move that cannot be stored logged and left for the next request:
-        a read never fails because a write failed (the game stays as last stored, the seat's
-        move included)."""
-        try:
-            self.advance(game)
-        except StorageError as exc:
-            log.warning("game %s: a bot's move could not be stored: %s", game.id, exc)
-        if self.review_on_end and game.state.is_terminal():
-            try:
-                self.reviews.job(game.id, locked(game, game.record), None)  # the review, ready before it is asked for
-            except DreamhomeError as exc:
-                log.warning("game %s: its review was not started: %s", game.id, exc)
+    def _ended(self, game: Game) -> None:
+        """A game just over: its review started (`review_on_end`), unless it is kept already."""
+        if self.review_on_end:
+            self.reviews.status(game.id, locked(game, game.record), None)  # the review, ready before it is asked for
 
     @staticmethod
     def seat_of_headers(request: Request, game: Game) -> int | None:

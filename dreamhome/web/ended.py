@@ -70,8 +70,12 @@ async def replay(request: Request) -> Response:
 async def review(request: Request) -> Response:
     """ "Review this game" (issue 23): the annotated replay page of a finished game, every
     decision against the best by the review's evaluation (dreamhome.review), in the page's
-    language. Computed once per game in a worker process and kept (`reviews.Reviews`)."""
+    language. Computed once per game in a worker process and kept (`reviews.Reviews`), started
+    when the game ends; until it is ready the answer comes at once, 202 with a page that says
+    how far the review is and asks again (`review_page.waiting_html`), never a blank tab."""
     from dreamhome.render.replay_page import CSP as REPLAY_CSP
+    from dreamhome.render.review_page import REFRESH_SECONDS, WAITING_CSP, waiting_html
+    from dreamhome.web.reviews import Progress
 
     tables = tables_of(request)
     game = await tables.game_of(request)
@@ -79,8 +83,12 @@ async def review(request: Request) -> Response:
         raise ConflictError("the review is ready when the game is over")
     chosen = tables.lang_of(request)
     record = await run_in_threadpool(locked, game, game.record)
-    pages = await tables.reviews.pages(game.id, record, client_of(request.scope))
-    return HTMLResponse(pages[chosen], headers={"content-security-policy": REPLAY_CSP})
+    now = await tables.reviews.answer(game.id, record, client_of(request.scope))
+    if isinstance(now, Progress):
+        page = waiting_html(now.started, now.done, now.total, chosen)
+        headers = {"content-security-policy": WAITING_CSP, "retry-after": str(REFRESH_SECONDS)}
+        return HTMLResponse(page, status_code=202, headers=headers)
+    return HTMLResponse(now[chosen], headers={"content-security-policy": REPLAY_CSP})
 
 
 async def record(request: Request) -> Response:

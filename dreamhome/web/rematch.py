@@ -76,6 +76,7 @@ async def rematch(request: Request) -> Response:
         new_id = locked(game, lambda: started(tables.store, game))
         tables.announce(game)
         new = tables.store.get(new_id)
+        tables.after_change(new)  # a bot in the first seat moves (the one who started it, or a later asker)
         key = rematch_key(old_key, new_id, me)
         claimed(tables.store, game, new, me, key)
         new.seat_of(me, key)  # a seat claimed otherwise (never: the key is derived) answers 403, not a dead link

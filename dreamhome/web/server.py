@@ -116,6 +116,9 @@ def serve(
     # Every ruleset compiled now, in a worker thread, so no page waits for one (a page asking
     # before this is done waits for that one ruleset in its own worker, never on the event loop).
     threading.Thread(target=RULESETS.warm, name="dreamhome-warm-rules", daemon=True).start()
+    # A game left with a bot to move (the last server stopped between two of its decisions) moves
+    # on now: no read moves a game, only a change does (`bots.BotMover`).
+    threading.Thread(target=app.state.tables.mover.resume, name="dreamhome-resume-bots", daemon=True).start()
     config = uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     say(f"Dream Home table at {url_of(sock)} (games kept in {data_dir}; language {lang}); Ctrl-C stops it")
@@ -141,5 +144,6 @@ def serve(
         asyncio.run(run())
     finally:
         app.state.reviews.close()  # the review workers end with the server, a review half done or not
+        app.state.tables.mover.close()  # no bot's move tried again: the games stay as last stored
     if _caught:
         raise Interrupted(_caught[0])

@@ -7,22 +7,9 @@ written, and a new server over the same folder carries on. Why the id is checked
 server could have made itself (`secrets.token_urlsafe`) may ever become a file name, so no
 request can open another path or reach another game's file.
 
-A game file holds the settings (each seat a person or a bot, the variant, the seed), each
-person seat's key as a SHA-256 digest (the secret itself is shown once, in the seat's link, and
-never stored), `GameState.to_dict()` (every event so far, the decks included: the file stays on
-the server) and, once the game is over, the end-game comparison of `best_final_score`.
-
-Why seat keys: the game's id is public (the watch link, the front page's list), so the id alone
-may only watch. A person's seat acts with its key (`Game.seat_of`: the digest of the key given
-compared with `hmac.compare_digest`); a key is `secrets.token_urlsafe(KEY_BYTES)`, 128 random bits
-or more. A file of the first format (`dreamhome.webgame/1`: one person, at `seat`) loads with no
-key at any seat: its game can be watched and replayed, never acted on.
-
-Why a loaded game's bots are resumed, not made anew: a bot's random stream and plan move on at
-each of its decisions, so bots made again from the seed would play differently after a restart.
-Before a loaded game's bots move again, the game is replayed from its seed with each bot
-choosing again at its own decisions (`playing.resume_record`), which leaves every bot exactly
-where it was: a game interrupted by a restart ends as the same game played without one.
+What a game is in memory is `tablegame.Game`; what its file holds, and how a file read back is
+checked, is `gamefile`'s (the stored form apart from the game, issue 33). The names of both
+are still reachable through `store`, as before they had their modules.
 
 Why a move counts only once it is stored (`GameStore.change`): a move applied in memory but not
 written (a read-only folder, a full disk) was shown to the person and then lost at the next
@@ -43,8 +30,6 @@ in use by a request stays the one object for its id, so two requests never hold 
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import logging
 import os
@@ -54,21 +39,12 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 from dreamhome import fileio
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.actions import action_from_dict
-from dreamhome.game.phases import Phase
-from dreamhome.game.record import GameResult
 from dreamhome.game.state import GameState
-from dreamhome.house import House, house_from_json, house_to_json
-from dreamhome.players.bot import Bot
-from dreamhome.players.playing import HUMAN, resume_record
-from dreamhome.players.roster import make_bot
-from dreamhome.ruleset import Ruleset
 from dreamhome.web import own_files
 from dreamhome.web.errors import (
     ConflictError,
@@ -80,6 +56,7 @@ from dreamhome.web.errors import (
     StorageError,
     StoreFullError,
 )
+from dreamhome.web.gamefile import FORMAT, OLD_FORMAT, OPTIONAL_FIELDS, game_json, game_text, read_game, table_record
 from dreamhome.web.settings import (
     BOT_NAMES,
     DRAWN_SEED_BITS,
@@ -89,18 +66,10 @@ from dreamhome.web.settings import (
     Settings,
     players_range,
     rules_for,
-    seed_of,
     variant_catalogue,
 )
+from dreamhome.web.tablegame import GAME_ID, KEY_BYTES, Game, check_game_id, key_digest, new_bots
 
-FORMAT = "dreamhome.webgame/2"
-OLD_FORMAT = "dreamhome.webgame/1"
-"""The first format: one person at `settings.seat`, no keys; loaded watch-only."""
-KEY_BYTES = 16
-"""Random bytes of a seat's key (`secrets.token_urlsafe`): 128 bits."""
-DIGEST = re.compile(r"[0-9a-f]{64}")
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{22}")
-"""What `secrets.token_urlsafe(16)` makes (128 random bits); nothing else names a game."""
 DEFAULT_MAX_GAMES = 1000
 """Games kept on disk unless `dreamhome serve --max-games` says otherwise."""
 DEFAULT_CACHED = 64
@@ -110,199 +79,38 @@ STALE_TEMP = re.compile(r"\.[A-Za-z0-9_-]{22}\.(?:json|review)\..+\.tmp|\.dreamh
 killed mid-write leaves one; nothing reads them, and a new store removes them."""
 
 
-__all__ = [  # the errors and the settings, named through `store` as before they had their modules
+__all__ = [  # the names of the modules split from `store`, named through it as before
     "BOT_NAMES",
     "ConflictError",
     "DRAWN_SEED_BITS",
     "DamagedGameError",
+    "FORMAT",
     "ForbiddenError",
     "ForeignGameFileError",
+    "GAME_ID",
+    "Game",
     "GameNotFoundError",
+    "KEY_BYTES",
     "MAX_NAME",
     "MAX_SEED",
+    "OLD_FORMAT",
+    "OPTIONAL_FIELDS",
     "PERSON",
     "RequestError",
     "Settings",
     "StorageError",
     "StoreFullError",
+    "check_game_id",
+    "game_json",
+    "key_digest",
     "players_range",
+    "read_game",
     "rules_for",
+    "table_record",
     "variant_catalogue",
 ]
 log = logging.getLogger("dreamhome.web")
 T = TypeVar("T")
-
-
-def key_digest(key: str) -> str:
-    """What the game file keeps of a seat's key: its SHA-256, hex. A key read from JSON may hold
-    a lone surrogate (`"\\ud800"`), which strict UTF-8 cannot encode: it is hashed as it came
-    (`surrogatepass`), so it is a wrong key like any other (403), never a server error."""
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def check_game_id(game_id: str) -> str:
-    """The id itself if it is one the server could have made, else `GameNotFoundError` (no path is built)."""
-    if not isinstance(game_id, str) or GAME_ID.fullmatch(game_id) is None:
-        raise GameNotFoundError("no such game")
-    return game_id
-
-
-OPTIONAL_FIELDS = {"undone", "rematch"}
-"""Fields of a game file written only when they hold something: the events taken back by undos
-(`Game.undone`) and the id of the rematch (`Game.rematch`); a file without them is as before."""
-
-
-@dataclass
-class Game:
-    """One game in play: its settings, the digests of its seats' keys, its state and bots, and
-    the end-game comparison once over."""
-
-    id: str
-    settings: Settings
-    keys: tuple[str | None, ...]  # per seat: the SHA-256 of a person's key; None for a bot (or a watch-only seat)
-    state: GameState
-    bots: dict[int, Bot] | None  # None: a loaded game's bots, resumed when they next move
-    end_houses: list[House] | None = None  # each house with the piles when the end game began
-    best: list[dict[str, Any]] | None = None  # best_final_score per house, once computed
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    final_lock: threading.Lock = field(default_factory=threading.Lock)  # the end comparison's, apart from `lock`
-    saved: str = ""  # the text last stored: what a change that cannot be stored goes back to
-    advancing: bool = False  # a thread is moving the bots (`web.app`), one step at a time
-    undone: int = 0  # events taken back by undos over the game's life (`version`)
-    rematch: str | None = None  # the id of the game this one's Rematch started, once started
-
-    @property
-    def version(self) -> int:
-        """What a page knows the game by: it grows at every stored change, an undo included.
-        The number of events alone would not do: a take undone and another take made leaves as
-        many events as before, and a page that saw the first would act on the second's list.
-        `len(events) + 2 * undone` grows by the events an act adds, and by the events an undo
-        removes (each removes k and adds k to `undone`); with no undo it is the number of events,
-        as pages and tests have always read it. A rematch started adds one (it is set once, on a
-        game over), so the pages of the finished game are told and offer their seats in it."""
-        return len(self.state.events) + 2 * self.undone + (self.rematch is not None)
-
-    @property
-    def rules(self) -> Ruleset:
-        return self.state.rules
-
-    def to_json(self) -> dict[str, Any]:
-        s = self.settings
-        rules = self.rules
-        return {
-            "format": FORMAT,
-            "settings": {
-                "seats": list(s.seats),
-                "variant": s.variant,
-                "seed": s.seed,
-                **({"names": list(s.names)} if s.names else {}),
-            },
-            "keys": list(self.keys),
-            "state": self.state.to_dict(),
-            "end_houses": None if self.end_houses is None else [house_to_json(rules, h) for h in self.end_houses],
-            "best": self.best,
-            **({"undone": self.undone} if self.undone else {}),
-            **({"rematch": self.rematch} if self.rematch else {}),
-        }
-
-    def seat_of(self, seat: Any, key: Any) -> int:
-        """`seat` if `key` is its key (compared in constant time), else `ForbiddenError`."""
-        ok = type(seat) is int and 0 <= seat < self.state.n and isinstance(key, str) and 0 < len(key) <= 200
-        stored = self.keys[seat] if ok else None
-        given = key_digest(key) if ok else ""
-        if not hmac.compare_digest(given, stored or "-") or stored is None:
-            raise ForbiddenError("this link does not act for that seat (a wrong or missing seat key)")
-        return int(seat)
-
-    def to_move(self) -> int | None:
-        """The seat whose decision it is, None once the game is over."""
-        return None if self.state.is_terminal() else self.state.current_player()
-
-    def is_person(self, seat: int) -> bool:
-        return self.settings.seats[seat] == PERSON
-
-    def bot_to_move(self) -> bool:
-        seat = self.to_move()
-        return seat is not None and not self.is_person(seat)
-
-    def rematch_settings(self) -> Settings:
-        """The settings of this game's rematch: the same seats, names and variant, a new seed
-        drawn as a start request without one draws it (`DRAWN_SEED_BITS`)."""
-        return replace(self.settings, seed=seed_of(None, stored=False))
-
-    def set_key(self, seat: int, key: str) -> None:
-        """Give the person's `seat` the key `key` (its digest kept): a rematch's seat, claimed."""
-        if not self.is_person(seat):
-            raise ForbiddenError("that seat is no person's")
-        self.keys = tuple(key_digest(key) if p == seat else k for p, k in enumerate(self.keys))
-
-    def note_end(self) -> None:
-        """END-ORDER: keep each house as the end game starts (before any helper), for `optimize`."""
-        if self.end_houses is None and self.state.phase in (Phase.END, Phase.DONE):
-            self.end_houses = [self.state.house_with_piles(p) for p in range(self.state.n)]
-
-    def bot_step(self) -> None:
-        """One decision of the bot to move (its random stream and plan move on)."""
-        if self.bots is None:
-            self.bots = _resumed_bots(self)
-        state = self.state
-        bot = self.bots[state.current_player()]
-        state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
-        self.note_end()
-
-    def run_bots(self) -> None:
-        """The bots' decisions until it is a person's turn or the game is over."""
-        while self.bot_to_move():
-            self.bot_step()
-
-    def record(self) -> dict[str, Any]:
-        """The game's `dreamhome.record/2` (each person's seat named `PERSON`). It holds the seed,
-        which decides the decks' order (SEE-1): answered only once the game is over."""
-        return GameResult(self.state, tuple(self.settings.seat_names()), self.settings.names or None).record()
-
-    def _seat_summary(self, seat: int) -> dict[str, Any]:
-        """A seat as the front page lists it: its kind, and its person's name if one was given."""
-        given = self.settings.name_of(seat)
-        return {"seat": seat, "kind": self.settings.seats[seat], **({"name": given} if given else {})}
-
-    def is_rematch_of(self, other: Game) -> bool:
-        """Whether this game could be `other`'s rematch: the same seats, names and variant
-        (`rematch_settings`). A seat's key is given through `other` only to such a game."""
-        mine, theirs = self.settings, other.settings
-        return (mine.seats, mine.names, mine.variant) == (theirs.seats, theirs.names, theirs.variant)
-
-    def summary(self) -> dict[str, Any]:
-        """The game as the front page lists it: public facts only, never a key."""
-        state, rules = self.state, self.rules
-        return {
-            "game": self.id,
-            "seats": [self._seat_summary(p) for p in range(self.state.n)],
-            "round": min(state.round, rules.game.rounds),  # the engine counts one past the last round
-            "rounds": rules.game.rounds,
-            "to_move": self.to_move(),
-            "over": state.is_terminal(),
-            "variant": self.settings.variant,
-            "players": state.n,
-        }
-
-
-def _bots(settings: Settings) -> dict[int, Bot]:
-    return {p: make_bot(name, settings.seed, p) for p, name in enumerate(settings.seats) if name != PERSON}
-
-
-def _resumed_bots(game: Game) -> dict[int, Bot]:
-    """The bots of a loaded game where they were when it was saved: the game replayed from its
-    seed, each bot choosing again at its own decisions (`resume_record`, which also checks that
-    each bot's choice is the one saved). A game whose bots would now play otherwise (saved by a
-    server that made its bots anew after a restart) keeps bots made from the seed, as then."""
-    settings = game.settings
-    seats = tuple(HUMAN if name == PERSON else name for name in settings.seats)
-    try:
-        resumed = resume_record(GameResult(game.state, seats).record(), f"game {game.id}")
-    except DreamhomeError as exc:
-        log.warning("game %s: bots made anew from the seed (%s)", game.id, exc)
-        return _bots(settings)
-    return {p: seat for p, seat in enumerate(resumed.seats) if seat is not None}
 
 
 class GameStore:
@@ -355,7 +163,8 @@ class GameStore:
 
     def create(self, settings: Settings, keyed: bool = True) -> tuple[Game, dict[int, str]]:
         """A new game under a fresh id, and the key of each person's seat (only its digest is
-        kept); the bots move at once if a bot sits first. It exists once stored: a file that
+        kept); a bot in the first seat moves when the server moves the bots after a change
+        (`bots.BotMover.after_change`), never here. It exists once stored: a file that
         cannot be written leaves no game (`StorageError`). `keyed=False`: no seat has a key yet
         (a rematch's seats get theirs when their people ask: `web.rematch`)."""
         self._check_room()
@@ -363,9 +172,8 @@ class GameStore:
         state = GameState(rules, settings.players, settings.seed)
         keys = {p: secrets.token_urlsafe(KEY_BYTES) for p in settings.persons()} if keyed else {}
         digests = tuple(key_digest(keys[p]) if p in keys else None for p in range(settings.players))
-        game = Game(secrets.token_urlsafe(16), settings, digests, state, _bots(settings))
+        game = Game(secrets.token_urlsafe(16), settings, digests, state, new_bots(settings))
         game.note_end()
-        game.run_bots()
         with self._create_lock:
             self._check_room()
             self.save(game)
@@ -394,7 +202,7 @@ class GameStore:
     def save(self, game: Game) -> None:
         """Write the game's file whole (`fileio.write_atomic`); `StorageError` (one line, no path) if it cannot be."""
         path = self._path(game.id)
-        text = json.dumps(game.to_json(), ensure_ascii=False, separators=(",", ":"))
+        text = game_text(game)
         try:
             self.write_own(game.id, ".json", text)
         except OSError as exc:
@@ -522,147 +330,3 @@ class GameStore:
 
     def _from_data(self, game_id: str, data: Any) -> Game:
         return read_game(game_id, data, f"game {game_id}")
-
-
-def read_game(game_id: str, data: Any, source: str) -> Game:
-    """A game from its file's JSON (`source` names it in messages), every part checked;
-    `DamagedGameError` (one line) for any flaw."""
-    try:
-        return _read_game(game_id, data, source)
-    except DamagedGameError:
-        raise
-    except DreamhomeError as exc:
-        raise DamagedGameError(f"{source}: the saved game is damaged: {exc}") from None
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, RecursionError) as exc:
-        raise DamagedGameError(f"{source}: the saved game is damaged ({type(exc).__name__})") from None
-
-
-def table_record(data: Any, source: str) -> dict[str, Any] | None:
-    """The `dreamhome.record/2` of a finished table game from its file's JSON as it lies in the
-    data folder, checked as the server checks it (`read_game`); None if `data` is no table game
-    file (`FORMAT`, `OLD_FORMAT`); `DamagedGameError` (one line) for a damaged file or a game
-    not over (its record would be an unfinished one, which only a terminal seat's save makes).
-    `dreamhome replay` and `analyze` read a table's game file through it (`record.load_record`)."""
-    if not (isinstance(data, dict) and data.get("format") in (FORMAT, OLD_FORMAT)):
-        return None
-    game = read_game("-", data, source)
-    if not game.state.is_terminal():
-        raise DamagedGameError(f"{source}: the table's game is not over yet; its record is made when it ends")
-    return game.record()
-
-
-def _whole(value: Any, low: int, high: int) -> bool:
-    return type(value) is int and low <= value <= high
-
-
-def _read_settings(data: Any) -> Settings:
-    """The settings as saved, checked as strictly as a start request's (`Settings.parse`, with
-    every field present and the variant written out)."""
-    if not isinstance(data, dict) or not {"seats", "variant", "seed"} <= set(data) <= {"seats", "variant", "seed", "names"}:
-        raise ValueError("settings")
-    if not isinstance(data["variant"], str):
-        raise ValueError("unknown variant")
-    try:
-        return Settings.parse(data, stored=True)
-    except RequestError as exc:
-        raise ValueError(str(exc)) from None
-
-
-def _read_old_settings(data: Any) -> Settings:
-    """The settings of a first-format file (`OLD_FORMAT`): one person at `seat`, the bots in
-    the other seats in order."""
-    if not isinstance(data, dict) or set(data) != {"players", "bots", "variant", "seed", "seat"}:
-        raise ValueError("settings")
-    if not isinstance(data["variant"], str):
-        raise ValueError("unknown variant")
-    try:
-        settings = Settings.parse({k: v for k, v in data.items() if k != "seat"}, stored=True)
-    except RequestError as exc:
-        raise ValueError(str(exc)) from None
-    if not _whole(data["seat"], 0, settings.players - 1):
-        raise ValueError("seat")
-    bots = list(settings.seats[1:])
-    bots.insert(data["seat"], PERSON)
-    return replace(settings, seats=tuple(bots))
-
-
-def _read_keys(keys: Any, settings: Settings) -> tuple[str | None, ...]:
-    """Each person's seat a SHA-256 digest (or none: a seat of a first-format game, watch-only),
-    each bot's seat none: any other shape is damage (a key given to a bot's seat, a key that
-    is no digest)."""
-    if not isinstance(keys, list) or len(keys) != settings.players:
-        raise ValueError("keys")
-    for p, key in enumerate(keys):
-        person = settings.seats[p] == PERSON
-        if key is not None and not (person and isinstance(key, str) and DIGEST.fullmatch(key)):
-            raise ValueError(f"seat {p}'s key")
-    return tuple(keys)
-
-
-def _read_game(game_id: str, data: Any, source: str) -> Game:
-    if not isinstance(data, dict) or data.get("format") not in (FORMAT, OLD_FORMAT):
-        raise DamagedGameError(f"{source}: not a {FORMAT} file")
-    old = data["format"] == OLD_FORMAT
-    fields = {"format", "settings", "state", "end_houses", "best"} | (set() if old else {"keys"})
-    if not fields <= set(data) <= fields | (set() if old else OPTIONAL_FIELDS):
-        raise DamagedGameError(f"{source}: the saved game is damaged (expected {', '.join(sorted(fields))})")
-    try:
-        if old:  # the first format's person has no key: the game is watched, never acted on
-            settings = _read_old_settings(data["settings"])
-            keys: tuple[str | None, ...] = (None,) * settings.players
-        else:
-            settings = _read_settings(data["settings"])
-            keys = _read_keys(data["keys"], settings)
-    except ValueError as exc:
-        raise DamagedGameError(f"{source}: the saved settings are damaged ({exc})") from None
-    rules = rules_for(settings.variant)
-    saved = data["state"]
-    if not isinstance(saved, dict) or saved.get("rules_hash") != rules.content_hash:
-        raise DamagedGameError(f"{source}: saved under other rules than this version's")
-    state = GameState.from_dict(rules, saved)
-    if state.n != settings.players or state.seed != settings.seed:
-        raise DamagedGameError(f"{source}: the saved state does not match its settings")
-    _check_replay(source, state, saved)
-    ends = data["end_houses"]
-    if ends is not None and (not isinstance(ends, list) or len(ends) != state.n):
-        raise DamagedGameError(f"{source}: the saved end houses are damaged")
-    end_houses = None if ends is None else [house_from_json(rules, h, f"{source}") for h in ends]
-    best = data["best"]
-    if best is not None:
-        _check_best(source, rules, best, state.n)
-    undone, rematch = data.get("undone", 0), data.get("rematch")
-    if not _whole(undone, 1 if "undone" in data else 0, 10**9) or not (rematch is None or _game_id(rematch)):
-        raise DamagedGameError(f"{source}: the saved undo count or rematch is damaged")
-    return Game(game_id, settings, keys, state, None, end_houses, best, undone=undone, rematch=rematch)
-
-
-def _game_id(value: Any) -> bool:
-    return isinstance(value, str) and GAME_ID.fullmatch(value) is not None
-
-
-def _check_replay(source: str, state: GameState, saved: dict[str, Any]) -> None:
-    """The saved state must be the replay of its own decisions from its seed and first player
-    (SETUP-*, ROUND-*): an edited field, event or deck makes the file refused."""
-    fresh = GameState(state.rules, state.n, state.seed, state.initial_first)
-    for index, event in enumerate(state.events):
-        if len(fresh.events) > index or "action" not in event or event.get("forced"):
-            continue
-        try:
-            fresh.apply_action(action_from_dict(event["action"]))
-        except (DreamhomeError, ValueError, TypeError, KeyError) as exc:
-            raise DamagedGameError(f"{source}: the saved event {index} does not replay ({str(exc)[:120]})") from None
-    if json.loads(json.dumps(fresh.to_dict())) != saved:
-        raise DamagedGameError(f"{source}: the saved state is not the replay of its events (edited?)")
-
-
-def _check_best(source: str, rules: Ruleset, best: Any, n: int) -> None:
-    """The end-game comparison as `view.final_view` wrote it: one entry per seat, each field typed."""
-    ok = isinstance(best, list) and len(best) == n
-    for p, b in enumerate(best if ok else []):
-        ok = ok and isinstance(b, dict) and b.get("seat") == p
-        ok = ok and all(type(b.get(k)) is int for k in ("total", "start")) and type(b.get("optimal")) is bool
-        ok = ok and isinstance(b.get("actions"), list) and all(isinstance(a, str) for a in b["actions"])
-        if ok:
-            house_from_json(rules, b.get("house"), f"{source}")
-    if not ok:
-        raise DamagedGameError(f"{source}: the saved end-game comparison is damaged")

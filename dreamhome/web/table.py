@@ -76,6 +76,7 @@ async def start(request: Request) -> Response:
             raise RequestError(str(exc)) from None
     settings = await run_in_threadpool(Settings.parse, data)  # each variant's rules: compiled once, in a worker
     game, keys = await run_in_threadpool(tables.store.create, settings)
+    await tables.heavy(tables.after_change, game)  # a bot in the first seat moves now, stored and announced
     base = f"{tables.base_of(request)}/games/{game.id}"
     seats = [{"seat": p, "url": f"{base}#seat={p}&key={key}"} for p, key in sorted(keys.items())]
     return JSONResponse({"game": game.id, "seats": seats, "watch": base}, status_code=201)
@@ -106,15 +107,13 @@ async def show(request: Request) -> Response:
     chosen = tables.lang_of(request)
     since = since_of(request)
     game = await tables.game_of(request)
-    me = tables.seat_of_headers(request, game)
-    if game.bot_to_move() and not game.advancing:  # bots stopped by a restart or a failed write
-        await run_in_threadpool(tables.advance_or_log, game)
+    me = tables.seat_of_headers(request, game)  # a read never moves the game (`Tables.after_change` does)
     view = await run_in_threadpool(locked, game, lambda: tables.views.get(game, me, since, chosen))
     return JSONResponse(view)
 
 
 async def act(request: Request) -> Response:
-    """`POST /api/games/{id}/act`: the seat's decision, stored, then the bots' (`Tables.advance`)."""
+    """`POST /api/games/{id}/act`: the seat's decision, stored, then the bots' (`Tables.after_change`)."""
     tables = tables_of(request)
     chosen = tables.lang_of(request)
     game = await tables.game_of(request)
@@ -146,7 +145,7 @@ async def act(request: Request) -> Response:
     def work() -> dict[str, Any]:
         mark, said = locked(game, decide)
         tables.hub.publish(game.id, said)
-        tables.advance_or_log(game)
+        tables.after_change(game)
         return locked(game, lambda: tables.views.get(game, me, mark, chosen))
 
     return JSONResponse(await tables.heavy(work))

@@ -80,6 +80,7 @@ async def undo(request: Request) -> Response:
     def work() -> dict[str, Any]:
         said = locked(game, change)
         tables.hub.publish(game.id, said)
+        tables.after_change(game)  # the turn is the seat's again: no bot moves, but every change ends here
         return locked(game, lambda: tables.views.get(game, me, None, chosen))
 
     return JSONResponse(await tables.heavy(work))
