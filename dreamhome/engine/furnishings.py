@@ -60,8 +60,8 @@ def takes_token(t: Tables, token: int, code: int, size: int) -> bool:
 
 def award_tokens_complete(rules: Ruleset, house: House) -> bool:
     """VAR-CAR: every award token (`Tables.token_closes_full_only`) stands in a complete room of
-    its type. An end-game swap must keep it so: a helper that takes half of the garage away from
-    under the car would leave a house no rule allows (`legality` reports it as VAR-CAR)."""
+    its type. An end-game swap must keep it so: a helper that takes one card of such a room away
+    from under its token would leave a house no rule allows (`legality` reports it as VAR-CAR)."""
     t = rules.tables
     if not any(tok and t.token_closes_full_only[tok] for tok in house.tokens):
         return True
