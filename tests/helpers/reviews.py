@@ -45,7 +45,7 @@ def unjudged_pages(record: dict[str, Any], source: str, on_progress: Progress = 
     from dreamhome.render.review_page import review_html
     from dreamhome.review.game import review_record
 
-    def equal(state: Any, chosen: Any, work: float) -> Evaluation:
+    def equal(state: Any, chosen: Any, work: float, samples: int = 0) -> Evaluation:
         legal = state.legal_actions()
         return Evaluation(len(legal), legal.index(chosen), 0.0, 0.0, True)
 
