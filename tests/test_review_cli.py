@@ -109,19 +109,6 @@ def test_an_edited_record_is_refused(records: Path, tmp_path: Path) -> None:
     assert not (tmp_path / "out.html").exists()
 
 
-def test_the_readme_shows_a_real_summary(base: Ruleset) -> None:
-    """README's "Review a game" summary is what the review of the README's own game says."""
-    from dreamhome.render.review_text import summary_lines
-    from dreamhome.review import review_game
-    from tests.helpers.paths import ROOT
-
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "--bots solver,greedy,greedy,random --seed 7 --record game.json" in readme
-    review = review_game(play_game(base, 4, ["solver", "greedy", "greedy", "random"], 7))
-    for line in summary_lines(review, "en"):
-        assert line in readme, line
-
-
 def test_review_md_python_example_runs() -> None:
     import re
 
