@@ -106,8 +106,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     tests/test_review.py, the piped games of tests/test_human.py) were computed on each worker."""
     if not getattr(config.option, "loadgroup", False):  # set in each worker of a loadgroup run
         return
-    from _pytest.nodeid import coerce_node_id
-
+    try:
+        from _pytest.nodeid import coerce_node_id
+    except ImportError:  # pytest 8: the id is `_nodeid`, and pytest-xdist's own suffix holds
+        return
     for item in items:
         names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")})
         if names and "@" not in item.nodeid.rpartition("]")[2]:
