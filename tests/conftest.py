@@ -96,3 +96,21 @@ def pytest_configure(config: pytest.Config) -> None:
     in one process ends on SIGTERM by the signal's default action."""
     if not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None):
         signal.signal(signal.SIGTERM, _stop_the_run)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`--dist loadgroup` (pyproject.toml) as pytest-xdist means it: each test marked
+    `xdist_group(NAME)` gets `@NAME` at the end of its node id, which sends the group to one
+    worker. pytest-xdist 3.8 writes the id to `item._nodeid`, which pytest 9 no longer reads (the
+    id is `item._id`): every group was ignored, so a module's costly fixtures (the reviews of
+    tests/test_review.py, the piped games of tests/test_human.py) were computed on each worker."""
+    if not getattr(config.option, "loadgroup", False):  # set in each worker of a loadgroup run
+        return
+    try:
+        from _pytest.nodeid import coerce_node_id
+    except ImportError:  # pytest 8: the id is `_nodeid`, and pytest-xdist's own suffix holds
+        return
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")})
+        if names and "@" not in item.nodeid.rpartition("]")[2]:
+            item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(names)}")  # type: ignore[attr-defined]

@@ -83,9 +83,10 @@ def test_orthogonal_is_refused_clearly():
             engine(rules)
 
 
-def assert_same_best(rules, cpsat_time_limit: float | None = None, cpsat: bool = True) -> None:
+def assert_same_best(rules, cpsat_time_limit: float | None = None, cpsat: bool = True, workers: int = 2) -> None:
     """The search's house is legal and scores its total with the ordinary scorer; CP-SAT, the
-    independent model, proves the same total (or, stopped by its time limit, finds no better)."""
+    independent model, proves the same total (or, stopped by its time limit, finds no better) on
+    `workers` threads."""
     fast = exact.best_house(rules)
     assert fast.optimal
     assert house_violations(rules, fast.house) == []
@@ -97,7 +98,7 @@ def assert_same_best(rules, cpsat_time_limit: float | None = None, cpsat: bool =
     assert resources <= rules.game.rounds
     if not cpsat:
         return
-    slow = best_house(rules, workers=2, time_limit=cpsat_time_limit)
+    slow = best_house(rules, workers=workers, time_limit=cpsat_time_limit)
     if slow.optimal:
         assert slow.total == fast.total
     else:
@@ -135,7 +136,10 @@ def test_car_award_token_both_engines():
     result = exact.best_house(rules)
     car = next(f for f in rules.furnishings if f.award)
     assert car.code in result.house.tokens  # worth taking: it is free
-    assert_same_best(rules)
+    # One CP-SAT thread: the suite runs a test on each core, and this proof measured 42.5 s of CPU on
+    # two threads, 18.6 s on one (2026-11-29), proven (71) either way. (The base game's and the
+    # quick variants' proofs stay on two: one thread made them slower.)
+    assert_same_best(rules, workers=1)
 
 
 SMALL = """
@@ -240,16 +244,13 @@ def assert_rows_read_alone(rules) -> None:
 
     for floor in range(len(rules.board.floors)):
         expected: dict[tuple[tuple[int, int], ...], int] = {}
+        legal = 0  # every row of the floor read once: the count and the best per signature together
         for row in itertools.product(exact.floor_alphabet(rules, floor), repeat=len(rules.tables.floor_cells[floor])):
             rooms = row_rooms(rules.tables, floor, row)
             if rooms is not None:
+                legal += 1
                 key = tuple(sorted((room.code, room.size) for room in rooms))
                 expected[key] = max(expected.get(key, -1), sum(room.points for room in rooms))
-        legal = sum(
-            1
-            for row in itertools.product(exact.floor_alphabet(rules, floor), repeat=len(rules.tables.floor_cells[floor]))
-            if row_rooms(rules.tables, floor, row) is not None
-        )
         assert floor_rows(rules, floor)[2] == legal
         signatures, _rows = exact.floor_signatures(rules, floor)
         assert {sig.rooms: sig.score for sig in signatures} == expected

@@ -122,6 +122,13 @@ def test_every_dreamhome_command_runs(workdir: Path) -> None:
     assert scored["total"] == score_total(rules, load_house(rules, ROOT / "examples" / "endgame.json"))
     # The base game's best house (docs/SOLVER.md proves 68 by a second path in tests/test_best_house.py).
     assert re.search(r"\b68\b", outputs["max"])
+    # The review's summary the README shows is what `analyze` says of the README's own game (the
+    # `play ... --seed 7 --record game.json` above): each line of the README's text block.
+    (summary,) = [body for body in _blocks("text") if body.startswith("player 0 (")]
+    assert len(summary.splitlines()) == 4  # a line for each seat of the 4-player game
+    analyzed = outputs["analyze game.json --html review.html"]
+    for line in summary.splitlines():
+        assert line in analyzed, line
     # What the commands wrote is there and whole.
     for written in ["house.svg", "before_after.svg", "game.json", "game.html", "results/results.json"]:
         assert (workdir / written).stat().st_size > 0, written

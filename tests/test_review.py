@@ -32,9 +32,13 @@ from dreamhome.review.marks import TOLERANCE, mark
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_total
 
-# One worker runs this module (pytest --dist loadgroup, pyproject.toml): its module fixtures —
-# the three reviewed games (`batch`) and the planted game's review — are computed once, not once in every worker.
-pytestmark = pytest.mark.xdist_group("test_review")
+# Each module fixture is computed once, by the one worker (pytest --dist loadgroup, pyproject.toml)
+# that runs the tests reading it: the three reviewed games (`batch`), the hard bot's reviewed game
+# (`hard_batch`) and the planted game's review each have a group of their own, so two workers
+# compute them side by side rather than one worker in a row.
+BATCH = pytest.mark.xdist_group("test_review_batch")
+HARD = pytest.mark.xdist_group("test_review_hard")
+PLANTED = pytest.mark.xdist_group("test_review_planted")
 
 GAMES = 3  # seeds 0-2: each a 4-player review, the module's costliest fixture
 SEATS = ["random", "greedy", "solver", "greedy"]
@@ -65,6 +69,7 @@ def hard_batch(base: Ruleset, tmp_path_factory: pytest.TempPathFactory) -> list[
     return _reviewed(base, tmp_path_factory.mktemp("hard"), games)
 
 
+@BATCH
 def test_ordering_random_greedy_solver_with_intervals_apart(batch: list[dict]) -> None:
     by_bot = aggregate(batch)["by_bot"]
     random, greedy, solver = (by_bot[b] for b in ("random", "greedy", "solver"))
@@ -90,16 +95,17 @@ MEDIUM_FINDING = (
 @pytest.mark.parametrize(
     "bot",
     [
-        pytest.param("hard", marks=pytest.mark.xfail(strict=True, reason=HARD_FINDING)),
-        pytest.param("solver", marks=pytest.mark.xfail(strict=True, reason=MEDIUM_FINDING)),
+        pytest.param("hard", marks=[pytest.mark.xfail(strict=True, reason=HARD_FINDING), HARD]),
+        pytest.param("solver", marks=[pytest.mark.xfail(strict=True, reason=MEDIUM_FINDING), BATCH]),
     ],
 )
-def test_the_levels_lose_little_by_the_reviews_measure(batch: list[dict], hard_batch: list[dict], bot: str) -> None:
+def test_the_levels_lose_little_by_the_reviews_measure(request: pytest.FixtureRequest, bot: str) -> None:
     """Issue 31: the bots look ahead with the review's own look-ahead (dreamhome.players.lookahead),
     their settings cheaper for speed (the review's JSON names where they differ): no seeded game
-    shows a level's own mean loss above 0.25 a decision."""
+    shows a level's own mean loss above 0.25 a decision. Each case asks for its own games only
+    (the hard bot's, or the batch), so it runs in that fixture's group."""
     seen = 0
-    for review in hard_batch if bot == "hard" else batch:
+    for review in request.getfixturevalue("hard_batch" if bot == "hard" else "batch"):
         for player in review["players"]:
             if player["bot"] == bot and player["decisions"]:
                 seen += player["decisions"]
@@ -108,6 +114,7 @@ def test_the_levels_lose_little_by_the_reviews_measure(batch: list[dict], hard_b
     assert seen > (20 if bot == "hard" else 100)
 
 
+@BATCH
 def test_one_option_decisions_are_never_marked(batch: list[dict]) -> None:
     for review in batch:
         for d in review["decisions"]:
@@ -156,6 +163,7 @@ def planted_review(planted: tuple[dict, int, int]) -> GameReview:
     return review_record(planted[0], "planted")
 
 
+@PLANTED
 def test_a_planted_face_down_placement_is_found(planted: tuple[dict, int, int], planted_review: GameReview) -> None:
     _record, index, diff = planted
     assert index >= 0 and diff > 0
@@ -167,6 +175,7 @@ def test_a_planted_face_down_placement_is_found(planted: tuple[dict, int, int], 
     assert d.best_action != d.chosen_action
 
 
+@PLANTED
 def test_the_same_record_gives_the_same_review(planted: tuple[dict, int, int], planted_review: GameReview) -> None:
     again = review_record(json.loads(json.dumps(planted[0])), "planted").to_json()
     assert again == planted_review.to_json()
@@ -180,6 +189,7 @@ def test_evaluate_refuses_an_illegal_action(base: Ruleset) -> None:
         evaluate(state, PlaceRoom("kitchen", "top/0"))
 
 
+@BATCH
 def test_luck_telescopes(batch: list[dict]) -> None:
     """final = start - total loss + luck for every player (summary.py)."""
     for review in batch:

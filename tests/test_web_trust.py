@@ -716,6 +716,7 @@ def test_a_terminal_seats_record_is_replayed_and_analyzed(tmp_path: Path) -> Non
             "3",
             "--record",
             str(record),
+            "--no-review",  # the review printed at the game's end is not read here (test_cli.py's); analyze's is, below
         ],  # noqa: E501
         input="1\n" * 400,
         capture_output=True,

@@ -81,5 +81,20 @@ def run_here(*args: object, cwd: Path | str | None = None, input: str | None = N
         sys.stderr.flush()
         said = (out.getvalue().decode("utf-8", "replace"), err.getvalue().decode("utf-8", "replace"))
         ran = Ran(tuple(map(str, args)), code, *said)
+    _pass_on_an_outside_signal()
     assert "Traceback" not in ran.stderr, ran.stderr
     return ran
+
+
+def _pass_on_an_outside_signal() -> None:
+    """A Ctrl-C or SIGTERM that reached the test run while a command ran in this process was the
+    command's (dreamhome.interrupt: exit 130 or 143, the caller's handlers back): no test signals
+    itself during `run_here`, so it came from outside, meant for the run. Delivered again under
+    the run's own handlers, it stops the run as it would between two tests; before this, a
+    `timeout`'s SIGTERM only failed the test in progress and the run went on for minutes."""
+    from dreamhome import interrupt
+
+    signum = interrupt.interrupted()
+    if signum is not None:
+        interrupt.clear()
+        signal.raise_signal(signum)
