@@ -51,6 +51,18 @@ def _reordered(state: GameState, seed: int) -> GameState:
     return twin
 
 
+def _greedy_to_the_end(state: GameState, me: int, action, k: int) -> list[int]:
+    """Sample `k` of `state` as `me` sees it, `action` applied, played by the greedy bot in every
+    seat to the game's end (by hand, against the module's own play-outs): the final scores."""
+    seed = sample_seed(state, me, k)
+    game = sample_of(state.observation(me, lookahead=False), seed).child(action)
+    bots = [make_bot("greedy", seed, s) for s in range(game.n)]
+    while not game.is_terminal():
+        bot = bots[game.current_player()]
+        game.apply_action(bot.choose(game.observation(lookahead=bot.looks_ahead), game.legal_actions()))
+    return game.returns()
+
+
 def test_a_sample_depends_on_the_decks_contents_never_their_order():
     """SEE-1: two games that differ only in the decks' true order give the same samples, so the
     same expected values — shuffling the true order with a seed fixed by public facts would only
@@ -73,15 +85,7 @@ def test_an_expected_value_is_the_mean_of_greedy_play_outs_from_the_shared_sampl
     values = option_values(state, EXPECTED2)
     floor = score_total(state.rules, state.observation(me, lookahead=False).house_with_piles(me))
     for i, action in enumerate(legal):
-        finals = []
-        for k in range(2):
-            seed = sample_seed(state, me, k)
-            game = sample_of(state.observation(me, lookahead=False), seed).child(action)
-            bots = [make_bot("greedy", seed, s) for s in range(game.n)]
-            while not game.is_terminal():
-                bot = bots[game.current_player()]
-                game.apply_action(bot.choose(game.observation(lookahead=bot.looks_ahead), game.legal_actions()))
-            finals.append(game.returns()[me])
+        finals = [_greedy_to_the_end(state, me, action, k)[me] for k in range(2)]
         v = values[i]
         assert v is not None
         assert v.value == max(statistics.fmean(finals), floor)
@@ -114,13 +118,7 @@ def test_the_discard_is_judged_by_the_margin_over_the_others_mean():
         assert v is not None and v.measure == MARGIN
         margins = []
         for k in range(2):
-            seed = sample_seed(state, me, k)
-            game = sample_of(state.observation(me, lookahead=False), seed).child(action)
-            bots = [make_bot("greedy", seed, s) for s in range(game.n)]
-            while not game.is_terminal():
-                bot = bots[game.current_player()]
-                game.apply_action(bot.choose(game.observation(lookahead=bot.looks_ahead), game.legal_actions()))
-            finals = game.returns()
+            finals = _greedy_to_the_end(state, me, action, k)
             margins.append(finals[me] - (sum(finals) - finals[me]) / 2)
         assert v.value == pytest.approx(statistics.fmean(margins))
 
