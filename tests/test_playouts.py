@@ -4,10 +4,13 @@ the deals did (dreamhome/review/luck.py). SEE-1: a sample holds nothing a player
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 from dataclasses import replace
+from importlib.resources import files
 
+import jsonschema
 import pytest
 
 from dreamhome.dsl.compiler import compile_rules
@@ -169,7 +172,10 @@ def test_a_review_by_the_expected_measure_says_so_and_adds_up():
     result = play_game(rules, 2, ["greedy", "random"], 6)
     review = review_record(result.record(), "game", samples=2)
     data = review.to_json()
+    schema = json.loads(files("dreamhome.schemas").joinpath("review.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validators.validator_for(schema)(schema).validate(data)  # luck_error, rest, error: in the public format
     assert data["evaluation"]["settings"]["measure"] == EXPECTED and data["evaluation"]["settings"]["samples"] == 2
+    assert all("luck_error" in p and "rest" in p for p in data["players"])
     assert all(d["error"] >= 0 for d in data["decisions"])
     assert review.walk.luck is not None and all(s.deals == 1 for s in review.walk.luck)  # round 2's deal
     for player in review.players:
