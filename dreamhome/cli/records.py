@@ -115,7 +115,7 @@ def analyze(record_paths, as_json, html_path, work, samples, workers):
                 review = review_record(load_record(paths[0], table_record), source, work, on_decision=progress, samples=samples)
             else:
                 reviews = review_many(paths, work, workers, on_done=progress, other=table_record, samples=samples)
-                summary = aggregate(reviews, work)
+                summary = aggregate(reviews, work, samples)
         except DreamhomeError as exc:
             fail(str(exc))
     if len(paths) != 1:

@@ -101,8 +101,9 @@ def review_many(
     return results
 
 
-def aggregate(reviews: list[dict[str, Any]], work: float = REVIEW_WORK) -> dict[str, Any]:
-    """The batch's sums by bot and by seat (`review.schema.json`, `batch`)."""
+def aggregate(reviews: list[dict[str, Any]], work: float = REVIEW_WORK, samples: int = 0) -> dict[str, Any]:
+    """The batch's sums by bot and by seat (`review.schema.json`, `batch`); `samples`: the
+    play-outs an option the reviews used (0: the solver's bound), said with the work."""
     by_bot: dict[str, list[dict[str, Any]]] = {}
     by_seat: dict[str, list[dict[str, Any]]] = {}
     for review in reviews:
@@ -112,7 +113,13 @@ def aggregate(reviews: list[dict[str, Any]], work: float = REVIEW_WORK) -> dict[
     return {
         "format": BATCH_FORMAT,
         "games": len(reviews),
-        "evaluation": {"work": work, "tolerance": TOLERANCE, "mistake": MISTAKE, "blunder": BLUNDER},
+        "evaluation": {
+            "work": work,
+            "tolerance": TOLERANCE,
+            "mistake": MISTAKE,
+            "blunder": BLUNDER,
+            **({"samples": samples} if samples else {}),
+        },
         "by_bot": {name: _sum(players) for name, players in sorted(by_bot.items())},
         "by_seat": {seat: _sum(players) for seat, players in sorted(by_seat.items(), key=lambda kv: int(kv[0]))},
         "reviews": [{"source": r["source"], "seed": r["seed"], "scores": r["scores"], "players": r["players"]} for r in reviews],
