@@ -88,7 +88,9 @@ __all__ = [
     "pair_ok",
     "supply_fits",
     "swap_pair",
+    "supplied",
     "swap_in_house",
+    "swapped",
     "swap_keeps_b_and_c",
     "swap_with_room_discard",
     "take_from_roof_discard",
@@ -163,11 +165,16 @@ def swap_with_room_discard(rules: Ruleset, house: House, cell: int, incoming: st
     pile.remove(incoming)
     if outgoing:
         pile.append(outgoing)
-    room = rules.room(incoming).code
-    placed = emptied.place(cell, FACE_DOWN, 0, room) if face_down else emptied.place(cell, room)
+    placed = supplied(emptied, cell, rules.room(incoming).code, face_down)
     if not award_tokens_complete(rules, placed):
         raise ReplayError(f"{incoming} on {rules.board.cells[cell]} would leave an award token in an incomplete room (VAR-CAR)")
     return replace(placed, discard_rooms=tuple(pile))
+
+
+def supplied(emptied: House, cell: int, code: int, face_down: bool) -> House:
+    """END-SUPPLIER: the card of type `code` on the emptied `cell`, face up, or face down over it
+    (the replay and the game's list of uses build the house after a supply the same way)."""
+    return emptied.place(cell, FACE_DOWN, 0, code) if face_down else emptied.place(cell, code)
 
 
 def supply_fits(rules: Ruleset, house: House, cell: int, code: int, face_down: bool) -> bool:
@@ -199,17 +206,24 @@ def _misplaced_by_swap(t: Tables, cells: tuple[int, ...], a: int, b: int) -> tup
     return None
 
 
-def swap_in_house(rules: Ruleset, house: House, a: int, b: int) -> House:
-    """END-HANDYMAN: swap two cards with their tokens; PLACE-B and PLACE-C must hold after."""
+def swapped(house: House, a: int, b: int) -> House:
+    """The house with cells a and b exchanged, each card with its token and what lies under it
+    (END-HANDYMAN: a token travels with its card)."""
     cells, tokens, under = list(house.cells), list(house.tokens), list(house.under)
     for seq in (cells, tokens, under):
         seq[a], seq[b] = seq[b], seq[a]
-    swapped = replace(house, cells=tuple(cells), tokens=tuple(tokens), under=tuple(under))
+    return replace(house, cells=tuple(cells), tokens=tuple(tokens), under=tuple(under))
+
+
+def swap_in_house(rules: Ruleset, house: House, a: int, b: int) -> House:
+    """END-HANDYMAN: swap two cards with their tokens; PLACE-B and PLACE-C must hold after, and
+    every award token stay in a complete room (VAR-CAR)."""
+    after = swapped(house, a, b)
     if not swap_keeps_b_and_c(rules.tables, house.cells, a, b):
         raise ReplayError(f"swap {rules.board.cells[a]} ↔ {rules.board.cells[b]}: {_broken_by_swap(rules, house.cells, a, b)}")
-    if not award_tokens_complete(rules, swapped):
+    if not award_tokens_complete(rules, after):
         raise ReplayError(f"swap {rules.board.cells[a]} ↔ {rules.board.cells[b]}: an award token in an incomplete room (VAR-CAR)")
-    return swapped
+    return after
 
 
 def _broken_by_swap(rules: Ruleset, cells: tuple[int, ...], a: int, b: int) -> str:

@@ -58,12 +58,19 @@ def takes_token(t: Tables, token: int, code: int, size: int) -> bool:
     return t.token_room[token] == code and (not t.token_closes_full_only[token] or size == t.max_size[code])
 
 
+def holds_award_token(rules: Ruleset, house: House) -> bool:
+    """VAR-CAR: the house holds a token that needs a complete room (a swap moves tokens with their
+    cards, never adds one: a lister asks this once for every swap of the house)."""
+    closes = rules.tables.token_closes_full_only
+    return any(tok and closes[tok] for tok in house.tokens)
+
+
 def award_tokens_complete(rules: Ruleset, house: House) -> bool:
     """VAR-CAR: every award token (`Tables.token_closes_full_only`) stands in a complete room of
     its type. An end-game swap must keep it so: a helper that takes one card of such a room away
     from under its token would leave a house no rule allows (`legality` reports it as VAR-CAR)."""
     t = rules.tables
-    if not any(tok and t.token_closes_full_only[tok] for tok in house.tokens):
+    if not holds_award_token(rules, house):
         return True
     for code, cells in rooms_of(rules, house):
         for i in cells:

@@ -8,12 +8,11 @@ answer; every generator lists the real alternatives of the player to act, in a f
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from dreamhome.engine.endgame import pair_ok, swap_keeps_b_and_c
-from dreamhome.engine.furnishings import award_tokens_complete
+from dreamhome.engine.endgame import pair_ok, supplied, swap_keeps_b_and_c, swapped
+from dreamhome.engine.furnishings import award_tokens_complete, holds_award_token
 from dreamhome.engine.helpers import keeps_rooms_open
 from dreamhome.engine.placement import Placement, face_up_ok, free_supported_cells, legal_placements
 from dreamhome.game import held
@@ -42,8 +41,6 @@ from dreamhome.ruleset import EMPTY, FACE_DOWN, ROOM0
 
 if TYPE_CHECKING:
     from dreamhome.game.state import GameState
-    from dreamhome.house import House
-    from dreamhome.ruleset import Ruleset
 
 
 def discard_actions(state: GameState, p: int) -> list[Action]:
@@ -178,6 +175,7 @@ def room_discard_swaps(state: GameState, p: int, helper: str, cls: type[HelperAc
     keep_open = keeps_rooms_open(rules, house)
     face_down_ok = rules.options["swap_face_down"] == "allowed"
     incoming = sorted(set(state.room_discard))
+    awards = holds_award_token(rules, house)  # VAR-CAR: only then can a supply leave one in an incomplete room
     out: list[Action] = []
     for cell in range(rules.board.size):
         if not _holds_card(house.cells[cell]):
@@ -187,22 +185,13 @@ def room_discard_swaps(state: GameState, p: int, helper: str, cls: type[HelperAc
             room_id = rules.room_of_code(code).id
             name = rules.board.cells[cell]
             # END-SUPPLIER: legal as during play, and an award token keeps its complete room (VAR-CAR)
-            if face_up_ok(rules, emptied, cell, code, keep_open) and award_tokens_complete(rules, emptied.place(cell, code)):
+            if face_up_ok(rules, emptied, cell, code, keep_open) and (
+                not awards or award_tokens_complete(rules, supplied(emptied, cell, code, False))
+            ):
                 out.append(SwapWithRoomDiscard(helper, name, room_id, False))
-            if face_down_ok and award_tokens_complete(rules, emptied.place(cell, FACE_DOWN, 0, code)):
+            if face_down_ok and (not awards or award_tokens_complete(rules, supplied(emptied, cell, code, True))):
                 out.append(SwapWithRoomDiscard(helper, name, room_id, True))
     return out
-
-
-def _keeps_awards(rules: Ruleset, house: House, a: int, b: int) -> bool:
-    """VAR-CAR after swapping cells a and b with their tokens: every award token still in a
-    complete room of its type (`furnishings.award_tokens_complete`)."""
-    if not any(house.tokens):
-        return True
-    cells, tokens, under = list(house.cells), list(house.tokens), list(house.under)
-    for seq in (cells, tokens, under):
-        seq[a], seq[b] = seq[b], seq[a]
-    return award_tokens_complete(rules, replace(house, cells=tuple(cells), tokens=tuple(tokens), under=tuple(under)))
 
 
 def _holds_card(code: int) -> bool:
@@ -213,13 +202,15 @@ def _holds_card(code: int) -> bool:
 @lists(PairSwap)
 def pair_swaps(state: GameState, p: int, helper: str, cls: type[HelperAction]) -> list[Action]:
     """END-HANDYMAN (and every swap role of two house cards): every pair of different spaces the
-    role may swap (`endgame.pair_ok`) whose swap keeps PLACE-B and PLACE-C."""
+    role may swap (`endgame.pair_ok`) whose swap keeps PLACE-B and PLACE-C, and every award token
+    in a complete room (VAR-CAR)."""
     rules = state.rules
     house = state.houses[p]
     n = rules.board.size
     cells = house.cells
     role = str(cls.role)
     assert issubclass(cls, PairSwap)  # registered for PairSwap and its subclasses
+    awards = holds_award_token(rules, house)  # VAR-CAR: only then can a swap leave one in an incomplete room
     out: list[Action] = []
     for a in range(n):
         for b in range(a + 1, n):
@@ -227,7 +218,8 @@ def pair_swaps(state: GameState, p: int, helper: str, cls: type[HelperAction]) -
                 continue  # two room cards (END-HANDYMAN); during play a space may still be empty
             if (cells[a], house.tokens[a], house.under[a]) == (cells[b], house.tokens[b], house.under[b]):
                 continue
-            if pair_ok(rules, role, a, b) and swap_keeps_b_and_c(rules.tables, cells, a, b) and _keeps_awards(rules, house, a, b):
+            keeps = pair_ok(rules, role, a, b) and swap_keeps_b_and_c(rules.tables, cells, a, b)
+            if keeps and (not awards or award_tokens_complete(rules, swapped(house, a, b))):  # VAR-CAR: tokens travel
                 out.append(cls(helper, rules.board.cells[a], rules.board.cells[b]))
     return out
 

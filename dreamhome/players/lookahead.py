@@ -165,30 +165,36 @@ class OptionValue:
     samples: tuple[float, ...] = ()
 
     @property
-    def ranking(self) -> float:
-        """What ranks this option against the others: its value; for an expected value read on
-        two play-outs or more, the mean of the first half of them (`valued` is the second half:
-        a best option picked and valued on the same noise would be overrated, the winner's
-        curse, and every loss beside it overcharged)."""
+    def halves(self) -> tuple[Estimate, Estimate] | None:
+        """An expected value read on two play-outs or more, split: the first half ranks the
+        option (`ranking`), the second half values it (`valued`) — a best option picked and
+        valued on the same noise would be overrated (the winner's curse), and every loss beside
+        it overcharged. None for one play-out or an exact value."""
         if len(self.samples) < 2:
+            return None
+        half = len(self.samples) // 2
+        return Estimate.of(self.samples[:half]), Estimate.of(self.samples[half:])
+
+    @property
+    def ranking(self) -> float:
+        """What ranks this option against the others: its value, or the first half's mean."""
+        halves = self.halves
+        if halves is None:
             return float(self.value) if self.value is not None else -math.inf
-        return sum(self.samples[: len(self.samples) // 2]) / (len(self.samples) // 2)
+        return halves[0].mean
 
     @property
     def valued(self) -> float | None:
-        """What this option is judged worth once ranked: its value, or for an expected value the
-        mean of the second half of its play-outs (`ranking`)."""
-        if len(self.samples) < 2:
-            return self.value
-        rest = self.samples[len(self.samples) // 2 :]
-        return sum(rest) / len(rest)
+        """What this option is judged worth once ranked: its value, or the second half's mean."""
+        halves = self.halves
+        return self.value if halves is None else halves[1].mean
 
     def paired_error(self, other: OptionValue) -> float:
         """The standard error of `self.valued - other.valued`: 0 for exact values, else read on
         the play-outs both options shared (common random numbers), or the two errors combined."""
-        if len(self.samples) >= 2 and len(self.samples) == len(other.samples):
-            half = len(self.samples) // 2
-            return Estimate.of(self.samples[half:]).paired_error(Estimate.of(other.samples[half:]))
+        mine, theirs = self.halves, other.halves
+        if mine is not None and theirs is not None and len(self.samples) == len(other.samples):
+            return mine[1].paired_error(theirs[1])
         return float((self.error**2 + other.error**2) ** 0.5)
 
 
@@ -284,11 +290,11 @@ def option_values(state: GameState, settings: Settings, only: Collection[int] | 
     """Each legal option of the player to act in `state` (unchanged), in `legal_actions()` order,
     valued by `settings` (module docstring); with `only`, the options at those indexes (None
     elsewhere). In the end game an option is the plan from the position after it."""
+    if settings.samples > 0 and state.phase != Phase.END:
+        return _expected_values(state, settings.samples, only)
     legal = state.legal_actions()
     me = state.current_player()
     margin = state.phase == Phase.DISCARD
-    if settings.samples > 0 and state.phase != Phase.END:
-        return _expected_values(state, settings.samples, only)
     settings = settings.per_option(len(legal) if only is None else len(only))
     out: list[OptionValue | None] = []
     for i, action in enumerate(legal):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 import statistics
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from dreamhome.game.actions import Action, PlaceRoom
@@ -105,14 +105,19 @@ def play_out(state: GameState, sample: int, watch: int | None = None) -> PlayOut
     return PlayOut(tuple(state.returns()), placed)
 
 
+def samples_of(state: GameState, player: int, samples: int) -> Iterator[tuple[int, GameState]]:
+    """Samples 0..`samples`-1 of `state` as `player` sees it: (seed, the sampled position)."""
+    obs = state.observation(player, lookahead=False)
+    for k in range(samples):
+        seed = sample_seed(state, player, k)
+        yield seed, sample_of(obs, seed)
+
+
 def playout_finals(state: GameState, player: int, options: Sequence[Action], samples: int) -> list[list[PlayOut]]:
     """For each option (a legal action of the player to act in `state`, unchanged), `samples`
     play-outs after it, sample `k` the same deck order for every option."""
     out: list[list[PlayOut]] = [[] for _ in options]
-    obs = state.observation(player, lookahead=False)
-    for k in range(samples):
-        seed = sample_seed(state, player, k)
-        sampled = sample_of(obs, seed)
+    for seed, sampled in samples_of(state, player, samples):
         for i, action in enumerate(options):
             out[i].append(play_out(sampled.child(action), seed, player))
     return out
@@ -121,12 +126,7 @@ def playout_finals(state: GameState, player: int, options: Sequence[Action], sam
 def playout_position(state: GameState, player: int, samples: int) -> list[Finals]:
     """The final scores of `samples` play-outs of `state` as `player` sees it (the policy makes
     every decision from here, the one to take now included)."""
-    obs = state.observation(player, lookahead=False)
-    finals = []
-    for k in range(samples):
-        seed = sample_seed(state, player, k)
-        finals.append(play_out(sample_of(obs, seed), seed).finals)
-    return finals
+    return [play_out(sampled, seed).finals for seed, sampled in samples_of(state, player, samples)]
 
 
 __all__ = [
@@ -139,4 +139,5 @@ __all__ = [
     "playout_position",
     "sample_of",
     "sample_seed",
+    "samples_of",
 ]
