@@ -27,6 +27,7 @@ from dreamhome.players.playing import resume_record
 from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import EMPTY, SCAFFOLD
 from tests.helpers.cli import run_here
+from tests.helpers.games import decision_positions
 from tests.helpers.paths import ROOT
 from tests.helpers.reference import reference_score
 from tests.helpers.rules import compiled
@@ -218,15 +219,7 @@ def test_a_saved_record_matches_the_record_schema(tmp_path):
 
 def _greedy_states(seed: int, players: int = 2) -> list[GameState]:
     """Every decision point of a seeded greedy game."""
-    rules = compiled()
-    state = GameState(rules, players, seed)
-    bots = [make_bot("greedy", seed, p) for p in range(players)]
-    states = []
-    while not state.is_terminal():
-        states.append(state.clone())
-        bot = bots[state.current_player()]
-        state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
-    return states
+    return decision_positions(compiled(), players, seed)
 
 
 def test_at_the_last_placement_each_bound_is_the_scorers_score_of_the_finished_house():

@@ -23,24 +23,13 @@ from dreamhome.players.roster import make_bot
 from dreamhome.review.game import review_record
 from dreamhome.review.luck import deal_luck
 from dreamhome.scoring import score_total
+from tests.helpers.games import decision_positions
 
 EXPECTED2 = replace(REVIEW, samples=2)
 
 
 def _short_rules(rounds: int):
     return compile_rules(text=f'include "base.dh"\ngame dream_home {{ rounds {rounds} }}\n', name=f"r{rounds}.dh")
-
-
-def _positions(rules, players: int, seed: int, bots: str = "greedy") -> list[GameState]:
-    """The positions before every decision of a seeded game of `bots`."""
-    seats = [make_bot(bots, seed, s) for s in range(players)]
-    state = GameState(rules, players, seed)
-    out = []
-    while not state.is_terminal():
-        out.append(state.snapshot())
-        bot = seats[state.current_player()]
-        state.apply_action(bot.choose(state.observation(lookahead=bot.looks_ahead), state.legal_actions()))
-    return out
 
 
 def _reordered(state: GameState, seed: int) -> GameState:
@@ -70,7 +59,7 @@ def test_a_sample_depends_on_the_decks_contents_never_their_order():
     """SEE-1: two games that differ only in the decks' true order give the same samples, so the
     same expected values — shuffling the true order with a seed fixed by public facts would only
     relabel the real future."""
-    state = _positions(_short_rules(4), 3, 7)[8]
+    state = decision_positions(_short_rules(4), 3, 7)[8]
     twin = _reordered(state, 1)
     assert twin.room_deck != state.room_deck and sorted(twin.room_deck) == sorted(state.room_deck)
     me = state.current_player()
@@ -83,7 +72,7 @@ def test_a_sample_depends_on_the_decks_contents_never_their_order():
 def test_an_expected_value_is_the_mean_of_greedy_play_outs_from_the_shared_samples():
     """The value read against play-outs made here by hand: the same sample (seeded by the
     public position) for every option, the greedy bot in every seat to the game's end."""
-    state = _positions(_short_rules(4), 2, 3)[9]
+    state = decision_positions(_short_rules(4), 2, 3)[9]
     me, legal = state.current_player(), state.legal_actions()
     values = option_values(state, EXPECTED2)
     floor = score_total(state.rules, state.observation(me, lookahead=False).house_with_piles(me))
@@ -99,7 +88,7 @@ def test_an_expected_value_is_the_mean_of_greedy_play_outs_from_the_shared_sampl
 def test_an_expected_value_is_never_below_the_house_as_it_stands():
     """PLACE-EMPTY: the rest of the house can go face down, so its score now is reachable."""
     rules = _short_rules(4)
-    for state in _positions(rules, 2, 11, "random")[::3]:
+    for state in decision_positions(rules, 2, 11, "random")[::3]:
         if state.phase == Phase.END:
             continue
         me = state.current_player()
@@ -113,7 +102,7 @@ def test_an_expected_value_is_never_below_the_house_as_it_stands():
 def test_the_discard_is_judged_by_the_margin_over_the_others_mean():
     """ROUND-1 with three players: the discard changes what the others get, so its value is the
     player's final score less the others' mean, play-out by play-out."""
-    state = next(s for s in _positions(_short_rules(3), 3, 5) if s.phase == Phase.DISCARD)
+    state = next(s for s in decision_positions(_short_rules(3), 3, 5) if s.phase == Phase.DISCARD)
     me = state.current_player()
     values = option_values(state, EXPECTED2)
     for i, action in enumerate(state.legal_actions()):
@@ -146,7 +135,7 @@ def test_before_a_deal_the_value_is_the_mean_of_the_values_after_it():
     last deal equals, within its noise, the mean of the values after the deals other true deck
     orders would have dealt — so the luck of a deal has mean zero."""
     rules = _short_rules(3)
-    positions = _positions(rules, 2, 8)
+    positions = decision_positions(rules, 2, 8)
     before = next(
         s for s in reversed(positions) if s.phase != Phase.END and s.round == 2 and s.child(s.legal_actions()[0]).round == 3
     )

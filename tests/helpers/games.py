@@ -74,6 +74,19 @@ def check_invariants(state: GameState) -> None:
         assert broken == []
 
 
+def decision_positions(rules: Ruleset, players: int, seed: int, bot: str = "greedy") -> list[GameState]:
+    """The position before every decision of a seeded game with `bot` in every seat, each an
+    independent copy (`GameState.clone`) a test may play on."""
+    state = GameState(rules, players, seed)
+    bots = [make_bot(bot, seed, p) for p in range(players)]
+    states = []
+    while not state.is_terminal():
+        states.append(state.clone())
+        seat = bots[state.current_player()]
+        state.apply_action(seat.choose(state.observation(lookahead=seat.looks_ahead), state.legal_actions()))
+    return states
+
+
 def play_checked(rules: Ruleset, players: int, seed: int, bot: str = "random") -> GameState:
     """A seeded game with `bot` in every seat, played to its end, every invariant checked after
     every action (and before the first)."""
