@@ -18,8 +18,8 @@ Why in the background, and a page that answers at once (issue 33): a 3–4 playe
 15–60 s, and a tab left blank that long looks broken. The review of a table game starts when the
 game ends (`bots.BotMover`, with `review_on_end`), and `GET /games/ID/review` answers at once with
 the finished page or, while it works, a small page that says how far it is ("decisions reviewed:
-34 of 97", sent by the worker as it goes: `review.walk`'s `on_decision`) and reloads itself
-every few seconds (`render.review_page.waiting_html`, no script). Why one worker at a time and
+34 of 97", sent by the worker as it goes: `review.walk`'s `on_decision`) and asks again every
+few seconds (`render.review_page.waiting_html`: its own script, a timed reload without one). Why one worker at a time and
 a lowered priority (`REVIEW_NICE`): the review must never starve the bots' moves and the hints,
 which share the server's cores.
 
@@ -261,9 +261,13 @@ class Reviews:
         """The job of `game_id` no longer running (if it is still `future`)."""
         with self._lock:
             if self._jobs.get(game_id) is future:
-                del self._jobs[game_id]
-                self._progress.pop(game_id, None)
-                self._since.pop(game_id, None)
+                self._drop(game_id)
+
+    def _drop(self, game_id: str) -> None:
+        """The running job of `game_id` and what is kept of it forgotten (call with the lock held)."""
+        del self._jobs[game_id]
+        self._progress.pop(game_id, None)
+        self._since.pop(game_id, None)
 
     def _note(self, game_id: str, progress: Progress) -> None:
         with self._lock:
@@ -324,9 +328,7 @@ class Reviews:
             since = self._since.get(game_id)
             job = self._jobs.get(game_id)
             if job is not None and since is not None and time.monotonic() - since > REVIEW_PATIENCE:
-                del self._jobs[game_id]
-                self._progress.pop(game_id, None)
-                self._since.pop(game_id, None)
+                self._drop(game_id)
                 raise ReviewLateError("the review took too long; ask again later")
         if failure is not None and failure[0] == digest:
             raise failure[1]
