@@ -33,6 +33,17 @@ function t(key, args) {
   return s;
 }
 
+// An empty space's label ("basement/3"): on a phone it may wrap only after its "/", never inside
+// a word, so "basement/" and "3" stay whole (issue 33, item 10).
+function cellLabel(text) {
+  const node = el("span", { class: "face c-empty" });
+  text.split("/").forEach((part, i, parts) => {
+    node.append(part + (i < parts.length - 1 ? "/" : ""));
+    if (i < parts.length - 1) node.append(document.createElement("wbr"));
+  });
+  return node;
+}
+
 function el(tag, attrs, text) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -642,7 +653,7 @@ function drawHouse(box, v, h, mine) {
       if (cell.state === "card") node.append(cardFace(cell.room, cell.token ? "● " + rules.cards[cell.token].name : ""));
       else if (cell.state === "face_down") node.append(el("span", { class: "face c-down" }, t("table.empty_room")));
       else if (cell.state === "scaffold") node.append(el("span", { class: "face c-scaffold" }, "▦"));
-      else node.append(el("span", { class: "face c-empty" }, mine ? cell.cell : ""));
+      else node.append(cellLabel(mine ? cell.cell : ""));
       if (cell.state === "card" && rules.cards[cell.room]) explains(node, cell.room);
       if (mine) {
         if (matches.length || chosen) {
