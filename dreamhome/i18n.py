@@ -176,14 +176,30 @@ def language_name(lang: str) -> str:
     return str(_catalogue(check_lang(lang)).get("language", lang))
 
 
-def count_text(key: str, n: int, lang: str = DEFAULT_LANG, **args: object) -> str:
-    """`n` with its noun in `lang`'s plural form ("33 очка", "35 очков"): the entry `key.FORM`,
-    FORM the CLDR plural category of `n` in `lang` (one, few, many or other), as Babel picks it —
-    each language's plural rules are CLDR data, not ours to hand-write. Every catalogue gives all
-    four forms of such a key (one language's unused forms repeat another)."""
+def count_text(key: str, n: float, lang: str = DEFAULT_LANG, **args: object) -> str:
+    """`n` with its noun in `lang`'s plural form ("33 очка", "35 очков", "1,5 points perdus"): the
+    entry `key.FORM`, FORM the CLDR plural category of `n` as shown in `lang` (one, few, many or
+    other), as Babel picks it — each language's plural rules are CLDR data, not ours to
+    hand-write. A whole number is shown as it is, a fraction in `lang`'s decimal format
+    (`decimal_text`) and its category read from the digits shown ("1.5" is other in English,
+    one in French). Every catalogue gives all four forms of such a key (one language's unused
+    forms repeat another)."""
+    from decimal import Decimal
+
     from babel import Locale
 
-    return text(f"{key}.{Locale.parse(check_lang(lang)).plural_form(n)}", lang, n=n, **args)
+    whole = float(n).is_integer()
+    operand: int | Decimal = int(n) if whole else Decimal(f"{n:.2f}".rstrip("0"))
+    shown: object = int(n) if whole else decimal_text(n, lang)
+    return text(f"{key}.{Locale.parse(check_lang(lang)).plural_form(operand)}", lang, n=shown, **args)
+
+
+def decimal_text(value: float, lang: str = DEFAULT_LANG) -> str:
+    """`value` with at most two decimals, in `lang`'s decimal format ("1.19", "1,19"): a player
+    reads numbers in their language's conventions (CLDR data through Babel)."""
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, format="#,##0.##", locale=check_lang(lang)))
 
 
 def text(key: str, lang: str = DEFAULT_LANG, **args: object) -> str:

@@ -126,7 +126,7 @@ def test_hungarian_says_it_as_its_rulebook() -> None:
     for wrong in ("nyersanyag", "üres szoba", "szerszám", "forduló", "sáv"):
         assert wrong not in values, wrong
     assert hu["grid.empty_room"] == hu["line.empty"] == "lakatlan szoba"
-    assert "lakatlan szoba" in hu["seat.brief_empty"]
+    assert all("lakatlan szoba" in hu[f"seat.brief_empty.{form}"] for form in ("one", "few", "many", "other"))
     assert "erőforráskártya" in hu["seat.resource"] and "erőforráskártya" in hu["seat.hint_explain"]
     assert hu["card.kind.tool"] == "eszköz" and hu["held.tools"] == "eszközök"
     assert hu["table.round"] == "Kör" and "kör" in hu["seat.rule"] and "kör" not in hu["phase.turn"]

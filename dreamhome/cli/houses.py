@@ -29,7 +29,7 @@ def check(house_path, as_json, final, rules_spec):
     """Is HOUSE legal? Lists each broken rule by id and cell (exit 1 if not)."""
     from rich.text import Text
 
-    from dreamhome.i18n import text
+    from dreamhome.i18n import count_text, text
     from dreamhome.legality import final_state_violations, house_violations
     from dreamhome.render.house_text import held_text, house_grid
     from dreamhome.render.violation_text import violation_text
@@ -45,7 +45,7 @@ def check(house_path, as_json, final, rules_spec):
         console.print(house_grid(rules, house, violations, lang=lang))
         console.print(held_text(rules, house, lang))
         if violations:
-            count = text("check.violations", lang, count=len(violations))
+            count = count_text("check.violations", len(violations), lang)
             console.print(Text.assemble((text("check.illegal", lang), "bold #d0312d"), f": {count}"))
             for v in violations:  # the sentence in the language, names as written (the console reads no markup)
                 console.print(Text.assemble("  ", (v.rule, "bold"), f" {v.cell or ''}: {violation_text(rules, v, lang)}"))

@@ -122,7 +122,9 @@ def analyze(record_paths, as_json, html_path, work, samples, workers):
         if as_json:
             emit_json(summary)
             return
-        console.print(ui("review.batch.title", lang, games=summary["games"]))
+        from dreamhome.i18n import count_text
+
+        console.print(ui("review.batch.title", lang, games=count_text("review.games", summary["games"], lang)))
         from dreamhome.render.review_text import batch_table
 
         for table in batch_table(summary, lang):

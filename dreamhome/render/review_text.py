@@ -12,7 +12,7 @@ from rich.text import Text
 
 from dreamhome.game.actions import action_from_dict
 from dreamhome.game.record import GameResult
-from dreamhome.i18n import DEFAULT_LANG
+from dreamhome.i18n import DEFAULT_LANG, count_text, decimal_text
 from dreamhome.i18n import text as ui
 from dreamhome.render.action_text import describe
 from dreamhome.render.house_text import house_grid
@@ -22,12 +22,20 @@ from dreamhome.review.summary import PlayerReview
 from dreamhome.review.walk import Decision
 
 
-def _num(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+def _num(value: float, lang: str = DEFAULT_LANG) -> str:
+    """A value with at most two decimals in `lang`'s format ("1.19", "1,19")."""
+    return decimal_text(value, lang)
 
 
-def _signed(value: float) -> str:
-    return ("+" if value > 0 else "") + _num(value)
+def _fixed(value: float, lang: str = DEFAULT_LANG) -> str:
+    """A value with exactly two decimals in `lang`'s format ("0.20", "0,20")."""
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, format="#,##0.00", locale=lang))
+
+
+def _signed(value: float, lang: str = DEFAULT_LANG) -> str:
+    return ("+" if value > 0 else "") + _num(value, lang)
 
 
 def summary_lines(review: GameReview, lang: str = DEFAULT_LANG, names: dict[int, str] | None = None) -> list[str]:
@@ -37,7 +45,7 @@ def summary_lines(review: GameReview, lang: str = DEFAULT_LANG, names: dict[int,
     return [
         _line(p, lang, names)
         + (
-            ui("review.summary_expected", lang, error=_num(round(p.luck_error, 1)), rest=_signed(round(p.rest, 1)))
+            ui("review.summary_expected", lang, error=_num(round(p.luck_error, 1), lang), rest=_signed(round(p.rest, 1), lang))
             if p.luck_error is not None and p.rest is not None
             else ""
         )
@@ -52,12 +60,12 @@ def _line(p: PlayerReview, lang: str, names: dict[int, str]) -> str:
         seat=p.seat,
         bot=names.get(p.seat, p.bot),
         accuracy=round(100 * p.accuracy),
-        lost=_num(p.total_loss),
-        mean_loss=f"{p.mean_loss:.2f}",
-        blunders=p.blunders,
+        lost=count_text("review.points_lost", round(p.total_loss, 2), lang),
+        mean_loss=_fixed(p.mean_loss, lang),
+        blunders=count_text("review.blunders", p.blunders, lang),
         final=p.final,
-        expected=_num(p.expected),
-        luck=_signed(round(p.luck, 1) if p.luck_error is not None else p.luck),
+        expected=_num(p.expected, lang),
+        luck=_signed(round(p.luck, 1) if p.luck_error is not None else p.luck, lang),
     )
 
 
@@ -86,10 +94,10 @@ def decision_line(review: GameReview, d: Decision, lang: str = DEFAULT_LANG) -> 
         when=ui("review.when.end", lang) if d.phase == "end" else ui("review.when.round", lang, round=d.round),
         chosen=describe(before, action_from_dict(d.chosen_action), lang),
         mark=mark_text(d, lang),
-        loss=_num(d.loss),
+        loss=count_text("review.points_lost", round(d.loss, 2), lang),
         best=describe(before, action_from_dict(d.best_action), lang),
-        best_value=_num(d.best_value),
-        chosen_value=_num(d.chosen_value),
+        best_value=_num(d.best_value, lang),
+        chosen_value=_num(d.chosen_value, lang),
     )
 
 
@@ -102,12 +110,12 @@ def players_table(review: GameReview, lang: str = DEFAULT_LANG) -> Table:
             str(p.seat),
             p.bot,
             f"{round(100 * p.accuracy)}%",
-            f"{p.mean_loss:.2f}",
-            _num(p.total_loss),
+            _fixed(p.mean_loss, lang),
+            _num(p.total_loss, lang),
             f"{p.inaccuracies}/{p.mistakes}/{p.blunders}",
-            _num(p.expected),
+            _num(p.expected, lang),
             str(p.final),
-            _signed(p.luck),
+            _signed(p.luck, lang),
         )
     return table
 
@@ -118,7 +126,9 @@ def print_review(console: Console, review: GameReview, lang: str = DEFAULT_LANG)
     rules = review.walk.result.state.rules
     for p in review.players:
         if not p.costliest:
-            console.print(ui("review.none_costly", lang, seat=p.seat, bot=p.bot, tolerance=_num(TOLERANCE)))
+            console.print(
+                ui("review.none_costly", lang, seat=p.seat, bot=p.bot, tolerance=count_text("review.points", TOLERANCE, lang))
+            )
             continue
         console.print(Text(ui("review.costliest", lang, seat=p.seat, bot=p.bot), style="bold"))
         for index in p.costliest:
@@ -144,7 +154,7 @@ def batch_table(summary: dict[str, Any], lang: str = DEFAULT_LANG) -> list[Table
                 f"{low:.3f}–{high:.3f}",
                 f"{round(100 * s['accuracy'])}%",
                 f"{s['blunders_per_game']:.2f}",
-                _signed(round(s["mean_luck"], 2)),
+                _signed(round(s["mean_luck"], 2), lang),
                 f"{s['mean_score']:.1f}",
             )
         tables.append(table)

@@ -39,7 +39,7 @@ from dreamhome.game.record import GameResult, write_record
 from dreamhome.game.state import GameState, Resource
 from dreamhome.game.undo import dealt_since, replayed_to, undo_mark
 from dreamhome.house import House
-from dreamhome.i18n import DEFAULT_LANG, text
+from dreamhome.i18n import DEFAULT_LANG, count_text, text
 from dreamhome.players import lookahead
 from dreamhome.players.bots import Bot
 from dreamhome.players.hints import AT_LEAST, HINT_WORK, Hint, bound_text
@@ -463,7 +463,7 @@ def brief(rules: Ruleset, house: House, lang: str = DEFAULT_LANG) -> str:
     rooms = [rules.card_name(rules.room_of_code(c).id, lang) for c in house.cells if c >= ROOM0]
     down = sum(1 for c in house.cells if c == FACE_DOWN)
     if down:
-        rooms.append(text("seat.brief_empty", lang, count=down))
+        rooms.append(count_text("seat.brief_empty", down, lang))
     parts = [
         text("seat.brief_rooms", lang, cards=", ".join(rooms) or text("held.none", lang)),
         text("seat.brief_roofs", lang, count=len(house.roofs)),
