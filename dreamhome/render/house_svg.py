@@ -138,7 +138,8 @@ def _card_parts(rules: Ruleset, house: House, col_x: dict[int, float], row_y: di
             f'data-room="{escape(room.id)}"/>'
         )
         out.append(_text(x + CELL_W / 2, y + 24, rules.card_name(room.id, lang), 13, "bold"))
-        out.append(_text(x + CELL_W / 2, y + 41, f"{room.category} · " + "/".join(map(str, room.points)), 10, fill="#555"))
+        category = ui(f"svg.category.{room.category}", lang) if has_text(f"svg.category.{room.category}") else room.category
+        out.append(_text(x + CELL_W / 2, y + 41, f"{category} · " + "/".join(map(str, room.points)), 10, fill="#555"))
         if house.tokens[i]:
             furn = rules.furnishings[house.tokens[i] - 1]
             out.append(f'<circle cx="{x + 16:.0f}" cy="{y + CELL_H - 16:.0f}" r="9" fill="#2b7bb9" class="token"/>')

@@ -235,7 +235,9 @@ def replay_html(
         "row": {name: rules.board.cell_floor[i] for i, name in enumerate(rules.board.cells)},
         "t": {key: text(key, lang) for key in LABELS},
     }
-    title = text("replay.title", lang, seed=state.seed, players=state.n, scores=result.scores())
+    names = seat_names(data)
+    seats = ", ".join(f"{names[p] if p < len(names) else '?'} {score}" for p, score in enumerate(result.scores()))
+    title = text("replay.title", lang, seats=seats, seed=state.seed)  # who played and scored what, as people name a game
     buttons = {name: escape(text(f"replay.{name}", lang)) for name in ("previous", "next", "play", "round_menu", "log")}
     return PAGE.format(
         title=escape(title),

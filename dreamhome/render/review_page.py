@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 from html import escape
 
+from dreamhome.game.actions import action_from_dict
 from dreamhome.i18n import DEFAULT_LANG
 from dreamhome.i18n import text as ui
+from dreamhome.render.action_text import describe
 from dreamhome.render.replay_page import replay_html, script_hash, seat_names
 from dreamhome.render.review_text import decision_line, mark_text, summary_lines
 from dreamhome.review.game import GameReview
@@ -37,7 +39,7 @@ def _annotation(review: GameReview, index: int, lang: str) -> str:
         lang,
         mark=mark,
         loss=f"{d.loss:g}",
-        best=d.best,
+        best=_said(review, d.index, d.best_action, lang),
         best_value=f"{d.best_value:g}",
         chosen_value=f"{d.chosen_value:g}",
     )
@@ -65,6 +67,11 @@ def chart_svg(review: GameReview, lang: str = DEFAULT_LANG) -> str:
         f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{HEIGHT - PAD}" stroke="#999"/>',
         f'<text x="{PAD}" y="{PAD - 8}" font-size="11">{top:g}</text>',
     ]
+    parts.append(  # the y-axis says what it measures, and where it starts
+        f'<text x="{PAD}" y="{HEIGHT - PAD + 4}" font-size="11" text-anchor="end">{low:g}</text>'
+        f'<text transform="translate(11 {HEIGHT / 2:.0f}) rotate(-90)" font-size="11" text-anchor="middle" '
+        f'class="axis-label">{escape(ui("review.axis", lang))}</text>'
+    )
     for r in range(1, rounds + 2):
         parts.append(
             f'<text x="{x(r):.1f}" y="{HEIGHT - PAD + 14}" font-size="10" text-anchor="middle">'
@@ -90,7 +97,7 @@ def chart_svg(review: GameReview, lang: str = DEFAULT_LANG) -> str:
                         lang,
                         seat=d.seat,
                         when=ui("review.when.end", lang) if d.phase == "end" else ui("review.when.round", lang, round=d.round),
-                        chosen=d.chosen,
+                        chosen=_said(review, d.index, d.chosen_action, lang),
                         mark=ui(f"review.mark.{d.mark}", lang),
                         loss=f"{d.loss:g}",
                     )
@@ -106,6 +113,12 @@ def chart_svg(review: GameReview, lang: str = DEFAULT_LANG) -> str:
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _said(review: GameReview, index: int, action: dict, lang: str) -> str:
+    """A decision's option as the log says it in `lang` (cards by their names), never in the
+    engine's ids."""
+    return describe(review.walk.positions[index], action_from_dict(action), lang)
 
 
 def _who(review: GameReview, seat: int, bot: str) -> str:
@@ -125,7 +138,8 @@ def review_html(review: GameReview, lang: str = DEFAULT_LANG) -> str:
     extra = (
         "<style>.costly-house svg { width: 520px; height: auto; } .costly-house { display: inline-block; "
         "vertical-align: top; margin: 0 12px 12px 0; font-size: 13px; max-width: 520px; }</style>"
-        f'<h3>{escape(ui("review.chart", lang))}</h3>{chart_svg(review, lang)}<ul id="review-summary">{summary}</ul>'
+        f'<h3>{escape(ui("review.chart", lang))}</h3><p class="note">{escape(ui("review.reachable_note", lang))}</p>'
+        f'{chart_svg(review, lang)}<ul id="review-summary">{summary}</ul>'
         f"{_costliest(review, lang)}"
     )
     page = replay_html(review.record, review.source, lang=lang, annotations=annotations, extra_html=extra)

@@ -205,10 +205,26 @@ def _check_best(source: str, rules: Ruleset, best: Any, n: int) -> None:
         ok = ok and isinstance(b, dict) and b.get("seat") == p
         ok = ok and all(type(b.get(k)) is int for k in ("total", "start")) and type(b.get("optimal")) is bool
         ok = ok and isinstance(b.get("actions"), list) and all(isinstance(a, str) for a in b["actions"])
+        ok = ok and (b.get("plan") is None or _plan_ok(b["plan"], len(b["actions"])))
         if ok:
             house_from_json(rules, b.get("house"), f"{source}")
     if not ok:
         raise DamagedGameError(f"{source}: the saved end-game comparison is damaged")
+
+
+def _plan_ok(plan: Any, steps: int) -> bool:
+    """The best house's steps as actions (`view.final_view`): one per step, each an action the
+    game reads and its scores before and after."""
+    if not isinstance(plan, list) or len(plan) != steps:
+        return False
+    for step in plan:
+        if not isinstance(step, dict) or not all(type(step.get(k)) is int for k in ("before", "after")):
+            return False
+        try:
+            action_from_dict(step.get("action"))
+        except (DreamhomeError, ValueError, TypeError, KeyError):
+            return False
+    return True
 
 
 __all__ = ["FORMAT", "OLD_FORMAT", "OPTIONAL_FIELDS", "game_json", "game_text", "read_game", "table_record"]

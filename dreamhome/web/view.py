@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from dreamhome.engine.placement import Placement, placement_refusal
-from dreamhome.game.actions import Action
+from dreamhome.game.actions import Action, action_from_dict
 from dreamhome.game.phases import Phase
 from dreamhome.game.roles import has_role
 from dreamhome.game.state import GameState
@@ -26,7 +26,7 @@ from dreamhome.game.undo import undo_mark
 from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, LANGUAGES, floor_name, has_text, keys, language_name, text
 from dreamhome.players.hints import Hint, bound_text
-from dreamhome.players.lookahead import SCORE
+from dreamhome.players.lookahead import SCORE, end_action
 from dreamhome.players.roster import LEVELS
 from dreamhome.render.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.render.card_text import all_card_texts
@@ -286,6 +286,10 @@ def final_view(game: Game, lang: str = DEFAULT_LANG) -> dict[str, Any]:
                     "optimal": result.optimal,
                     "start": result.start,
                     "actions": [s.explain(rules) for s in result.steps],
+                    "plan": [  # the same steps as the game's actions: each page says them in its language
+                        {"action": end_action(rules, s.action).to_dict(), "before": s.before, "after": s.after}
+                        for s in result.steps
+                    ],
                     "house": house_to_json(rules, result.house),
                 }
             )
@@ -303,11 +307,30 @@ def final_view(game: Game, lang: str = DEFAULT_LANG) -> dict[str, Any]:
                 "played": state.returns()[p],
                 "best": b["total"],
                 "optimal": b["optimal"],
-                "actions": b["actions"],
+                "actions": _plan_texts(state, b, lang),
                 "svg": house_svg(rules, best_house, text("table.best_house", lang, name=names[p]), lang),
             }
         )
     return {"houses": out}
+
+
+def _plan_texts(state: GameState, best: dict[str, Any], lang: str) -> list[str]:
+    """The best final house's steps in `lang`, each the game's action as the log says it and the
+    score before and after it; a game file from before the steps were kept as actions (`plan`)
+    keeps its English lines."""
+    plan = best.get("plan")
+    if not isinstance(plan, list):
+        return list(best["actions"])
+    return [
+        text(
+            "table.plan_step",
+            lang,
+            action=describe(state, action_from_dict(s["action"]), lang),
+            before=s["before"],
+            after=s["after"],
+        )
+        for s in plan
+    ]
 
 
 def hint_view(state: GameState, hint: Hint, lang: str = DEFAULT_LANG) -> dict[str, Any]:

@@ -835,6 +835,7 @@ function drawFinal(v) {
   box.textContent = t("table.computing");
   api("GET", v.final).then((f) => {
     box.textContent = "";
+    box.append(el("p", { class: "note" }, t("table.best_note"))); // what "best reachable" means, where it is shown
     for (const h of f.houses) {
       const item = el("div", { class: "best-house", "data-seat": h.seat });
       const line = t("table.best_line", { name: h.name, played: h.played, best: h.best });
