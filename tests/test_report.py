@@ -76,9 +76,15 @@ def _first_margin(result) -> float:
 def test_the_kids_variant_moves_the_first_seat_as_its_paired_interval_says():
     """VAR-NODISCARD removes the 2–3 player discard (ROUND-1). The report's paired change of the
     first seat's edge, on the same seeds, must be what games played apart (the game driver,
-    play_game) give, and the direction its interval says."""
-    games = 40
-    plan = build_plan(rules_path=None, vs="kids", players=[2, 3], ladder=["greedy"], games=games, cards=False, seed=5)
+    play_game) give, and the direction its interval says.
+
+    The change is checked game for game against the games played apart, which any number of
+    games proves as well; on 40 games its interval named no direction at either player count
+    (2 players: −2.3 to 3.2, 3 players: −2.9 to 3.0: the discard moves the first seat's edge by
+    less than a game's noise, sd ≈ 9), nor on 10 (−4.0 to 11.0, −1.7 to 12.2). So 10 games a
+    condition, in chunks of 5 so the pool still shares each condition out."""
+    games = 10
+    plan = build_plan(rules_path=None, vs="kids", players=[2, 3], ladder=["greedy"], games=games, cards=False, seed=5, chunk=5)
     doc = _document(plan, run_plan(plan, None, executor_name="processes", workers=2))
     base, kids = compile_rules(None), compile_rules(None, ["kids"])
     for diff, seats in zip(doc["vs"]["differences"]["seats"], doc["seats"]):
@@ -187,10 +193,17 @@ def test_a_planted_dominating_assumed_value_ranks_first(tmp_path):
     """Issue 35's check: the mansion's count (25 points a copy, 2 copies, @assumed) moves the mean
     score far more than the birdhouse's point, so one of its steps ranks first, its interval clear
     of 0; each step is a rules override of the value at its file:line. (A catalogue row per
-    variant: tests/test_report_executors.py.)"""
+    variant: tests/test_report_executors.py.)
+
+    The games needed, from the effects and their noise (measured on 20 games a condition): a
+    mansion less moves a game's mean score by −8.7 points, per-game sd 5.1 (a mansion more:
+    +7.8, sd 9.6); a birdhouse point −0.8 (sd 1.4) or +0.45 (sd 2.1). On 10 games the first
+    step's interval is ±2.26·5.1/√10 ≈ ±3.6 wide, clear of 0 by more than twice that, and a
+    birdhouse step would have to move ~18 of its standard errors (1.4/√10) to outrank it: 10
+    games a condition (two chunks of 5) prove what 20 did."""
     out = tmp_path / "s"
-    args = ("--rules", SENSITIVE, "report", "--players", 2, "--bots", "greedy", "--no-cards", "--games", 20, "--chunk", 10)
-    proc = run_here(*args, "--sensitivity", "own", "--alt-games", 20, "--out", out)
+    args = ("--rules", SENSITIVE, "report", "--players", 2, "--bots", "greedy", "--no-cards", "--games", 10, "--chunk", 5)
+    proc = run_here(*args, "--sensitivity", "own", "--alt-games", 10, "--out", out)
     assert proc.returncode == 0, proc.stderr
     assert "games to play; a timed sample" in proc.stderr
     doc = json.loads((out / "report.json").read_text())
