@@ -435,7 +435,7 @@ def test_serve_prints_its_url_and_answers(tmp_path: Path) -> None:
         import httpx
 
         bots = httpx.get(url.group(0) + "api/options", timeout=10).json()["bots"]
-        assert bots == ["easy", "medium", "hard", "random", "greedy", "solver"]
+        assert bots == ["easy", "medium", "hard", "random", "greedy"]  # each bot once: solver is the medium level
         assert (tmp_path / "games").is_dir()
     finally:
         proc.terminate()

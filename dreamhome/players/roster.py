@@ -27,6 +27,10 @@ LEVELS: dict[str, type[Bot]] = {"easy": EasyBot, "medium": SolverBot, "hard": Ha
 BOT_NAMES: tuple[str, ...] = (*LEVELS, *BOTS)
 """Every packaged bot that needs no extra: the levels first, then random, greedy, solver."""
 
+MENU_BOTS: tuple[str, ...] = tuple(name for name in BOT_NAMES if name in LEVELS or BOTS[name] not in LEVELS.values())
+"""The bots a seat menu offers, each once: a bot that is also a level (the solver bot is the
+medium level) is offered as its level only; its own name is still accepted (`BOT_NAMES`)."""
+
 
 def make_bot(name: str, seed: int, seat: int) -> Bot:
     """The bot for one seat: a level, a packaged bot (`random`, `greedy`, `solver`), one of

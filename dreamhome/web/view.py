@@ -27,7 +27,7 @@ from dreamhome.house import House
 from dreamhome.i18n import DEFAULT_LANG, LANGUAGES, floor_name, has_text, keys, language_name, text
 from dreamhome.players.hints import Hint, bound_text
 from dreamhome.players.lookahead import SCORE, end_action
-from dreamhome.players.roster import LEVELS
+from dreamhome.players.roster import LEVELS, MENU_BOTS
 from dreamhome.render.action_text import describe, resource_text, roof_text, room_text
 from dreamhome.render.card_text import all_card_texts
 from dreamhome.render.hint_text import reason_text
@@ -40,7 +40,7 @@ from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 from dreamhome.scoring import score_house
 from dreamhome.variant_menu import variant_menu
 from dreamhome.web.piles import pile_cards, pile_key
-from dreamhome.web.store import BOT_NAMES, PERSON, Game, players_range, rules_for, variant_catalogue
+from dreamhome.web.store import PERSON, Game, players_range, rules_for, variant_catalogue
 
 BEST_DETERMINISTIC_TIME = 2.0
 """CP-SAT work for `optimize`'s best final house (deterministic units: the same answer on
@@ -462,7 +462,7 @@ def options_view(chosen: str, default_lang: str) -> bytes:
     body = {
         "players": [rules.game.min_players, rules.game.max_players],
         "variant_players": {name: list(players_range(name)) for name in ("", *variant_catalogue())},
-        "bots": list(BOT_NAMES),
+        "bots": list(MENU_BOTS),  # each bot once; the API still takes every name of BOT_NAMES
         "variants": {choice.name: choice.text for choice in variant_menu(rules, chosen)},
         "lang": chosen,
         "default_lang": default_lang,
