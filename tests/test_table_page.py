@@ -241,7 +241,8 @@ def check_hint(page: Any, options: int) -> None:
     bounds = page.eval_on_selector_all("#choices .bound", "els => els.map(e => e.textContent)")
     assert len(bounds) == options and all(re.fullmatch(r"≥?[+−]?\d+|\?", b) for b in bounds), bounds
     said = page.text_content("#hint-pick") or ""
-    assert "solver's pick" in said
+    picked = page.text_content("#choices li.pick button.choice") or ""
+    assert said.startswith("★ Hint: ") and picked.strip() in said  # the pick named in words (issue 33)
     # a discard's values are margins over the others' mean (ROUND-1): signed, and said to be margins
     margins = any(re.search(r"[+−]", b) for b in bounds)
     assert not margins or "margin over the other players' mean" in said, (bounds, said)

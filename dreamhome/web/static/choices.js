@@ -258,7 +258,8 @@ function drawChoices() {
   if (hint && hint.pick !== null && hint.pick !== undefined) {
     const o = hint.options.find((x) => x.index === hint.pick);
     const value = o ? boundText(o) : hint.pick_text || "?"; // the pick's own value, signed as its option's
-    pickBox.append(el("span", { class: "pick-mark" }, t("table.pick_value", { value })));
+    const choice = o && o.text ? o.text : "?"; // the pick named as its choice in the list says it
+    pickBox.append(el("span", { class: "pick-mark" }, t("table.pick_value", { choice, value })));
     if (hint.measure === "margin") pickBox.append(el("span", { class: "measure" }, " " + t("table.margin_note")));
     if (hint.reason) pickBox.append(el("span", { class: "reason" }, " " + t("table.pick_reason", { reason: hint.reason })));
   }
