@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,24 +12,10 @@ from dreamhome.game.record import load_record, replay_record
 from dreamhome.scoring import score_total
 from tests.helpers.cli import run_here
 from tests.helpers.paths import ROOT
+from tests.helpers.table_browser import artifact, chromium_fixture, shared_chromium_fixture  # noqa: F401
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARTIFACTS = ROOT / "test-artifacts"
 GOLDEN = ROOT / "tests" / "golden" / "four_players.v2.json"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium; .ci/run installs it)"
-)
+WINDOW = {"width": 1500, "height": 1100}
 
 
 def expected_steps():
@@ -50,27 +35,20 @@ def expected_steps():
     return steps
 
 
-def browse(page: Path, fragment: str, tmp_path: Path, screenshot: str | None = None) -> str:
-    profile = tmp_path / "chromium-profile"
-    url = f"file://{page}#{fragment}"
-    dom = subprocess.run(
-        [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--dump-dom", url], capture_output=True, text=True, timeout=120
-    ).stdout
-    if screenshot:
-        ARTIFACTS.mkdir(exist_ok=True)
-        subprocess.run(
-            [
-                CHROMIUM,
-                *FLAGS,
-                f"--user-data-dir={profile}",
-                "--window-size=1500,1100",
-                f"--screenshot={ARTIFACTS / screenshot}",
-                url,
-            ],
-            capture_output=True,
-            timeout=120,
-        )
-    return dom
+def browse(browser: Any, page: Path, fragment: str, screenshot: str | None = None) -> str:
+    """The page's DOM once loaded at `#fragment` (its script run, the clicks it names made), as
+    Chromium's `--dump-dom` gives it; the page's own policy in force (a fresh context, no bypass).
+    One shared Chromium (tests/helpers/table_browser.py) rather than a Chromium a load."""
+    context = browser.new_context(viewport=WINDOW)
+    try:
+        tab = context.new_page()
+        tab.goto(f"file://{page}#{fragment}")
+        dom = str(tab.content())
+        if screenshot:
+            tab.screenshot(path=artifact(screenshot))
+        return dom
+    finally:
+        context.close()
 
 
 def shown(dom: str) -> dict:
@@ -95,23 +73,21 @@ def test_page_is_self_contained(page):
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
 
 
-@needs_chromium
-def test_browser_shows_the_right_round_player_and_scores(page, tmp_path):
+def test_browser_shows_the_right_round_player_and_scores(page, chromium):
     steps = expected_steps()
     for n in (0, 17, len(steps) // 2, len(steps) - 1):
-        view = shown(browse(page, f"step={n}", tmp_path, screenshot=f"viewer-step-{n}.png" if n else None))
+        view = shown(browse(chromium, page, f"step={n}", screenshot=f"viewer-step-{n}.png" if n else None))
         want = steps[n]
         assert view["step"] == n
         assert (view["round"], view["player"], view["scores"]) == (want["round"], want["player"], want["scores"])
 
 
-@needs_chromium
-def test_clicking_through_steps(page, tmp_path):
+def test_clicking_through_steps(page, chromium):
     steps = expected_steps()
-    view = shown(browse(page, "step=20&clicks=next,next,next,prev", tmp_path, screenshot="viewer-clicks.png"))
+    view = shown(browse(chromium, page, "step=20&clicks=next,next,next,prev", screenshot="viewer-clicks.png"))
     assert view["step"] == 22
     assert (view["round"], view["player"], view["scores"]) == (steps[22]["round"], steps[22]["player"], steps[22]["scores"])
-    view = shown(browse(page, f"step={len(steps) - 1}&clicks=next", tmp_path))
+    view = shown(browse(chromium, page, f"step={len(steps) - 1}&clicks=next"))
     assert view["step"] == len(steps) - 1  # next at the end stays at the end
     assert view["player"] == -1
 
@@ -127,8 +103,10 @@ def test_replay_html_bad_record_leaves_no_file(tmp_path):
 HOSTILE = ("<!--<script>", "</script><script>alert(1)</script>\u2028&amp;")
 
 
-def hostile_page(tmp_path: Path) -> Path:
-    """A real game whose bots bear names meant to break out of the page."""
+@pytest.fixture(scope="module")
+def hostile_html() -> str:
+    """The replay page of a real game whose bots bear names meant to break out of the page (one
+    game for the module's four tests: each writes its own copy)."""
     from dreamhome.dsl.compiler import compile_rules
     from dreamhome.game.record import GameResult
     from dreamhome.players.playing import play_game
@@ -136,13 +114,17 @@ def hostile_page(tmp_path: Path) -> Path:
 
     result = play_game(compile_rules(variants=["kids"]), 2, ["greedy", "random"], 3)
     record = GameResult(result.state, HOSTILE).record()
+    return replay_html(record)
+
+
+def hostile_page(tmp_path: Path, html: str) -> Path:
     out = tmp_path / "hostile.html"
-    out.write_text(replay_html(record), encoding="utf-8")
+    out.write_text(html, encoding="utf-8")
     return out
 
 
-def test_strings_of_the_record_cannot_break_the_page(tmp_path):
-    html = hostile_page(tmp_path).read_text(encoding="utf-8")
+def test_strings_of_the_record_cannot_break_the_page(tmp_path, hostile_html):
+    html = hostile_page(tmp_path, hostile_html).read_text(encoding="utf-8")
     scripts = re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S)
     assert [attrs for attrs, _ in scripts] == [' id="game" type="application/json"', ""]
     data = scripts[0][1]
@@ -152,11 +134,11 @@ def test_strings_of_the_record_cannot_break_the_page(tmp_path):
     assert json.loads(data)["bots"] == list(HOSTILE)
 
 
-def test_content_security_policy_allows_only_the_page_script(tmp_path):
+def test_content_security_policy_allows_only_the_page_script(tmp_path, hostile_html):
     import base64
     import hashlib
 
-    html = hostile_page(tmp_path).read_text(encoding="utf-8")
+    html = hostile_page(tmp_path, hostile_html).read_text(encoding="utf-8")
     csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html).group(1)
     script = re.findall(r"<script>(.*?)</script>", html, re.S)
     assert len(script) == 1
@@ -165,18 +147,16 @@ def test_content_security_policy_allows_only_the_page_script(tmp_path):
     assert "default-src 'none'" in csp.replace("&#x27;", "'") and "unsafe-inline" not in csp.split("script-src")[1]
 
 
-@needs_chromium
-def test_hostile_names_show_as_text(tmp_path):
-    dom = browse(hostile_page(tmp_path), "step=3", tmp_path)
+def test_hostile_names_show_as_text(tmp_path, hostile_html, chromium):
+    dom = browse(chromium, hostile_page(tmp_path, hostile_html), "step=3")
     assert "alert(1)" in dom and "&lt;/script&gt;&lt;script&gt;alert(1)" in dom
     assert re.search(r'id="player-now"', dom)  # the script ran under the policy
 
 
-@needs_chromium
-def test_policy_blocks_any_other_inline_script(tmp_path):
+def test_policy_blocks_any_other_inline_script(tmp_path, hostile_html, chromium):
     """The policy is in force: a script slipped into the page does not run; the page's own does."""
-    page = hostile_page(tmp_path)
+    page = hostile_page(tmp_path, hostile_html)
     html = page.read_text(encoding="utf-8")
     page.write_text(html.replace("</body>", '<script>document.body.dataset.pwned = "yes"</script></body>'), encoding="utf-8")
-    dom = browse(page, "step=1", tmp_path)
+    dom = browse(chromium, page, "step=1")
     assert 'data-pwned="yes"' not in dom and 'id="player-now"' in dom

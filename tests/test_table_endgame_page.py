@@ -29,8 +29,8 @@ from dreamhome.game.state import GameState
 from dreamhome.ruleset import EMPTY, FACE_DOWN, SCAFFOLD, Ruleset
 from dreamhome.web.store import GameStore, Settings
 from tests.helpers.table import FakeHints, Table, replayed
-from tests.helpers.web import CHROMIUM, playwright_api, served, settle
-from tests.test_table_page import DESKTOP, PHONE, axe_problems
+from tests.helpers.table_browser import DESKTOP, axe_at_both_sizes, chromium_fixture, shared_chromium_fixture  # noqa: F401
+from tests.helpers.web import served, settle
 
 SEED = 1
 MAX_CHOICES = 40
@@ -169,10 +169,10 @@ class HeldHints:
         self.permits.release()
 
 
-def test_two_suppliers_are_used_by_clicking_the_pile(tmp_path: Path) -> None:
+def test_two_suppliers_are_used_by_clicking_the_pile(chromium: Any, tmp_path: Path) -> None:
+    """The module's docstring: the end game's two swaps by clicks from a position made in process."""
     import httpx
 
-    sync_api = playwright_api()
     started = time.monotonic()
     game, key = end_game_position(tmp_path)
     hints = HeldHints()
@@ -180,10 +180,8 @@ def test_two_suppliers_are_used_by_clicking_the_pile(tmp_path: Path) -> None:
     with (
         served(tmp_path, rate=None, hint_for=hints) as base,
         httpx.Client(base_url=base, timeout=30) as http,
-        sync_api.sync_playwright() as p,
     ):
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
+        context = chromium.new_context(viewport=DESKTOP, bypass_csp=True)
         context.add_init_script(COUNT_CHOICES)
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -213,10 +211,7 @@ def test_two_suppliers_are_used_by_clicking_the_pile(tmp_path: Path) -> None:
         assert page.locator("#hint-button:not([disabled])").count() == 1 and seat.choices() <= MAX_CHOICES
         page.keyboard.press("Escape")  # the selection cancelled
         assert page.locator("#filter-note").is_hidden() and page.locator("#my-house .cell.legal").count() == 0
-        for size in (DESKTOP, PHONE):
-            page.set_viewport_size(size)
-            assert axe_problems(page) == [], size
-        page.set_viewport_size(DESKTOP)
+        assert axe_at_both_sizes(page) == {}
 
         # A click while the last one is on its way is refused with a word, not dropped silently.
         said = page.evaluate("() => { busy = true; run(async () => {}); busy = false; return byId('status').textContent; }")
@@ -234,6 +229,5 @@ def test_two_suppliers_are_used_by_clicking_the_pile(tmp_path: Path) -> None:
         assert page.locator("#piles-box .pile-card.legal").count() == 0
         assert int(page.evaluate("window.mostChoices")) <= MAX_CHOICES
         assert len(hints.fake.calls) == 2
-        browser.close()
     assert errors == []
     assert time.monotonic() - started < 40

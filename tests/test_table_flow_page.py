@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from dreamhome import i18n
-from tests.helpers.web import CHROMIUM, play_one, playwright_api, served, settle
+from tests.helpers.table_browser import chromium_fixture, open_page, shared_chromium_fixture  # noqa: F401
+from tests.helpers.web import play_one, served, settle
 
 NAMES = ["Ann", "Bob"]
 VARIANT = "rounds10"
@@ -25,9 +26,8 @@ SEED = 3
 
 
 def reach(page: Any, version: int) -> None:
-    """The page shows the server's `version` and is done drawing it."""
-    page.wait_for_selector(f'#table[data-version="{version}"]', state="attached", timeout=10_000)
-    settle(page)
+    """The page shows the server's `version` and is done drawing it (one wait, not two)."""
+    page.wait_for_selector(f'body:not(.busy) #table[data-version="{version}"]', state="attached", timeout=10_000)
 
 
 def legal_columns(page: Any) -> Any:
@@ -180,10 +180,12 @@ def check_rematch(pages: list[Any], http: Any, game: str) -> None:
     assert legal_columns(pages[mover]).count() > 0 and legal_columns(pages[1 - mover]).count() == 0
 
 
-def test_two_people_finish_a_game_undo_a_take_and_start_a_rematch(tmp_path: Path) -> None:
+def test_two_people_finish_a_game_undo_a_take_and_start_a_rematch(chromium: Any, tmp_path: Path) -> None:
+    """The module's docstring: a whole game of two named people by clicks, each undoing a take
+    once, every take placed by two clicks; every page's log the stored game's decisions; the
+    rematch started by one, joined by the other, both at their own seats."""
     import httpx
 
-    sync_api = playwright_api()
     started = time.monotonic()
     errors: list[str] = []
     with served(tmp_path, rate=None) as server, httpx.Client(base_url=server, timeout=30) as http:
@@ -191,21 +193,17 @@ def test_two_people_finish_a_game_undo_a_take_and_start_a_rematch(tmp_path: Path
         answer = http.post("/api/games", json=body)
         assert answer.status_code == 201, answer.text
         made = answer.json()
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            pages = []
-            for link in made["seats"]:
-                page = browser.new_context().new_page()  # one context each: two people, two browsers
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto(link["url"], wait_until="commit")  # both pages load at once
-                pages.append(page)
-            for seat, page in enumerate(pages):
-                page.wait_for_selector("#table:not([hidden])")
-                settle(page)
-                check_names(page, seat)
-            clicked, final = play_to_the_end(pages, http, made["game"])
-            check_logs(pages, http, made["game"], clicked, final)
-            check_rematch(pages, http, made["game"])
-            browser.close()
+        pages = []
+        for link in made["seats"]:
+            page = open_page(chromium, errors)  # one context each: two people, two browsers
+            page.goto(link["url"], wait_until="commit")  # both pages load at once
+            pages.append(page)
+        for seat, page in enumerate(pages):
+            page.wait_for_selector("#table:not([hidden])")
+            settle(page)
+            check_names(page, seat)
+        clicked, final = play_to_the_end(pages, http, made["game"])
+        check_logs(pages, http, made["game"], clicked, final)
+        check_rematch(pages, http, made["game"])
     assert errors == []
     assert time.monotonic() - started < 90

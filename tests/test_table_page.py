@@ -20,173 +20,160 @@ import pytest
 
 from dreamhome import i18n
 from tests.helpers.seats import play_to_end
-from tests.helpers.web import CHROMIUM, play_one, playwright_api, served, settle
-
-ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = ROOT / "test-artifacts"
-AXE = ROOT / "tests" / "vendor" / "axe.min.js"
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def sync_api() -> Any:
-    return playwright_api()
+from tests.helpers.table_browser import (  # noqa: F401
+    DESKTOP,
+    PHONE,
+    artifact,
+    axe_problems,
+    chromium_fixture,
+    open_page,
+    shared_chromium_fixture,
+)
+from tests.helpers.web import play_one, served, settle
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    with served(tmp_path, rate=None) as url:  # three browsers and the test share one address
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server for the module's browser tests: each plays its own game on it (ids apart)."""
+    with served(tmp_path_factory.mktemp("table"), rate=None) as url:  # browsers and the test share one address
         yield url
 
 
-def axe_problems(page: Any) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now (the vendored
-    axe.min.js; the test's browser contexts bypass the page's CSP only to inject it)."""
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
-    found = page.evaluate(
-        "async () => (await axe.run(document)).violations"
-        ".map(v => [v.id, v.impact, v.nodes.length, v.nodes.slice(0, 3).map(n => n.target.join(' '))])"
-    )
-    return [f"{rule} ({impact}, {count}: {where})" for rule, impact, count, where in found if impact in ("serious", "critical")]
+def reach(page: Any, version: int) -> None:
+    """The page shows the server's `version` and is done with its request (one wait, not two)."""
+    page.wait_for_selector(f'body:not(.busy) #table[data-version="{version}"]', state="attached", timeout=10_000)
 
 
 def region_buttons(page: Any, name: str) -> int:
     return int(page.get_by_role("region", name=name).get_by_role("button").count())
 
 
-def test_two_people_and_a_bot_play_a_whole_game_live(sync_api: Any, server: str) -> None:
+def test_two_people_and_a_bot_play_a_whole_game_live(chromium: Any, server: str) -> None:
+    """Issue 22, items 1, 2, 3, 7: the whole three-seat game by clicks, each person in a browser
+    context of their own and a watcher in a third, every page following every move live
+    (never reloaded); the page's choices are the seat's legal actions and only on its turn; a
+    take, a placement, a held card's use, a hint's pick and a keyboard decision made; the layout,
+    the cards' explanations and axe-core checked mid-game; the final scores and winners the
+    server's on every page, axe-core clean at the end, and the language menu switches every
+    label. The base rules (their board is the widest the layout must hold), the bot greedy."""
     import httpx
 
-    ARTIFACTS.mkdir(exist_ok=True)
     started = time.monotonic()
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        errors: list[str] = []
+    errors: list[str] = []
+    # The front page: name the seats, start, read each person seat's link.
+    alice = open_page(chromium, errors, DESKTOP, bypass_csp=True)
+    alice.goto(server)
+    alice.wait_for_selector("#front:not([hidden])")
+    settle(alice)
+    alice.select_option("#players", "3")
+    alice.select_option("#seat-0", "person")
+    alice.select_option("#seat-1", "person")
+    alice.select_option("#seat-2", "greedy")
+    alice.fill("#seed", "5")
+    assert axe_problems(alice) == []
+    alice.screenshot(path=artifact("table-start.png"))
+    alice.click("#start-button")
+    alice.wait_for_selector("#links:not([hidden]) li")
+    links = alice.eval_on_selector_all("#link-list input.link", "els => els.map(e => e.value)")
+    assert len(links) == 3  # two person seats and the watch link
+    seat0, seat1, watch = links
+    assert "#seat=0&key=" in seat0 and "#seat=1&key=" in seat1 and "#" not in watch
+    game = watch.rstrip("/").rsplit("/", 1)[1]
+    alice.goto(server)  # the front page lists the new game, remembered links too
+    alice.wait_for_selector(f'#games tr[data-game="{game}"]')
+    assert alice.locator("#my-seats a").count() == 2
 
-        def open_page(viewport: dict[str, int]) -> Any:
-            context = browser.new_context(viewport=viewport, bypass_csp=True)
-            page = context.new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            return page
+    alice.goto(seat0)
+    bob = open_page(chromium, errors, PHONE, bypass_csp=True)
+    bob.goto(seat1)
+    watcher = open_page(chromium, errors, DESKTOP, bypass_csp=True)
+    watcher.goto(watch)
+    pages = {0: alice, 1: bob}
+    for page in (alice, bob, watcher):
+        page.wait_for_selector("#table:not([hidden])")
+        settle(page)
+        page.evaluate("window.notReloaded = true")
 
-        # The front page: name the seats, start, read each person seat's link.
-        alice = open_page(DESKTOP)
-        alice.goto(server)
-        alice.wait_for_selector("#front:not([hidden])")
-        settle(alice)
-        alice.select_option("#players", "3")
-        alice.select_option("#seat-0", "person")
-        alice.select_option("#seat-1", "person")
-        alice.select_option("#seat-2", "greedy")
-        alice.fill("#seed", "5")
-        assert axe_problems(alice) == []
-        alice.screenshot(path=str(ARTIFACTS / "table-start.png"))
-        alice.click("#start-button")
-        alice.wait_for_selector("#links:not([hidden]) li")
-        links = alice.eval_on_selector_all("#link-list input.link", "els => els.map(e => e.value)")
-        assert len(links) == 3  # two person seats and the watch link
-        seat0, seat1, watch = links
-        assert "#seat=0&key=" in seat0 and "#seat=1&key=" in seat1 and "#" not in watch
-        game = watch.rstrip("/").rsplit("/", 1)[1]
-        alice.goto(server)  # the front page lists the new game, remembered links too
-        alice.wait_for_selector(f'#games tr[data-game="{game}"]')
-        assert alice.locator("#my-seats a").count() == 2
+    # A seat's link acts for that seat only; a watch link for no one (403, nothing changed).
+    key0 = seat0.split("key=", 1)[1]
+    with httpx.Client(base_url=server, timeout=30) as http:
+        view = http.get(f"/api/games/{game}").json()
+        assert view["you"] is None and view["legal"] == []
+        for body in ({"seat": 1, "key": key0}, {"seat": 0, "key": key0 + "x"}, {}):
+            refused = http.post(f"/api/games/{game}/act", json={**body, "index": 0, "version": view["version"]})
+            assert refused.status_code == 403, (body, refused.text)
+        assert http.get(f"/api/games/{game}").json()["version"] == view["version"]
 
-        alice.goto(seat0)
-        bob = open_page(PHONE)
-        bob.goto(seat1)
-        watcher = open_page(DESKTOP)
-        watcher.goto(watch)
-        pages = {0: alice, 1: bob}
-        for page in (alice, bob, watcher):
-            page.wait_for_selector("#table:not([hidden])")
-            settle(page)
-            page.evaluate("window.notReloaded = true")
+    shots: set[str] = set()
+    decisions = {0: 0, 1: 0}
+    ways: set[str] = set()
+    with httpx.Client(base_url=server, timeout=30) as http:
+        while True:
+            state = http.get(f"/api/games/{game}").json()
+            version = state["version"]
+            for page in (alice, bob, watcher):  # every page reaches the server's version, live
+                reach(page, version)
+            assert region_buttons(watcher, "Your choices") == 0
+            if state["over"]:
+                break
+            mover = state["to_move"]
+            assert mover in pages, state
+            page, other = pages[mover], pages[1 - mover]
+            assert region_buttons(other, "Your choices") == 0  # not its turn: no choice
+            legal = http.get(
+                f"/api/games/{game}", headers={"X-Seat": str(mover), "X-Seat-Key": key_of(mover, seat0, seat1)}
+            ).json()["legal"]
+            shown = region_buttons(page, "Your choices")  # every choice, or at most 40 groups of them (issue 33)
+            assert shown == len(legal) if len(legal) <= 40 else 0 < shown <= 40, (shown, len(legal))
+            if state["round"] == 6 and "mid" not in shots:
+                check_layout(alice, bob)
+                alice.screenshot(path=artifact("table-1280x800.png"))
+                bob.screenshot(path=artifact("table-390x844.png"))
+                watcher.screenshot(path=artifact("table-watch.png"))
+                check_card_explains(alice)
+                assert axe_problems(alice) == [] and axe_problems(watcher) == []
+                shots.add("mid")
+            if decisions[mover] == 2 and mover == 0:
+                check_hint(page, len(page.locator("#choices button.choice").all()))
+            elif decisions[mover] == 3 and mover == 1:  # by keyboard alone: Tab to a choice, Enter
+                page.locator("#choices button.choice").first.focus()
+                page.keyboard.press("Tab")
+                page.keyboard.press("Shift+Tab")
+                assert page.evaluate("document.activeElement.matches('#choices button.choice')")
+                page.keyboard.press("Enter")
+                settle(page)
+                ways.add("keyboard")
+            else:
+                ways.add(play_one(page))
+            decisions[mover] += 1
+            # the other person's page shows this move arriving, without a reload
+            other.wait_for_function(f"Number(document.querySelector('#table').dataset.version) > {version}", timeout=5_000)
+            mover_name = other.text_content(f'#scoreboard li[data-seat="{mover}"] .who') or "?"
+            other.wait_for_function(  # and its moves list names the mover's decision
+                "name => Array.from(document.querySelectorAll('#log li')).some(li => li.textContent.includes(name))",
+                arg=mover_name,
+                timeout=5_000,
+            )
 
-        # A seat's link acts for that seat only; a watch link for no one (403, nothing changed).
-        key0 = seat0.split("key=", 1)[1]
-        with httpx.Client(base_url=server, timeout=30) as http:
-            view = http.get(f"/api/games/{game}").json()
-            assert view["you"] is None and view["legal"] == []
-            for body in ({"seat": 1, "key": key0}, {"seat": 0, "key": key0 + "x"}, {}):
-                refused = http.post(f"/api/games/{game}/act", json={**body, "index": 0, "version": view["version"]})
-                assert refused.status_code == 403, (body, refused.text)
-            assert http.get(f"/api/games/{game}").json()["version"] == view["version"]
-
-        shots: set[str] = set()
-        decisions = {0: 0, 1: 0}
-        ways: set[str] = set()
-        with httpx.Client(base_url=server, timeout=30) as http:
-            while True:
-                state = http.get(f"/api/games/{game}").json()
-                version = state["version"]
-                for page in (alice, bob, watcher):  # every page reaches the server's version, live
-                    page.wait_for_selector(f'#table[data-version="{version}"]', state="attached", timeout=10_000)
-                    settle(page)
-                assert region_buttons(watcher, "Your choices") == 0
-                if state["over"]:
-                    break
-                mover = state["to_move"]
-                assert mover in pages, state
-                page, other = pages[mover], pages[1 - mover]
-                assert region_buttons(other, "Your choices") == 0  # not its turn: no choice
-                legal = http.get(
-                    f"/api/games/{game}", headers={"X-Seat": str(mover), "X-Seat-Key": key_of(mover, seat0, seat1)}
-                ).json()["legal"]
-                shown = region_buttons(page, "Your choices")  # every choice, or at most 40 groups of them (issue 33)
-                assert shown == len(legal) if len(legal) <= 40 else 0 < shown <= 40, (shown, len(legal))
-                if state["round"] == 6 and "mid" not in shots:
-                    check_layout(alice, bob)
-                    alice.screenshot(path=str(ARTIFACTS / "table-1280x800.png"))
-                    bob.screenshot(path=str(ARTIFACTS / "table-390x844.png"))
-                    watcher.screenshot(path=str(ARTIFACTS / "table-watch.png"))
-                    check_card_explains(alice)
-                    assert axe_problems(alice) == [] and axe_problems(watcher) == []
-                    shots.add("mid")
-                if decisions[mover] == 2 and mover == 0:
-                    check_hint(page, len(page.locator("#choices button.choice").all()))
-                elif decisions[mover] == 3 and mover == 1:  # by keyboard alone: Tab to a choice, Enter
-                    page.locator("#choices button.choice").first.focus()
-                    page.keyboard.press("Tab")
-                    page.keyboard.press("Shift+Tab")
-                    assert page.evaluate("document.activeElement.matches('#choices button.choice')")
-                    page.keyboard.press("Enter")
-                    settle(page)
-                    ways.add("keyboard")
-                else:
-                    ways.add(play_one(page))
-                decisions[mover] += 1
-                # the other person's page shows this move arriving, without a reload
-                other.wait_for_function(f"Number(document.querySelector('#table').dataset.version) > {version}", timeout=5_000)
-                mover_name = other.text_content(f'#scoreboard li[data-seat="{mover}"] .who') or "?"
-                other.wait_for_function(  # and its moves list names the mover's decision
-                    "name => Array.from(document.querySelectorAll('#log li')).some(li => li.textContent.includes(name))",
-                    arg=mover_name,
-                    timeout=5_000,
-                )
-
-        assert decisions[0] > 10 and decisions[1] > 10 and "mid" in shots
-        assert {"column", "cell", "card", "keyboard"} <= ways, ways  # a take, a placement and a held card's use, by clicks
-        final = http_final(server, game)
-        for page in (alice, bob, watcher):
-            region = page.get_by_role("region", name="Final scores")
-            region.wait_for()
-            shown = [int(t) for t in page.eval_on_selector_all("#scores .total", "els => els.map(e => e.textContent)")]
-            assert shown == [s["total"] for s in final["scores"]]
-            winners = [final["names"][w] for w in final["winners"]]
-            assert all(name in (page.text_content("#winner") or "") for name in winners)
-            assert page.evaluate("window.notReloaded") is True
-        bob.wait_for_selector("#best .best-house")
-        assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the end fits a phone too
-        bob.screenshot(path=str(ARTIFACTS / "table-final-390x844.png"))
-        alice.wait_for_selector("#best .best-house")
-        alice.screenshot(path=str(ARTIFACTS / "table-final.png"), full_page=True)
-        assert axe_problems(alice) == [] and axe_problems(watcher) == []
-        check_language(watcher, "hu")
-        assert errors == []
-        browser.close()
+    assert decisions[0] > 10 and decisions[1] > 10 and "mid" in shots
+    assert {"column", "cell", "card", "keyboard"} <= ways, ways  # a take, a placement and a held card's use, by clicks
+    final = http_final(server, game)
+    for page in (alice, bob, watcher):
+        region = page.get_by_role("region", name="Final scores")
+        region.wait_for()
+        shown = [int(t) for t in page.eval_on_selector_all("#scores .total", "els => els.map(e => e.textContent)")]
+        assert shown == [s["total"] for s in final["scores"]]
+        winners = [final["names"][w] for w in final["winners"]]
+        assert all(name in (page.text_content("#winner") or "") for name in winners)
+        assert page.evaluate("window.notReloaded") is True
+    bob.wait_for_selector("#best .best-house")
+    assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the end fits a phone too
+    bob.screenshot(path=artifact("table-final-390x844.png"))
+    alice.wait_for_selector("#best .best-house")
+    alice.screenshot(path=artifact("table-final.png"), full_page=True)
+    assert axe_problems(alice) == [] and axe_problems(watcher) == []
+    check_language(watcher, "hu")
+    assert errors == []
     assert time.monotonic() - started < 120
 
 
@@ -264,10 +251,10 @@ def check_language(page: Any, lang: str) -> None:
         page.reload()
         page.wait_for_selector("#table:not([hidden])")
         settle(page)
-    page.screenshot(path=str(ARTIFACTS / f"table-final-{lang}.png"))
+    page.screenshot(path=artifact(f"table-final-{lang}.png"))
 
 
-def test_a_card_is_placed_by_two_clicks_and_the_whole_log_names_it(sync_api: Any, server: str) -> None:
+def test_a_card_is_placed_by_two_clicks_and_the_whole_log_names_it(chromium: Any, server: str) -> None:
     """Issue 33: a column, then a cell places the room card face up; a refused cell says the rule
     that refuses it; Face down before the cell click places it face down; the whole log names the
     cards each take moved and highlights the latest decision; axe-core stays clean."""
@@ -275,46 +262,42 @@ def test_a_card_is_placed_by_two_clicks_and_the_whole_log_names_it(sync_api: Any
 
     with httpx.Client(base_url=server, timeout=30) as http:
         made = http.post("/api/games", json={"seats": ["person", "greedy"], "seed": 9}).json()
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(server)  # the seat menus: a bot seat starts at a level, each bot listed once
-        page.wait_for_selector("#seat-1")
-        assert page.input_value("#seat-1") == "easy"
-        kinds = page.eval_on_selector_all("#seat-1 option", "els => els.map(e => e.value)")
-        assert len(kinds) == len(set(kinds)) and {"easy", "medium", "hard"} <= set(kinds)
-        page.goto(made["seats"][0]["url"])
-        page.wait_for_selector("#table:not([hidden])")
-        for face_down in (False, True):
-            while not page.locator("#my-house .cell.legal").count():  # a discard first (ROUND-1), then the take
-                page.wait_for_selector("#track .column.legal", timeout=30_000)
-                settle(page)
-                assert page.title().startswith("● your turn — ")  # seen from another tab
-                column = page.locator("#track .column.legal").first
-                number = column.get_attribute("data-column")
-                column.click()
-                settle(page)
-            room = page.locator("#my-house .held-card.pending .name").first.text_content()
-            refused = page.locator("#my-house .cell.refused").first
-            refused.click(force=True)
-            assert re.search(r"\((PLACE|TOOL)-[A-Z]+\)", page.text_content("#refusal") or ""), page.text_content("#refusal")
-            if face_down:
-                page.click("#face-down")
-                assert page.get_attribute("#face-down", "aria-pressed") == "true"
-            cell = page.locator("#my-house .cell.legal").first
-            name = cell.get_attribute("data-cell")
-            cell.click()  # the second click: placed, no choice left to make
-            state = "s-face_down" if face_down else "s-card"
-            page.wait_for_selector(f'#my-house .cell.{state}[data-cell="{name}"]')
-            log = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
-            assert any(f"you: take column {number} (" in line for line in log), log
-            assert any(f"you: place {room} at {name}" in line for line in log), (room, name, log)
-        assert page.locator("#log li.latest").count() == 1
-        assert axe_problems(page) == []
-        assert errors == []
-        browser.close()
+    errors: list[str] = []
+    page = open_page(chromium, errors, DESKTOP, bypass_csp=True)
+    page.goto(server)  # the seat menus: a bot seat starts at a level, each bot listed once
+    page.wait_for_selector("#seat-1")
+    assert page.input_value("#seat-1") == "easy"
+    kinds = page.eval_on_selector_all("#seat-1 option", "els => els.map(e => e.value)")
+    assert len(kinds) == len(set(kinds)) and {"easy", "medium", "hard"} <= set(kinds)
+    page.goto(made["seats"][0]["url"])
+    page.wait_for_selector("#table:not([hidden])")
+    for face_down in (False, True):
+        while not page.locator("#my-house .cell.legal").count():  # a discard first (ROUND-1), then the take
+            page.wait_for_selector("#track .column.legal", timeout=30_000)
+            settle(page)
+            assert page.title().startswith("● your turn — ")  # seen from another tab
+            column = page.locator("#track .column.legal").first
+            number = column.get_attribute("data-column")
+            column.click()
+            settle(page)
+        room = page.locator("#my-house .held-card.pending .name").first.text_content()
+        refused = page.locator("#my-house .cell.refused").first
+        refused.click(force=True)
+        assert re.search(r"\((PLACE|TOOL)-[A-Z]+\)", page.text_content("#refusal") or ""), page.text_content("#refusal")
+        if face_down:
+            page.click("#face-down")
+            assert page.get_attribute("#face-down", "aria-pressed") == "true"
+        cell = page.locator("#my-house .cell.legal").first
+        name = cell.get_attribute("data-cell")
+        cell.click()  # the second click: placed, no choice left to make
+        state = "s-face_down" if face_down else "s-card"
+        page.wait_for_selector(f'#my-house .cell.{state}[data-cell="{name}"]')
+        log = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
+        assert any(f"you: take column {number} (" in line for line in log), log
+        assert any(f"you: place {room} at {name}" in line for line in log), (room, name, log)
+    assert page.locator("#log li.latest").count() == 1
+    assert axe_problems(page) == []
+    assert errors == []
 
 
 # ---------------------------------------------------------------- what the page reads (no browser)
@@ -411,7 +394,7 @@ def check_words_and_help(page: Any) -> None:
     assert said == i18n.text("table.unreachable", "en"), said
 
 
-def test_every_page_kind_is_axe_clean_at_both_sizes(sync_api: Any, tmp_path: Path) -> None:
+def test_every_page_kind_is_axe_clean_at_both_sizes(chromium: Any, tmp_path: Path) -> None:
     """Issue 33, item 10: no serious or critical axe-core violation on the front page, a seat's
     table, the end screen (a seat's and the watch page), the replay and the review page, at
     1280×800 and 390×844; card names wrap at whole words only; "How to play" opens at its top;
@@ -428,11 +411,9 @@ def test_every_page_kind_is_axe_clean_at_both_sizes(sync_api: Any, tmp_path: Pat
         f"games/{over}/replay": "#log .now",
         f"games/{over}/review": "#log .now",
     }
-    with served(tmp_path, rate=None, review_compute=unjudged_pages) as base, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    with served(tmp_path, rate=None, review_compute=unjudged_pages) as base:
         errors: list[str] = []
-        page = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page = open_page(chromium, errors, DESKTOP, bypass_csp=True)
         for path, drawn in pages.items():
             page.goto(base + path)
             page.wait_for_selector(drawn, state="attached", timeout=30_000)
@@ -444,4 +425,3 @@ def test_every_page_kind_is_axe_clean_at_both_sizes(sync_api: Any, tmp_path: Pat
                     check_words_and_help(page)
             page.set_viewport_size(DESKTOP)
         assert errors == [], errors
-        browser.close()

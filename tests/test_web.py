@@ -61,11 +61,20 @@ def test_start_shows_the_engines_table_and_legal_actions(tmp_path: Path) -> None
     assert "room_deck" not in text and "res_deck" not in text
 
 
+WHOLE_GAME_VARIANT = "rounds10"
+"""The catalogue's shortest whole game (ten rounds): the review below solves each decision twice
+(the server's worker and the reference), about 10 s of CPU each for twelve rounds, 6 s for ten.
+The base rules' whole games through the API are `test_games_played_at_the_same_time_stay_apart`
+and `test_a_finished_game_refuses_more_actions`."""
+
+
 def test_a_whole_game_through_the_api_equals_the_engine(tmp_path: Path) -> None:
-    """SCORE-*: every click gives the engine's next state; the end shows the scorer's totals."""
+    """SCORE-*: every click gives the engine's next state; the end shows the scorer's totals,
+    the best houses the scorer's, the replay page, and the review page each player's summary
+    as dreamhome.review says it for the same game."""
     c = client(tmp_path)
-    view = start(c, seed=11)
-    ref = Reference(2, ["greedy"], 11)
+    view = start(c, seed=11, variant=WHOLE_GAME_VARIANT)
+    ref = Reference(2, ["greedy"], 11, WHOLE_GAME_VARIANT)
     k = 0
     while not view["terminal"]:
         index = k % len(view["legal"])  # not always the first: face-down, tools and passes get clicked too

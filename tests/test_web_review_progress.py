@@ -27,6 +27,7 @@ from dreamhome.web.app import create_app  # noqa: E402
 from dreamhome.web.store import GameStore, Settings  # noqa: E402
 from tests.helpers.reviews import calls_in, counted_pages, failing_pages, reviewed, unjudged_pages  # noqa: E402
 from tests.helpers.seats import play_to_end  # noqa: E402
+from tests.helpers.table_browser import chromium_fixture, shared_chromium_fixture  # noqa: E402, F401
 
 
 def client(folder: Path, **options: Any) -> TestClient:
@@ -139,30 +140,28 @@ def test_the_review_tab_is_titled_by_the_players_and_their_scores(tmp_path: Path
         assert "seed" not in title and "[" not in title
 
 
-def test_the_waiting_page_follows_the_review_in_a_browser_and_is_axe_clean(tmp_path: Path) -> None:
+def test_the_waiting_page_follows_the_review_in_a_browser_and_is_axe_clean(chromium: Any, tmp_path: Path) -> None:
     """In Chromium: the waiting page is axe-clean at 1280×800 and 390×844, its line follows the
-    worker's progress without a reload, and the review replaces it by itself once ready."""
-    from tests.helpers.web import CHROMIUM, playwright_api, served
-    from tests.test_table_page import DESKTOP, PHONE, axe_problems
+    worker's progress without a reload, and the review replaces it by itself once ready. The
+    worker holds the review until the test has checked the waiting page (`held_pages`), so the
+    review can neither come too early on a loaded machine nor keep a core busy meanwhile."""
+    from tests.helpers.held_reviews import held_pages
+    from tests.helpers.table_browser import axe_at_both_sizes, open_page
+    from tests.helpers.web import served
 
-    sync_api = playwright_api()
-    data, calls = tmp_path / "data", tmp_path / "calls"
+    data, gate = tmp_path / "data", tmp_path / "release"
     data.mkdir()
-    calls.mkdir()
     gid = finished_game(data)
-    compute = functools.partial(counted_pages, str(calls), 8.0)
-    with served(data, rate=None, review_compute=compute) as base, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    compute = functools.partial(held_pages, str(gate))
+    with served(data, rate=None, review_compute=compute) as base:
         errors: list[str] = []
-        page = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page = open_page(chromium, errors, bypass_csp=True)
         page.goto(f"{base}games/{gid}/review?lang=fr")
         assert page.title() == i18n.text("review.wait.title", "fr")
-        for size in (DESKTOP, PHONE):
-            page.set_viewport_size(size)
-            assert axe_problems(page) == [], (size, axe_problems(page))
+        assert axe_at_both_sizes(page) == {}
         said = i18n.text("review.wait.decisions", "fr", done=1, total=2)
         page.wait_for_function(f"document.getElementById('review-progress')?.textContent === {said!r}", timeout=120_000)
+        assert page.title() == i18n.text("review.wait.title", "fr")  # still the waiting page: the review is held
+        gate.touch()
         page.wait_for_function(f"document.body.textContent.startsWith('fr game {gid}')", timeout=120_000)
         assert errors == [], errors
-        browser.close()

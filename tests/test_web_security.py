@@ -45,10 +45,8 @@ from tests.helpers.cli import run, spawn  # noqa: E402
 from tests.helpers.paths import ROOT  # noqa: E402
 from tests.helpers.table import Reference, act, acted, look, same  # noqa: E402
 from tests.helpers.table import start as start_game  # noqa: E402
-from tests.helpers.web import (
-    CHROMIUM,  # noqa: E402
-    served,  # noqa: E402
-)
+from tests.helpers.table_browser import chromium_fixture, shared_chromium_fixture  # noqa: E402, F401
+from tests.helpers.web import served  # noqa: E402
 
 SERVER_PATHS = [str(ROOT), sys.prefix, "/tmp/", "/root", "/home/"]
 
@@ -612,23 +610,16 @@ def page_server(tmp_path: Path) -> Iterator[str]:
         yield url
 
 
-def test_the_start_page_offers_each_variants_players(page_server: str) -> None:
+def test_the_start_page_offers_each_variants_players(page_server: str, chromium: Any) -> None:
     """The page itself: choosing a variant redraws the players menu with exactly its range."""
-    if CHROMIUM is None:
-        pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run installs it)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    url = page_server
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page()
-        page.goto(url)
-        page.wait_for_selector("#start:not([hidden])")
-        for variant in ["players5", "", *variant_catalogue()]:
-            page.select_option("#variant", variant)
-            offered = page.eval_on_selector_all("#players option", "els => els.map(e => Number(e.value))")
-            low, high = players_range(variant)
-            assert offered == list(range(low, high + 1)), variant
-        page.select_option("#variant", "players5")
-        page.select_option("#players", "5")
-        assert len(page.query_selector_all("#seats select")) == 5  # each seat a person or a bot
-        browser.close()
+    page = chromium.new_context().new_page()
+    page.goto(page_server)
+    page.wait_for_selector("#start:not([hidden])")
+    for variant in ["players5", "", *variant_catalogue()]:
+        page.select_option("#variant", variant)
+        offered = page.eval_on_selector_all("#players option", "els => els.map(e => Number(e.value))")
+        low, high = players_range(variant)
+        assert offered == list(range(low, high + 1)), variant
+    page.select_option("#variant", "players5")
+    page.select_option("#players", "5")
+    assert len(page.query_selector_all("#seats select")) == 5  # each seat a person or a bot
