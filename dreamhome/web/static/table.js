@@ -360,6 +360,12 @@ function drawLinks(list, seats, watch, open) {
   }
 }
 
+// A seat of the front page's list as people know it: its person's name, else "Seat N".
+function seatWord(g, seat) {
+  const s = g.seats[seat];
+  return s && s.name ? s.name : t("table.seat_link", { seat });
+}
+
 async function drawGames() {
   const body = byId("games").querySelector("tbody");
   let listing = { games: [] };
@@ -370,7 +376,7 @@ async function drawGames() {
     const kinds = g.seats.map((s) => s.name || (s.kind === "person" ? t("table.person") : s.kind)).join(", ");
     tr.append(el("td", {}, kinds + (g.variant ? " · " + g.variant : "")));
     const state = g.over ? t("table.game_over") : t("table.round_of", { round: g.round, rounds: g.rounds }) +
-      (g.to_move !== null && g.to_move !== undefined ? " · " + t("table.to_move", { name: t("table.seat_link", { seat: g.to_move }) }) : "");
+      (g.to_move !== null && g.to_move !== undefined ? " · " + t("table.to_move", { name: seatWord(g, g.to_move) }) : "");
     tr.append(el("td", {}, state));
     const cell = el("td");
     cell.append(el("a", { href: g.watch }, t("table.watch")));
