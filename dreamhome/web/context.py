@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,7 +33,15 @@ from dreamhome.web.store import Game, GameStore, RequestError
 
 log = logging.getLogger("dreamhome.web")
 HEAVY_THREADS = 2
-"""Threads that may move bots or solve at once (`heavy`); quick reads use Starlette's own pool."""
+"""Threads that may compute at once (`Tables.computing`: a bot's decision, a hint, the end's
+best scores); quick reads use Starlette's own pool and never wait for this."""
+CHANGE_THREADS = 8
+"""Threads that may change games at once (`Tables.heavy`: an act, an undo, a start, a rematch,
+a hint, the end comparison). Each spends most of its time waiting for the disk (every stored
+change is written whole and fsynced, twice a click with the bot's answer) and takes one of the
+`HEAVY_THREADS` only to compute: two threads for both, as before, left twenty players' clicks
+queued behind each other's fsyncs, while the disk writes several files at once about as fast
+as one (issue 33)."""
 T = TypeVar("T")
 HintFunction = Callable[[GameState, float], Hint]
 """What the hint endpoint calls: `dreamhome.players.hints.hint`, or a stand-in in tests."""
@@ -76,6 +85,9 @@ class Tables:
     )
     mover: BotMover = field(init=False)
     """The one place that moves the bots (`after_change`)."""
+    computing: threading.BoundedSemaphore = field(default_factory=lambda: threading.BoundedSemaphore(HEAVY_THREADS))
+    """Held while a thread computes (`HEAVY_THREADS` at once), never while it waits for a lock or
+    the disk: taken last, inside any game's lock, so no thread holds it and waits for a game."""
 
     def lang_of(self, request: Request) -> str:
         """The language the request asks for (`?lang=`), the server's default if none."""
@@ -93,7 +105,7 @@ class Tables:
         return f"{request.url.scheme}://{request.headers.get('host', '127.0.0.1')}"
 
     def __post_init__(self) -> None:
-        self.mover = BotMover(self.store, self.hub, self._ended)
+        self.mover = BotMover(self.store, self.hub, self._ended, computing=self.computing)
 
     @staticmethod
     def news(game: Game) -> dict[str, Any]:
@@ -123,11 +135,19 @@ class Tables:
         number = int(seat) if seat is not None and whole_number(seat, 999) else -1
         return game.seat_of(number, key)
 
+    def computed(self, work: Callable[[], T]) -> T:
+        """`work()` while holding one of the `HEAVY_THREADS` places to compute (`computing`):
+        twenty bots' moves or hints at once do not leave a quick read a twenty-first of the
+        interpreter. Call with no lock of a game left to take inside `work`."""
+        with self.computing:
+            return work()
+
     async def heavy(self, func: Callable[..., Any], *args: Any) -> Any:
-        """`func(*args)` in one of at most `HEAVY_THREADS` workers: bots' moves and solving queue
-        there, so twenty at once do not leave a quick read a twenty-first of the interpreter."""
+        """`func(*args)` in one of at most `CHANGE_THREADS` workers apart from the quick reads'
+        pool: a change of a game (which stores it, an fsync) waits here, and its computing in
+        `computed`."""
         loop = asyncio.get_running_loop()  # one limiter a loop (a test client may run several)
-        limiter = self.limiters.get(loop) or self.limiters.setdefault(loop, anyio.CapacityLimiter(HEAVY_THREADS))
+        limiter = self.limiters.get(loop) or self.limiters.setdefault(loop, anyio.CapacityLimiter(CHANGE_THREADS))
         return await anyio.to_thread.run_sync(func, *args, limiter=limiter)
 
     async def game_of(self, request: Request) -> Game:

@@ -166,7 +166,8 @@ async def hint(request: Request) -> Response:
 
     def work() -> dict[str, Any]:
         state, version = locked(game, position)  # the hint works on a copy: the others' pages are not held up
-        return {**hint_view(state, tables.hint_for(state, HINT_WORK), chosen), "version": version}
+        found = tables.computed(lambda: tables.hint_for(state, HINT_WORK))  # no lock held: the hint works on a copy
+        return {**hint_view(state, found, chosen), "version": version}
 
     return JSONResponse(await tables.heavy(work))
 

@@ -74,7 +74,7 @@ async def undo(request: Request) -> Response:
 
     def change() -> dict[str, Any]:
         mark = undo_point(game, me, version)
-        tables.store.change(game, lambda: take_back_to(game, mark))  # counts once stored, else put back
+        tables.store.change(game, lambda: tables.computed(lambda: take_back_to(game, mark)))  # stored, else put back
         return tables.news(game)
 
     def work() -> dict[str, Any]:
