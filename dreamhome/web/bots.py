@@ -23,7 +23,6 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from dreamhome.errors import DreamhomeError
@@ -48,17 +47,8 @@ class BotMover:
     """Moves the bots of `store`'s games after each change, announcing each decision on `hub`;
     `on_end(game)` is called once a change leaves the game over."""
 
-    def __init__(
-        self,
-        store: GameStore,
-        hub: Hub,
-        on_end: Callable[[Game], None] | None = None,
-        retry: float = RETRY_SECONDS,
-        computing: AbstractContextManager[Any] | None = None,
-    ):
+    def __init__(self, store: GameStore, hub: Hub, on_end: Callable[[Game], None] | None = None, retry: float = RETRY_SECONDS):
         self.store = store
-        self.computing = computing if computing is not None else nullcontext()
-        """Held while a bot chooses (`context.Tables.computing`), not while its decision is stored."""
         self.hub = hub
         self.on_end = on_end
         self.retry = retry
@@ -98,19 +88,15 @@ class BotMover:
                     if not game.bot_to_move():
                         game.advancing = False  # with the check, under the lock: no turn is left unmoved
                         return
-                    self.store.change(game, lambda: self._step(game))
+                    with self.store.gate:  # a place to compute, inside the game's lock (`gate`'s order of locks),
+                        # held while the bot chooses and its decision's text is made, given up while the file is written
+                        self.store.change(game, game.bot_step)
                     said = news(game)
                 self.hub.publish(game.id, said)
         except BaseException:
             with game.lock:
                 game.advancing = False
             raise
-
-    def _step(self, game: Game) -> None:
-        """The bot's decision (`Game.bot_step`), computed in one of the server's places to
-        compute; taken inside the game's lock, as every holder of that place does."""
-        with self.computing:
-            game.bot_step()
 
     def _try_later(self, game: Game, delay: float) -> None:
         """`_move(game)` again in `delay` seconds, on a timer of its own (one a game at most),

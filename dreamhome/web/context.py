@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,21 +26,23 @@ from dreamhome.players.hints import Hint, hint
 from dreamhome.web.answers import whole_number
 from dreamhome.web.bots import BotMover, news
 from dreamhome.web.drawn import DrawnViews
+from dreamhome.web.gate import PLACES
 from dreamhome.web.live import Hub
 from dreamhome.web.reviews import Reviews
 from dreamhome.web.store import Game, GameStore, RequestError
 
 log = logging.getLogger("dreamhome.web")
-HEAVY_THREADS = 2
-"""Threads that may compute at once (`Tables.computing`: a bot's decision, a hint, the end's
-best scores); quick reads use Starlette's own pool and never wait for this."""
+HEAVY_THREADS = PLACES
+"""Threads that may compute the games' changes at once (`Tables.computed`: a decision, a bot's
+choice, a hint, the end's best scores, the view a change answers); quick reads use Starlette's
+own pool and never wait for this."""
 CHANGE_THREADS = 8
 """Threads that may change games at once (`Tables.heavy`: an act, an undo, a start, a rematch,
-a hint, the end comparison). Each spends most of its time waiting for the disk (every stored
-change is written whole and fsynced, twice a click with the bot's answer) and takes one of the
-`HEAVY_THREADS` only to compute: two threads for both, as before, left twenty players' clicks
-queued behind each other's fsyncs, while the disk writes several files at once about as fast
-as one (issue 33)."""
+a hint, the end comparison). Each spends much of its time waiting for the disk (every stored
+change is written whole and fsynced, twice a click with the bot's answer), and computes only in
+one of the `HEAVY_THREADS` places, given up while it waits (`gate.ComputeGate`): two threads
+for both, as before, left twenty players' clicks queued behind each other's fsyncs, while the
+disk writes several files at once about as fast as one (issue 33)."""
 T = TypeVar("T")
 HintFunction = Callable[[GameState, float], Hint]
 """What the hint endpoint calls: `dreamhome.players.hints.hint`, or a stand-in in tests."""
@@ -85,9 +86,6 @@ class Tables:
     )
     mover: BotMover = field(init=False)
     """The one place that moves the bots (`after_change`)."""
-    computing: threading.BoundedSemaphore = field(default_factory=lambda: threading.BoundedSemaphore(HEAVY_THREADS))
-    """Held while a thread computes (`HEAVY_THREADS` at once), never while it waits for a lock or
-    the disk: taken last, inside any game's lock, so no thread holds it and waits for a game."""
 
     def lang_of(self, request: Request) -> str:
         """The language the request asks for (`?lang=`), the server's default if none."""
@@ -105,7 +103,7 @@ class Tables:
         return f"{request.url.scheme}://{request.headers.get('host', '127.0.0.1')}"
 
     def __post_init__(self) -> None:
-        self.mover = BotMover(self.store, self.hub, self._ended, computing=self.computing)
+        self.mover = BotMover(self.store, self.hub, self._ended)
 
     @staticmethod
     def news(game: Game) -> dict[str, Any]:
@@ -136,10 +134,11 @@ class Tables:
         return game.seat_of(number, key)
 
     def computed(self, work: Callable[[], T]) -> T:
-        """`work()` while holding one of the `HEAVY_THREADS` places to compute (`computing`):
-        twenty bots' moves or hints at once do not leave a quick read a twenty-first of the
-        interpreter. Call with no lock of a game left to take inside `work`."""
-        with self.computing:
+        """`work()` in one of the `HEAVY_THREADS` places to compute (the store's `gate`, given
+        up while a save waits for the disk): twenty bots' moves or hints at once do not leave a
+        quick read a twenty-first of the interpreter. Take it inside a game's lock, never
+        around one (`gate`'s order of locks)."""
+        with self.store.gate:
             return work()
 
     async def heavy(self, func: Callable[..., Any], *args: Any) -> Any:

@@ -143,10 +143,10 @@ async def act(request: Request) -> Response:
         return mark, tables.news(game)
 
     def work() -> dict[str, Any]:
-        mark, said = locked(game, decide)
+        mark, said = locked(game, lambda: tables.computed(decide))  # the fsync of its file outside the place
         tables.hub.publish(game.id, said)
         tables.after_change(game)
-        return locked(game, lambda: tables.views.get(game, me, mark, chosen))
+        return locked(game, lambda: tables.computed(lambda: tables.views.get(game, me, mark, chosen)))
 
     return JSONResponse(await tables.heavy(work))
 
