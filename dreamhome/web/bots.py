@@ -88,7 +88,9 @@ class BotMover:
                     if not game.bot_to_move():
                         game.advancing = False  # with the check, under the lock: no turn is left unmoved
                         return
-                    self.store.change(game, game.bot_step)
+                    with self.store.gate:  # a place to compute, inside the game's lock (`gate`'s order of locks),
+                        # held while the bot chooses and its decision's text is made, given up while the file is written
+                        self.store.change(game, game.bot_step)
                     said = news(game)
                 self.hub.publish(game.id, said)
         except BaseException:

@@ -57,6 +57,7 @@ from dreamhome.web.errors import (
     StoreFullError,
 )
 from dreamhome.web.gamefile import FORMAT, OLD_FORMAT, OPTIONAL_FIELDS, game_json, game_text, read_game, table_record
+from dreamhome.web.gate import ComputeGate
 from dreamhome.web.settings import (
     BOT_NAMES,
     DRAWN_SEED_BITS,
@@ -117,8 +118,13 @@ class GameStore:
     """The games kept in one folder (at most `max_games`), the ones in use cached in memory
     (at most `cached`, least recently used dropped first)."""
 
-    def __init__(self, folder: Path, max_games: int = DEFAULT_MAX_GAMES, cached: int = DEFAULT_CACHED):
+    def __init__(
+        self, folder: Path, max_games: int = DEFAULT_MAX_GAMES, cached: int = DEFAULT_CACHED, gate: ComputeGate | None = None
+    ):
         self.folder = Path(folder)
+        self.gate = gate if gate is not None else ComputeGate()
+        """The server's places to compute (`gate.ComputeGate`): a save gives its place up while
+        the file is written."""
         self.max_games = max_games
         self.cached = max(1, cached)
         self._games: OrderedDict[str, Game] = OrderedDict()
@@ -204,7 +210,8 @@ class GameStore:
         path = self._path(game.id)
         text = game_text(game)
         try:
-            self.write_own(game.id, ".json", text)
+            with self.gate.waiting():  # the disk's time is no computing: another change takes the place
+                self.write_own(game.id, ".json", text)
         except OSError as exc:
             reason = exc.strerror if exc.strerror else str(exc)
             reason = reason.replace(str(path), "").replace(str(self.folder), "").lstrip(": ")

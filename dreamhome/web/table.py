@@ -143,10 +143,10 @@ async def act(request: Request) -> Response:
         return mark, tables.news(game)
 
     def work() -> dict[str, Any]:
-        mark, said = locked(game, decide)
+        mark, said = locked(game, lambda: tables.computed(decide))  # the fsync of its file outside the place
         tables.hub.publish(game.id, said)
         tables.after_change(game)
-        return locked(game, lambda: tables.views.get(game, me, mark, chosen))
+        return locked(game, lambda: tables.computed(lambda: tables.views.get(game, me, mark, chosen)))
 
     return JSONResponse(await tables.heavy(work))
 
@@ -166,7 +166,8 @@ async def hint(request: Request) -> Response:
 
     def work() -> dict[str, Any]:
         state, version = locked(game, position)  # the hint works on a copy: the others' pages are not held up
-        return {**hint_view(state, tables.hint_for(state, HINT_WORK), chosen), "version": version}
+        found = tables.computed(lambda: tables.hint_for(state, HINT_WORK))  # no lock held: the hint works on a copy
+        return {**hint_view(state, found, chosen), "version": version}
 
     return JSONResponse(await tables.heavy(work))
 

@@ -78,9 +78,9 @@ async def undo(request: Request) -> Response:
         return tables.news(game)
 
     def work() -> dict[str, Any]:
-        said = locked(game, change)
+        said = locked(game, lambda: tables.computed(change))  # the replay computes; its file's fsync gives the place up
         tables.hub.publish(game.id, said)
         tables.after_change(game)  # the turn is the seat's again: no bot moves, but every change ends here
-        return locked(game, lambda: tables.views.get(game, me, None, chosen))
+        return locked(game, lambda: tables.computed(lambda: tables.views.get(game, me, None, chosen)))
 
     return JSONResponse(await tables.heavy(work))

@@ -14,6 +14,8 @@ game itself (its file, its record, its replay) stays in the engine's English.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
@@ -42,9 +44,35 @@ from dreamhome.variant_menu import variant_menu
 from dreamhome.web.piles import pile_cards, pile_key
 from dreamhome.web.store import PERSON, Game, players_range, rules_for, variant_catalogue
 
+SVGS_KEPT = 512
+"""Houses' drawings held at most (`drawn_house`), the least recently used dropped first."""
+_svgs: OrderedDict[tuple[str, House, str, str], str] = OrderedDict()
+_svgs_lock = threading.Lock()
 BEST_DETERMINISTIC_TIME = 2.0
 """CP-SAT work for `optimize`'s best final house (deterministic units: the same answer on
 any machine, as the solver bot uses)."""
+
+
+def drawn_house(rules: Ruleset, house: House, title: str, lang: str) -> str:
+    """`house_svg(rules, house, title, lang)`, drawn once per house as it stands and kept
+    (`SVGS_KEPT`). Why: a house changes at most once a decision, and every view drew every
+    house anew (half of a view's time, issue 33); the drawing depends only on these four (a
+    house is a frozen value, the rules named by their content), so the same arguments give the
+    same text. Rules without a content hash are drawn every time."""
+    if not rules.content_hash:
+        return house_svg(rules, house, title, lang)
+    key = (rules.content_hash, house, title, lang)
+    with _svgs_lock:
+        kept = _svgs.get(key)
+        if kept is not None:
+            _svgs.move_to_end(key)
+            return kept
+    svg = house_svg(rules, house, title, lang)
+    with _svgs_lock:
+        _svgs[key] = svg
+        while len(_svgs) > SVGS_KEPT:
+            _svgs.popitem(last=False)
+    return svg
 
 
 def _targets(fields: dict[str, Any]) -> tuple[list[str], list[int]]:
@@ -200,7 +228,7 @@ def game_view(game: Game, you: int | None = None, since: int | None = None, lang
                 "seat": p,
                 "name": names[p],
                 "score": obs.scores[p],
-                "svg": house_svg(rules, house, names[p], lang),
+                "svg": drawn_house(rules, house, names[p], lang),
                 "helpers": [rules.card_name(h, lang) for h in house.helpers],
                 "tools": [rules.card_name(t, lang) for t in house.tools],
                 "last_placed": placed[p],  # the space that got this player's latest card (marked on the page)

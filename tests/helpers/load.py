@@ -93,12 +93,13 @@ async def page_load(http: httpx.AsyncClient, game_id: str, timings: Timings, lan
         await timed(http, timings, "list", "GET", "/api/games")
 
 
-async def play(url: str, game_id: str, key: str, timings: Timings, stop: asyncio.Event, moves: int = 10**6) -> int:
+async def play(http: httpx.AsyncClient, game_id: str, key: str, timings: Timings, stop: asyncio.Event, moves: int = 10**6) -> int:
     """A person clicking the first legal action each turn until `stop`, the game's end or
-    `moves` decisions; how many were made."""
+    `moves` decisions, on its own client `http` (made before the clock starts, `browser`, and
+    closed here); how many were made."""
     made = 0
     headers = {"X-Seat": "0", "X-Seat-Key": key}
-    async with browser(url) as http:
+    async with http:
         view = (await timed(http, timings, "seat view", "GET", f"/api/games/{game_id}", headers=headers)).json()
         while not view["terminal"] and not stop.is_set() and made < moves:
             body = {"seat": 0, "key": key, "index": 0, "version": view["version"]}
@@ -129,7 +130,8 @@ async def under_load(url: str, games: list[tuple[str, str]], loads: int, langs: 
     timings = Timings()
     stop = asyncio.Event()
     browsers = [browser(url) for _ in range(loads)]
-    players = [asyncio.create_task(play(url, gid, key, timings, stop)) for gid, key in games]
+    hands = [browser(url) for _ in games]  # every client made before any request is timed (`browser`)
+    players = [asyncio.create_task(play(h, gid, key, timings, stop)) for h, (gid, key) in zip(hands, games)]
     await asyncio.sleep(0.05)  # the games under way before the pages open
     await asyncio.gather(*(page_load(b, games[0][0], timings, langs[i % len(langs)]) for i, b in enumerate(browsers)))
     stop.set()
