@@ -160,18 +160,22 @@ for (const c of (params.get('clicks') || '').split(',').filter(Boolean)) el(c).c
 PAGE = """<!DOCTYPE html>
 <html lang="{lang}"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <style>
 body {{ font-family: sans-serif; margin: 16px; color: #222; }}
+@media (max-width: 600px) {{ body {{ margin: 8px; }} }}
 #bar button, #bar select {{ font-size: 14px; margin-right: 6px; }}
 #status {{ margin: 10px 0; font-size: 15px; }}
 .track {{ display: flex; gap: 6px; margin-bottom: 12px; }}
-.col {{ border: 1px solid #999; border-radius: 6px; padding: 6px; width: 150px; font-size: 12px; }}
+.col {{ border: 1px solid #999; border-radius: 6px; padding: 6px; width: 150px; min-width: 0; font-size: 12px; overflow-wrap: break-word; }}
 .houses {{ display: flex; flex-wrap: wrap; gap: 18px; }}
-.house {{ border: 2px solid #bbb; border-radius: 8px; padding: 8px; }}
+.house {{ border: 2px solid #bbb; border-radius: 8px; padding: 8px; min-width: 0; max-width: 100%; box-sizing: border-box; }}
 .house.current {{ border-color: #2b7bb9; }}
-.grid {{ display: grid; grid-template-columns: repeat({columns}, 92px); gap: 4px; }}
-.cell {{ height: 48px; border-radius: 5px; font-size: 11px; padding: 3px; box-sizing: border-box; }}
+/* a space is 92 px wide where there is room, narrower on a phone: a house fits the page's width */
+.grid {{ display: grid; grid-template-columns: repeat({columns}, minmax(0, 92px)); gap: 4px; }}
+.cell {{ height: 48px; border-radius: 5px; font-size: 11px; padding: 3px; box-sizing: border-box; min-width: 0; overflow: hidden; overflow-wrap: break-word; }}
+@media (max-width: 600px) {{ .track {{ gap: 3px; }} .col {{ padding: 3px; font-size: 11px; }} .cell {{ font-size: 10px; padding: 2px; }} }}
 .empty {{ border: 1px dashed #ccc; }} .normal {{ background: #d7ecd0; }} .annex {{ background: #eadcf3; }}
 .basement {{ background: #f6e6bd; }} .down {{ background: #d5d5d5; }} .scaffold {{ background: #f9d2cf; }}
 .token {{ color: #2b7bb9; display: block; }}

@@ -136,8 +136,11 @@ def review_html(review: GameReview, lang: str = DEFAULT_LANG) -> str:
     named = {p.seat: _who(review, p.seat, p.bot) for p in review.players}
     summary = "".join(f"<li>{escape(line)}</li>" for line in summary_lines(review, lang, named))
     extra = (
-        "<style>.costly-house svg { width: 520px; height: auto; } .costly-house { display: inline-block; "
-        "vertical-align: top; margin: 0 12px 12px 0; font-size: 13px; max-width: 520px; }</style>"
+        # the chart scales to the page's width (its viewBox); a costly house keeps a readable
+        # size and scrolls sideways in its own box on a phone (focusable, so a keyboard can too)
+        "<style>#review-chart { max-width: 100%; height: auto; } "
+        ".costly-house svg { width: 520px; max-width: none; height: auto; } .costly-house { display: inline-block; "
+        "vertical-align: top; margin: 0 12px 12px 0; font-size: 13px; max-width: min(520px, 100%); overflow-x: auto; }</style>"
         f'<h3>{escape(ui("review.chart", lang))}</h3><p class="note">{escape(ui("review.reachable_note", lang))}</p>'
         f'{chart_svg(review, lang)}<ul id="review-summary">{summary}</ul>'
         f"{_costliest(review, lang)}"
@@ -230,7 +233,8 @@ def _costliest(review: GameReview, lang: str) -> str:
             d = review.decisions[index]
             house = review.walk.positions[index].houses[d.seat]
             parts.append(
-                f'<div class="costly-house" data-decision="{d.index}"><div>{escape(decision_line(review, d, lang))}</div>'
+                f'<div class="costly-house" tabindex="0" data-decision="{d.index}">'
+                f"<div>{escape(decision_line(review, d, lang))}</div>"
                 f"{house_svg(rules, house, lang=lang)}</div>"
             )
     parts.append("</div>")

@@ -47,10 +47,25 @@ function fits(a, s) {
 function fitting() { return view ? view.legal.filter((a) => fits(a, sel)) : []; }
 
 // The actions the board offers for selection `s`: those of the card chosen, or without a card
-// chosen those made with no card (a held card's uses start with a click on the card).
+// chosen those made with no card held (a held card's uses start with a click on the card; a
+// card being placed, as the scaffolding just taken (TOOL-SCAFFOLDING, PLACE-SCAFFOLD), is in no
+// hand to click: its targets are on the board at once).
 function boardOf(s) {
   if (!view) return [];
-  return view.legal.filter((a) => fits(a, s) && (s && s.card !== null ? true : !a.card));
+  return view.legal.filter((a) => fits(a, s) && (s && s.card !== null ? true : !a.card || !inHand(a.card)));
+}
+
+// Whether card `id` is among the tools and helpers of this page's house (a click on it chooses it).
+function inHand(id) {
+  const h = view && view.houses[houseSeat()];
+  return Boolean(h) && (h.tool_ids || []).concat(h.helper_ids || []).includes(id);
+}
+
+// The cards this seat's legal actions are made with that no hand holds: being placed (the
+// scaffolding just taken), shown with the room card under "Being placed".
+function placedCards() {
+  if (!view || !view.your_turn) return [];
+  return Array.from(new Set(view.legal.map((a) => a.card).filter((id) => id && !inHand(id))));
 }
 
 // Of actions that may go either face, those of the face the Face down control says (face up

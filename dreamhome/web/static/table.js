@@ -706,6 +706,7 @@ function drawHouse(box, v, h, mine) {
   // helpers (a click uses one), furnishings outside.
   const held = el("div", { class: "held" });
   const pending = v.pending && h.seat === v.actor && !v.terminal ? [v.pending.room, v.pending.resource && v.pending.resource.id].filter((x) => x) : [];
+  if (mine) for (const id of placedCards()) if (!pending.includes(id)) pending.push(id); // the scaffolding to place
   if (pending.length) {
     held.append(el("span", { class: "held-label" }, t("table.pending") + ":"));
     for (const id of pending) {
@@ -721,7 +722,10 @@ function drawHouse(box, v, h, mine) {
     const usable = mine && view.legal.some((a) => a.card === id);
     if (mine) {
       const name = rules.cards[id] ? rules.cards[id].name : id;
-      const b = el("button", { type: "button", class: "held-card" + (usable ? " legal" : "") + (sel && sel.card === id ? " chosen" : ""), "data-card": id, "aria-label": usable ? t("table.use_card", { card: name }) : name, "aria-pressed": sel && sel.card === id ? "true" : "false" });
+      // Named by what it shows (its name and points), "Use …" said before it when it can act: an
+      // aria-label of the name alone would hide the points a sighted user reads (WCAG 2.5.3).
+      const b = el("button", { type: "button", class: "held-card" + (usable ? " legal" : "") + (sel && sel.card === id ? " chosen" : ""), "data-card": id, "aria-pressed": sel && sel.card === id ? "true" : "false" });
+      if (usable) b.append(el("span", { class: "sr-only" }, t("table.use_card", { card: name }) + " — "));
       b.append(cardFace(id));
       if (usable) b.addEventListener("click", () => pick("card", id, b));
       else { b.setAttribute("aria-disabled", "true"); }
@@ -851,7 +855,7 @@ function drawFinal(v) {
       const steps = el("ol");
       for (const a of h.actions) steps.append(el("li", {}, a));
       item.append(steps);
-      const pic = el("div", { class: "svg" });
+      const pic = el("div", { class: "svg", tabindex: "0" }); // focusable: on a phone it scrolls (table.css)
       pic.innerHTML = h.svg;
       const svg = pic.querySelector("svg");
       if (svg) { svg.setAttribute("role", "img"); svg.setAttribute("aria-label", t("table.best_house", { name: h.name })); }
