@@ -112,34 +112,74 @@ def test_base_game_search(base):
 
 
 CATALOGUE = sorted(p.stem for p in VARIANTS_DIR.glob("*.dh"))
-QUICK_FOR_CPSAT = {"annex_bonus5", "architect2", "roof3", "roof_windows2", "rounds10"}
-"""The variants CP-SAT proves in a few seconds. The others take 10-60 s each (17 minutes in all on
-this loaded 2-core machine, 2026-11-26), so CP-SAT checks them only under DREAMHOME_THOROUGH=1, and
-benchmarks/bench_max.py compares every variant, wide included, in each run."""
+BOARD_VARIANTS = {"rounds10", "wide"}
+"""The variants whose rule is the board itself: their smallest case is their own board."""
+
+SMALL_BOARD = """
+game dream_home { rounds 8 }
+board {
+  floor top      upper    columns 0..2
+  floor middle   upper    columns 0..2
+  floor basement basement columns 1..2
+  roof_pile under middle columns 0..0
+}
+"""
+"""The base game's board cut to 3 columns (8 spaces, 8 rounds), laid over a variant: every card,
+helper, bonus and scoring rule of the variant stays, and CP-SAT proves it in about a second
+where the full board takes 10-60 s (2026-11-29)."""
+
+
+def on_the_small_board(variant: str):
+    """The variant's rules on SMALL_BOARD; the deck is larger than 8 rounds deal (a warning only:
+    `max` reads the counts as limits)."""
+    source = (VARIANTS_DIR / f"{variant}.dh").read_text(encoding="utf-8")
+    return compile_rules(text=source + SMALL_BOARD, name=f"{variant}-small.dh")
 
 
 @pytest.mark.parametrize("variant", CATALOGUE)
-def test_catalogue_variant_both_engines(variant):
-    """Every catalogue variant on the full board: the search's house is legal and scores its total,
-    and equals CP-SAT's (orthogonal: both refuse)."""
+def test_catalogue_variant_search_on_the_full_board(variant):
+    """Every catalogue variant on the full board: the search's house is legal and scores its total
+    (orthogonal: refused). CP-SAT proves the same total here under DREAMHOME_THOROUGH=1 (10-60 s a
+    variant); test_catalogue_variant_both_engines_on_a_small_board compares them in every run."""
     rules = compile_rules(variants=[variant])
     if not rules.tables.annex_on_floor:
         with pytest.raises(DreamhomeError, match="annex_adjacency"):
             exact.best_house(rules)
         return
-    assert_same_best(rules, cpsat_time_limit=120, cpsat=variant in QUICK_FOR_CPSAT or THOROUGH)
+    assert_same_best(rules, cpsat_time_limit=120, cpsat=THOROUGH)
+
+
+@pytest.mark.parametrize("variant", CATALOGUE)
+def test_catalogue_variant_both_engines_on_a_small_board(variant):
+    """Each catalogue variant's rules on the smallest board that keeps its rule: over the base
+    board cut to 3 columns (SMALL_BOARD), the board variants on their own board (wide, 14 spaces,
+    only under DREAMHOME_THOROUGH=1): the search's house is legal and CP-SAT proves its total.
+    (The tiny board's brute force checks both engines again under each variant that applies to
+    it, tests/test_catalogue.py.)"""
+    if variant == "wide" and not THOROUGH:
+        pytest.skip("wide's board is its rule (14 spaces): proven under DREAMHOME_THOROUGH=1 only")
+    rules = compile_rules(variants=[variant]) if variant in BOARD_VARIANTS else on_the_small_board(variant)
+    if not rules.tables.annex_on_floor:
+        with pytest.raises(DreamhomeError, match="annex_adjacency"):
+            best_house(rules)
+        return
+    assert_same_best(rules, cpsat_time_limit=120)
 
 
 def test_car_award_token_both_engines():
-    """VAR-CAR: the award token needs a complete room and costs no resource card; both engines."""
-    rules = compile_rules(variants=["car"])
+    """VAR-CAR: the award token needs a complete room and costs no resource card; both engines.
+    On SMALL_BOARD, where the search takes the car too (CP-SAT proved the full board's case in
+    18.6 s of CPU on one thread, 2026-11-29; here it takes a quarter of a second); the full board
+    under DREAMHOME_THOROUGH=1."""
+    rules = compile_rules(text='include "base.dh"\n' + SMALL_BOARD, variants=["car"], name="car-small.dh")
     result = exact.best_house(rules)
     car = next(f for f in rules.furnishings if f.award)
     assert car.code in result.house.tokens  # worth taking: it is free
-    # One CP-SAT thread: the suite runs a test on each core, and this proof measured 42.5 s of CPU on
-    # two threads, 18.6 s on one (2026-11-29), proven (71) either way. (The base game's and the
-    # quick variants' proofs stay on two: one thread made them slower.)
     assert_same_best(rules, workers=1)
+    if THOROUGH:
+        full = compile_rules(variants=["car"])
+        assert car.code in exact.best_house(full).house.tokens
+        assert_same_best(full, workers=1)  # one thread: 42.5 s of CPU on two, 18.6 s on one
 
 
 SMALL = """
@@ -265,19 +305,25 @@ def test_floor_signatures_match_every_row_read_alone(variants):
 
 
 def test_card_counts_that_bind_both_engines():
-    """COMP-5 binds: two kitchens and two children's rooms on each upper floor would make the best
-    house but for the deck (3 of each), so the search must go past its bound, which ignores the
-    counts; CP-SAT agrees on the answer."""
+    """COMP-5 binds: two kitchens and two children's rooms on SMALL_BOARD's upper floors make the
+    best house with the cards to do it, but the deck holds one of each, so the search must go past
+    its bound, which ignores the counts; CP-SAT agrees on the answer. (The full board's case,
+    three of each, takes CP-SAT about 45 s of CPU: under DREAMHOME_THOROUGH=1.)"""
     text = (
         'include "base.dh"\nroom kitchen {{ points 1 12  count {n} }}\nroom childrens_room {{ points 2 11  count {n} }}\n'
         "room living_room {{ count 12 }}\nroom bathroom {{ count 12 }}\n"
     )
-    rules = compile_rules(text=text.format(n=3), name="counts.dh")
-    result = exact.best_house(rules)
-    assert result.total < exact.best_house(compile_rules(text=text.format(n=8), name="counts.dh")).total
-    counts = [result.house.cells.count(rules.room(r).code) for r in ("kitchen", "childrens_room")]
-    assert counts[0] <= 3 and counts[1] <= 3
-    assert_same_best(rules)
+    cases = [(SMALL_BOARD, 1), ("", 3)] if THOROUGH else [(SMALL_BOARD, 1)]
+    for board, n in cases:
+        rules = compile_rules(text=text.format(n=n) + board, name="counts.dh")
+        unbound = exact.best_house(compile_rules(text=text.format(n=8) + board, name="counts.dh"))
+        kinds = ("kitchen", "childrens_room")
+        assert any(unbound.house.cells.count(rules.room(r).code) > n for r in kinds)  # the deck binds
+        result = exact.best_house(rules)
+        assert result.total < unbound.total
+        counts = [result.house.cells.count(rules.room(r).code) for r in kinds]
+        assert counts[0] <= n and counts[1] <= n
+        assert_same_best(rules)
 
 
 @pytest.mark.parametrize("cards", range(0, 10))

@@ -33,6 +33,7 @@ from dreamhome.fileio import (
 )
 from dreamhome.house import load_house, parse_house
 from dreamhome.solver.place import read_pool
+from tests.helpers.cli import Ran, run_here
 from tests.helpers.hostile import CLI_TEMPLATES, OPTION_VALUES
 from tests.helpers.paths import DATA, EXAMPLES
 from tests.helpers.rules import compiled
@@ -48,29 +49,43 @@ def env(**extra: str) -> dict[str, str]:
     return {**base, **extra}
 
 
-def dh(*args, cwd=None, extra_env=None, stdin=None, timeout=120, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
-    """Run the command line as users do, and check the promises every run keeps."""
+def _promises(returncode: int, err: str) -> None:
+    """The promises every run keeps: no traceback, an exit status of the documented ones, a few
+    lines on stderr at most."""
+    assert "Traceback" not in err, err
+    assert returncode in (0, 1, 2, 130, 143), (returncode, err)
+    assert err.count("\n") <= 3, err
+
+
+def dh(*args, cwd=None, extra_env=None) -> Ran:
+    """Run the command line through the entry point users' shells run, in this process
+    (tests/helpers/cli.run_here: the same one-line errors and exit statuses, a plain environment
+    plus `extra_env`), and check the promises every run keeps. The tests where the process is the
+    point — its stdin, its stdout's encoding or file, its signals — use `dh_process`."""
+    proc = run_here(*args, cwd=cwd, env={"COLUMNS": "120", **(extra_env or {})})
+    _promises(proc.returncode, proc.stderr)
+    return proc
+
+
+def dh_process(*args, extra_env=None, stdin=None, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
+    """Run the command line as users do, in a fresh process, and check the same promises."""
     proc = subprocess.run(
         [sys.executable, "-m", "dreamhome", *map(str, args)],
         stdout=stdout,
         stderr=subprocess.PIPE,
         stdin=stdin if stdin is not None else subprocess.DEVNULL,
-        cwd=cwd,
         env=env(**(extra_env or {})),
-        timeout=timeout,
+        timeout=120,
     )
-    err = proc.stderr.decode("utf-8", "replace")
-    assert "Traceback" not in err, err
-    assert proc.returncode in (0, 1, 2, 130, 143), (proc.returncode, err)
-    assert err.count("\n") <= 3, err
+    _promises(proc.returncode, proc.stderr.decode("utf-8", "replace"))
     return proc
 
 
-def stderr(proc: subprocess.CompletedProcess) -> str:
-    return proc.stderr.decode("utf-8", "replace")
+def stderr(proc: subprocess.CompletedProcess | Ran) -> str:
+    return proc.stderr if isinstance(proc.stderr, str) else proc.stderr.decode("utf-8", "replace")
 
 
-def one_line_error(proc: subprocess.CompletedProcess, needle: str) -> None:
+def one_line_error(proc: subprocess.CompletedProcess | Ran, needle: str) -> None:
     err = stderr(proc)
     assert proc.returncode == 2, err
     assert err.count("\n") == 1 and err.startswith("dreamhome: "), err
@@ -168,7 +183,7 @@ def test_an_existing_file_keeps_its_mode(tmp_path):
 
 def test_render_to_stdout(house):
     proc = dh("render", house, "-o", "-")
-    assert proc.returncode == 0 and proc.stdout.lstrip().startswith(b"<")
+    assert proc.returncode == 0 and proc.stdout.lstrip().startswith("<")
     one_line_error(dh("play", "--players", "2", "--record", "-"), "standard output is not accepted here")
 
 
@@ -305,9 +320,9 @@ def test_bom_and_stdin_houses(tmp_path):
     bom.write_bytes(b"\xef\xbb\xbf" + text)
     assert json.loads(dh("score", bom, "--json").stdout)["total"] == 29
     with open(bom, "rb") as handle:
-        assert json.loads(dh("score", "-", "--json", stdin=handle).stdout)["total"] == 29
+        assert json.loads(dh_process("score", "-", "--json", stdin=handle).stdout)["total"] == 29
     with open(os.devnull, "rb") as handle:
-        one_line_error(dh("score", "-", stdin=handle), "<stdin>:1:1: malformed JSON")
+        one_line_error(dh_process("score", "-", stdin=handle), "<stdin>:1:1: malformed JSON")
 
 
 def test_house_loader_keeps_its_messages(tmp_path):
@@ -537,9 +552,9 @@ def test_printable_keeps_plain_unicode():
 
 def test_ascii_only_stdout_and_stderr(house):
     ascii_env = {"PYTHONIOENCODING": "ascii"}
-    proc = dh("play", "--players", "5", extra_env=ascii_env)
+    proc = dh_process("play", "--players", "5", extra_env=ascii_env)
     one_line_error(proc, "players must be 2\\u20134")
-    proc = dh("score", house, extra_env=ascii_env)
+    proc = dh_process("score", house, extra_env=ascii_env)
     assert proc.returncode in (0, 2)
     if proc.returncode == 2:
         assert stderr(proc).count("\n") == 1
@@ -547,10 +562,10 @@ def test_ascii_only_stdout_and_stderr(house):
 
 def test_a_full_stdout(house):
     with open("/dev/full", "wb") as full:
-        proc = dh("rules", "show", stdout=full)
+        proc = dh_process("rules", "show", stdout=full)
     one_line_error(proc, "No space left on device")
     with open("/dev/full", "wb") as full:
-        proc = dh("score", house, "--json", stdout=full)
+        proc = dh_process("score", house, "--json", stdout=full)
     one_line_error(proc, "cannot write the output")
 
 
@@ -665,7 +680,7 @@ def test_fuzz_command_line(tmp_path_factory, template, values, out_choice):
             args.append(paths.get(part, part))
     if template[0] in ("play", "whatif", "optimize", "place") and "2" not in args:
         args += ["--help"]  # keep the fuzz fast: only parse, never a long game or solve
-    dh(*args, cwd=work, timeout=300)
+    dh(*args, cwd=work)
     assert {p: digest(p) for p in protected} == protected
 
 

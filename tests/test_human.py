@@ -1,9 +1,11 @@
 """A human seat in the terminal (`dreamhome play --bots human,…`), driven through a pipe, and its
 hints (dreamhome.players.hints).
 
-The games are played by the real command in a subprocess with scripted stdin; their results
-are checked against the independent scorer of tests/helpers/reference.py and against
-`dreamhome replay`, and a saved-then-resumed game against the same game played in one go.
+The games are played by the real command with scripted stdin — one whole game in a subprocess
+through a real pipe, the others in this process through the same entry point
+(tests/helpers/cli.run_here); their results are checked against the independent scorer of
+tests/helpers/reference.py and against `dreamhome replay`, and a saved-then-resumed game against
+the same game played in one go.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from dreamhome.players.hints import hint
 from dreamhome.players.playing import resume_record
 from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import EMPTY, SCAFFOLD
-from tests.helpers.cli import run_here
+from tests.helpers.cli import Ran, run_here
 from tests.helpers.games import decision_positions
 from tests.helpers.paths import ROOT
 from tests.helpers.reference import reference_score
@@ -43,7 +45,9 @@ ANSWERS = 400  # more "1"s than any game needs; the rest of the input is left un
 
 
 def play(*args: str, lines: list[str], lang: str | None = None) -> subprocess.CompletedProcess[str]:
-    """`dreamhome [--lang LANG] play ARGS…` fed `lines` on a plain pipe (so stdout is no terminal)."""
+    """`dreamhome [--lang LANG] play ARGS…` in a fresh process fed `lines` on a plain pipe (so
+    stdout is no terminal): the whole game of `whole_game`, the module's one game through a real
+    pipe."""
     proc = subprocess.run(
         [sys.executable, "-m", "dreamhome", *(("--lang", lang) if lang else ()), "play", *args],
         input="".join(line + "\n" for line in lines),
@@ -55,6 +59,13 @@ def play(*args: str, lines: list[str], lang: str | None = None) -> subprocess.Co
     )
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc
+
+
+def play_here(*args: str, lines: list[str], lang: str | None = None) -> Ran:
+    """The same command run in this process (tests/helpers/cli.run_here: the user's entry point,
+    its exit statuses and one-line errors, stdin read to its end, stdout no terminal): a
+    process start-up saved per game where what is read is what the seat says and saves."""
+    return run_here(*(("--lang", lang) if lang else ()), "play", *args, cwd=ROOT, input="".join(line + "\n" for line in lines))
 
 
 def final_scores(stdout: str) -> list[int]:
@@ -115,7 +126,7 @@ def test_undo_takes_back_the_take_and_the_record_never_holds_it(whole_game):
 
 
 def test_undo_after_another_player_acted_is_refused():
-    proc = play(*GAME, lines=["1", "1", "1", "undo", "quit"])  # discard, take, place; then greedy plays
+    proc = play_here(*GAME, lines=["1", "1", "1", "undo", "quit"])  # discard, take, place; then greedy plays
     assert proc.returncode == 0
     assert "nothing to undo" in proc.stdout
     assert "quit: the game was not saved" in proc.stdout
@@ -124,13 +135,13 @@ def test_undo_after_another_player_acted_is_refused():
 def test_save_and_resume_end_exactly_as_the_game_played_in_one_go(whole_game, tmp_path):
     _, whole = whole_game
     saved = tmp_path / "saved.json"
-    first = play(*GAME, lines=OPENING + ["1"] * 25 + [f"save {saved}", "quit"])
+    first = play_here(*GAME, lines=OPENING + ["1"] * 25 + [f"save {saved}", "quit"])
     assert first.returncode == 0, first.stderr
     assert f"quit: continue from your last save with `dreamhome play --resume {saved}`" in first.stdout
     data = json.loads(saved.read_text(encoding="utf-8"))
     assert data["finished"] is False and data["bots"] == ["human", "greedy"]
     resumed = tmp_path / "resumed.json"
-    second = play("--resume", str(saved), "--record", str(resumed), "--no-review", lines=["1"] * ANSWERS)
+    second = play_here("--resume", str(saved), "--record", str(resumed), "--no-review", lines=["1"] * ANSWERS)
     assert second.returncode == 0, second.stderr
     assert json.loads(resumed.read_text(encoding="utf-8")) == json.loads(whole.read_text(encoding="utf-8"))
 
@@ -139,17 +150,17 @@ def test_resume_continues_the_random_stream_of_a_random_bot(tmp_path):
     """A random bot draws at each of its decisions: resumed, it must draw as if never stopped."""
     game = ("--players", "2", "--bots", "random,human", "--seed", "11")
     whole = tmp_path / "whole.json"
-    assert play(*game, "--record", str(whole), "--no-review", lines=["1"] * ANSWERS).returncode == 0  # the records compared
+    assert play_here(*game, "--record", str(whole), "--no-review", lines=["1"] * ANSWERS).returncode == 0  # the records compared
     saved = tmp_path / "saved.json"
-    assert play(*game, lines=["1"] * 30 + [f"save {saved}", "quit"]).returncode == 0
+    assert play_here(*game, lines=["1"] * 30 + [f"save {saved}", "quit"]).returncode == 0
     resumed = tmp_path / "resumed.json"
-    assert play("--resume", str(saved), "--record", str(resumed), "--no-review", lines=["1"] * ANSWERS).returncode == 0
+    assert play_here("--resume", str(saved), "--record", str(resumed), "--no-review", lines=["1"] * ANSWERS).returncode == 0
     assert json.loads(resumed.read_text(encoding="utf-8")) == json.loads(whole.read_text(encoding="utf-8"))
 
 
 def test_an_unfinished_record_is_refused_by_replay_in_one_line(tmp_path):
     saved = tmp_path / "saved.json"
-    assert play(*GAME, lines=["1", "1", f"save {saved}", "quit"]).returncode == 0
+    assert play_here(*GAME, lines=["1", "1", f"save {saved}", "quit"]).returncode == 0
     proc = run_here("replay", saved, cwd=ROOT)
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
@@ -158,7 +169,7 @@ def test_an_unfinished_record_is_refused_by_replay_in_one_line(tmp_path):
     data = json.loads(saved.read_text(encoding="utf-8"))
     data["seed"] = 6
     saved.write_text(json.dumps(data), encoding="utf-8")
-    bad = play("--resume", str(saved), lines=["quit"])
+    bad = play_here("--resume", str(saved), lines=["quit"])
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 
 
@@ -167,7 +178,7 @@ def test_an_unfinished_record_is_refused_by_replay_in_one_line(tmp_path):
     [("two_players_kids.v2.json", "already finished"), ("two_players_kids.json", "record/1 game is finished")],
 )
 def test_resume_refuses_a_finished_record_in_one_line(name, needle):
-    proc = play("--resume", str(ROOT / "tests" / "golden" / name), lines=["quit"])
+    proc = play_here("--resume", str(ROOT / "tests" / "golden" / name), lines=["quit"])
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and needle in proc.stderr
 
@@ -178,39 +189,37 @@ def test_resume_refuses_a_record_whose_bot_would_play_otherwise(tmp_path):
     from dreamhome.game.record import record_digest
 
     saved = tmp_path / "saved.json"
-    assert (
-        play("--players", "2", "--bots", "human,random", "--seed", "4", lines=["1"] * 30 + [f"save {saved}", "quit"]).returncode
-        == 0
-    )
+    game = ("--players", "2", "--bots", "human,random", "--seed", "4")
+    assert play_here(*game, lines=["1"] * 30 + [f"save {saved}", "quit"]).returncode == 0
     data = json.loads(saved.read_text(encoding="utf-8"))
     data["bots"] = ["human", "greedy"]
     data["digest"] = record_digest(data)
     saved.write_text(json.dumps(data), encoding="utf-8")
-    proc = play("--resume", str(saved), lines=["quit"])
+    proc = play_here("--resume", str(saved), lines=["quit"])
     assert proc.returncode == 2
     line = proc.stderr.strip()
     assert "\n" not in line and "the greedy bot at seat 1 plays" in line and "the record says" in line
 
 
 def test_end_of_input_is_one_line_and_exit_2():
-    proc = play(*GAME, lines=["1"])
+    proc = play_here(*GAME, lines=["1"])
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == ["dreamhome: end of input before the game ended: the game was not saved"]
 
 
 def test_resume_takes_nothing_but_the_file(tmp_path):
     saved = tmp_path / "saved.json"
-    assert play(*GAME, lines=["1", f"save {saved}", "quit"]).returncode == 0
-    proc = play("--resume", str(saved), "--seed", "3", lines=["quit"])
+    assert play_here(*GAME, lines=["1", f"save {saved}", "quit"]).returncode == 0
+    proc = play_here("--resume", str(saved), "--seed", "3", lines=["quit"])
     assert proc.returncode == 2 and "drop --seed" in proc.stderr
-    assert play(*GAME, "--json", lines=["quit"]).returncode == 2
+    assert play_here(*GAME, "--json", lines=["quit"]).returncode == 2
 
 
 def test_a_saved_record_matches_the_record_schema(tmp_path):
     from tests.helpers.schemas import validator
 
     saved = tmp_path / "saved.json"
-    assert play(*GAME, lines=["1", "1", f"save {saved}", "quit"]).returncode == 0
+    assert play_here(*GAME, lines=["1", "1", f"save {saved}", "quit"]).returncode == 0
     validator("record.schema.json").validate(json.loads(saved.read_text(encoding="utf-8")))
 
 
@@ -306,7 +315,7 @@ def test_a_finished_game_has_no_hint():
 
 def test_resume_record_in_process_gives_the_bots_back_where_they_were(whole_game, tmp_path):
     saved = tmp_path / "saved.json"
-    assert play(*GAME, lines=OPENING + ["1"] * 12 + [f"save {saved}", "quit"]).returncode == 0
+    assert play_here(*GAME, lines=OPENING + ["1"] * 12 + [f"save {saved}", "quit"]).returncode == 0
     resumed = resume_record(load_record(saved), "saved")
     assert resumed.bots == ("human", "greedy") and resumed.seats[0] is None
     assert not resumed.state.is_terminal()
@@ -325,9 +334,9 @@ def _fragments(template: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def russian_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+def russian_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Ran, Path]:
     record = tmp_path_factory.mktemp("human-ru") / "whole.json"
-    return play(*GAME, "--record", str(record), lines=OPENING + ["1"] * ANSWERS, lang="ru"), record
+    return play_here(*GAME, "--record", str(record), lines=OPENING + ["1"] * ANSWERS, lang="ru"), record
 
 
 def test_a_whole_game_in_russian_through_a_pipe(russian_game):
@@ -513,12 +522,12 @@ def _burn() -> None:
 def test_play_bots_human_needs_no_players_and_takes_lang_after_the_subcommand():
     """Issue 22: `dreamhome play --bots human,solver` takes the player count from --bots, and
     `--lang` works after the subcommand as `--rules` does."""
-    proc = play("--bots", "human,greedy", "--seed", "5", "--lang", "ru", lines=["quit"])
+    proc = play_here("--bots", "human,greedy", "--seed", "5", "--lang", "ru", lines=["quit"])
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "раунд 1 из 12" in out and RU["seat.options"] in out  # the seat in Russian
     assert "место 1 (greedy)" in out and "место 2" not in out  # two seats: the names of --bots
-    wrong = play("--players", "3", "--bots", "human,greedy", lines=["quit"])
+    wrong = play_here("--players", "3", "--bots", "human,greedy", lines=["quit"])
     assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1 and "--players 3 disagrees with --bots" in wrong.stderr
 
 

@@ -5,10 +5,7 @@ other languages"; docs/rules.md, "The card manifest")."""
 from __future__ import annotations
 
 import json
-import os
 import string
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +18,7 @@ from dreamhome.errors import RulesError
 from dreamhome.house import load_house
 from dreamhome.render.house_svg import house_svg
 from dreamhome.ruleset import Ruleset
-from tests.helpers.cli import run_here
+from tests.helpers.cli import Ran, run_here
 from tests.helpers.paths import EXAMPLES
 
 EXAMPLE = str(EXAMPLES / "rulebook_example.json")
@@ -281,9 +278,10 @@ def test_lang_ru_score_prints_the_russian_names() -> None:
     assert "roofs: red*, red, blue, green" in english.stdout and "Гостиная" not in english.stdout
 
 
-def _run_env(env_lang: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {"COLUMNS": "160", "PATH": "/usr/bin:/bin", "HOME": "/tmp", i18n.ENV_VAR: env_lang}
-    return subprocess.run([sys.executable, "-m", "dreamhome", *args], capture_output=True, text=True, env=env, cwd=os.getcwd())
+def _run_env(env_lang: str, *args: str) -> Ran:
+    """`dreamhome ARGS…` with DREAMHOME_LANG set, in this process (tests/helpers/cli.run_here: the
+    environment is the command's own, as in a fresh process; the variable is read when it runs)."""
+    return run_here(*args, env={i18n.ENV_VAR: env_lang})
 
 
 def test_lang_comes_from_the_environment_and_the_option_wins() -> None:

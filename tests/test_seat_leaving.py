@@ -24,6 +24,7 @@ from dreamhome.game.record import load_record
 from dreamhome.game.state import GameState
 from dreamhome.players.playing import make_seats, resume_record
 from dreamhome.terminal.seat import HumanGame
+from tests.helpers.cli import Ran, run_here
 from tests.helpers.rules import compiled
 
 BOTS = ("human", "greedy")
@@ -107,14 +108,8 @@ def test_the_command_line_saves_at_an_end_game_prompt_and_leaves_at_its_end_of_i
     assert proc.returncode == 2 and "end of input" in proc.stderr, proc.stderr
 
 
-def run_with_input(args: list[str], lines: list[str]):
-    import subprocess
-    import sys
-
-    return subprocess.run(
-        [sys.executable, "-m", "dreamhome", *args],
-        input="".join(f"{line}\n" for line in lines),
-        capture_output=True,
-        text=True,
-        env={"COLUMNS": "160", "PATH": "/usr/bin:/bin", "HOME": "/tmp"},
-    )
+def run_with_input(args: list[str], lines: list[str]) -> Ran:
+    """`dreamhome ARGS…` fed `lines` on stdin, in this process through the user's entry point
+    (tests/helpers/cli.run_here: its exit statuses and one-line errors; stdin ends where the
+    lines end, as a pipe's does)."""
+    return run_here(*args, input="".join(f"{line}\n" for line in lines))
