@@ -11,6 +11,7 @@ import pytest
 
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.game.record import GameResult
+from dreamhome.game.state import GameState
 from dreamhome.players.playing import play_game
 from dreamhome.render.replay_page import replay_html
 from dreamhome.ruleset import Ruleset
@@ -72,16 +73,23 @@ def test_the_page_words_are_in_its_language(record: dict) -> None:
     assert game["events"][0].startswith("раунд 1: ")
 
 
+@pytest.fixture(scope="module")
+def three_player_game() -> GameState:
+    """A seeded 3-player game of the base rules with an end game, played once for the four
+    languages' cases (its solver seat is the case's cost)."""
+    return play_game(compile_rules(), 3, ["greedy", "solver", "greedy"], 4).state
+
+
+@pytest.mark.xdist_group("test_lang_replay_end_game")  # one worker plays the fixture's game
 @pytest.mark.parametrize("lang", ["en", "fr", "ru", "hu"])
-def test_the_end_game_is_never_a_round_past_the_last(lang: str) -> None:
+def test_the_end_game_is_never_a_round_past_the_last(three_player_game: GameState, lang: str) -> None:
     """Issue 22 ("no 'round 13 of 12'"): END-ORDER's decisions and the final scores, which the
     engine counts in the round after the last, are said "end game"; every other event by its round."""
     from dreamhome import i18n
     from dreamhome.render.event_text import event_text
 
-    rules = compile_rules()
-    state = play_game(rules, 3, ["greedy", "solver", "greedy"], 4).state
-    last = rules.game.rounds
+    state = three_player_game
+    last = state.rules.game.rounds
     end = i18n.text("event.when.end", lang)
     said = [(e, event_text(state, e, "x", lang)) for e in state.events]
     assert any(e["round"] > last for e, _ in said)  # the game has an end game to say

@@ -23,6 +23,7 @@ from dreamhome.game.actions import PlaceRoom
 from dreamhome.game.record import GameResult, write_record
 from dreamhome.game.state import GameState
 from dreamhome.players.evaluation import evaluate
+from dreamhome.players.lookahead import MIN_WORK
 from dreamhome.players.playing import play_game
 from dreamhome.players.roster import make_bot
 from dreamhome.review import review_record
@@ -34,11 +35,12 @@ from dreamhome.scoring import score_total
 
 # Each module fixture is computed once, by the one worker (pytest --dist loadgroup, pyproject.toml)
 # that runs the tests reading it: the three reviewed games (`batch`), the hard bot's reviewed game
-# (`hard_batch`) and the planted game's review each have a group of their own, so two workers
-# compute them side by side rather than one worker in a row.
+# (`hard_batch`), the planted game's review and the golden kids game's review (`kids_v2`) each
+# have a group of their own, so two workers compute them side by side rather than one in a row.
 BATCH = pytest.mark.xdist_group("test_review_batch")
 HARD = pytest.mark.xdist_group("test_review_hard")
 PLANTED = pytest.mark.xdist_group("test_review_planted")
+KIDS = pytest.mark.xdist_group("test_review_kids")
 
 GAMES = 3  # seeds 0-2: each a 4-player review, the module's costliest fixture
 SEATS = ["random", "greedy", "solver", "greedy"]
@@ -175,10 +177,25 @@ def test_a_planted_face_down_placement_is_found(planted: tuple[dict, int, int], 
     assert d.best_action != d.chosen_action
 
 
-@PLANTED
-def test_the_same_record_gives_the_same_review(planted: tuple[dict, int, int], planted_review: GameReview) -> None:
-    again = review_record(json.loads(json.dumps(planted[0])), "planted").to_json()
-    assert again == planted_review.to_json()
+@pytest.fixture(scope="module")
+def kids_v2() -> tuple[dict, dict]:
+    """The golden 2-player game of the kids variant (record/2) and its review at MIN_WORK, the
+    least work a solve gets: the two tests reading it compare reviews of one game with each
+    other, which holds at any work, so they need not pay the default work's solves."""
+    from dreamhome.game.record import load_record
+    from tests.helpers.paths import ROOT
+
+    record = load_record(ROOT / "tests" / "golden" / "two_players_kids.v2.json")
+    return record, review_record(json.loads(json.dumps(record)), "v2", work=MIN_WORK).to_json()
+
+
+@KIDS
+def test_the_same_record_gives_the_same_review(kids_v2: tuple[dict, dict]) -> None:
+    """The record reviewed again, from a copy of its own, gives the same review: every value,
+    every mark (a whole 2-player game, its end game too)."""
+    record, first = kids_v2
+    again = review_record(json.loads(json.dumps(record)), "v2", work=MIN_WORK).to_json()
+    assert again == first
 
 
 def test_evaluate_refuses_an_illegal_action(base: Ruleset) -> None:
@@ -230,14 +247,16 @@ def test_the_best_option_chosen_loses_nothing(base: Ruleset, seed: int, depth: i
     assert mark(again.loss, again.options) in ("best", None)
 
 
-def test_a_record1_is_reviewed_as_its_record2() -> None:
+@KIDS
+def test_a_record1_is_reviewed_as_its_record2(kids_v2: tuple[dict, dict]) -> None:
     """record/1 named its actions after the base game's cards; the review reads the replay's own
-    events, so the old record and its record/2 twin get the same review."""
+    events, so the old record and its record/2 twin get the same review (both at MIN_WORK: the
+    two reviews are compared with each other, not with a value)."""
     from dreamhome.game.record import load_record
     from tests.helpers.paths import ROOT
 
-    old = review_record(load_record(ROOT / "tests" / "golden" / "two_players_kids.json"), "v1").to_json()
-    new = review_record(load_record(ROOT / "tests" / "golden" / "two_players_kids.v2.json"), "v2").to_json()
+    old = review_record(load_record(ROOT / "tests" / "golden" / "two_players_kids.json"), "v1", work=MIN_WORK).to_json()
+    new = kids_v2[1]
     assert old["players"] == new["players"]
     assert [(d["chosen"], d["loss"], d["mark"]) for d in old["decisions"]] == [
         (d["chosen"], d["loss"], d["mark"]) for d in new["decisions"]

@@ -11,8 +11,8 @@ import pytest
 
 from dreamhome.game.record import write_record
 from dreamhome.players.playing import play_game
-from dreamhome.ruleset import Ruleset
 from tests.helpers.cli import run_here
+from tests.helpers.review_games import short_rules, short_rules_file
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -20,6 +20,11 @@ WORK = "0.02"
 """`analyze --work`: each solve's deterministic time in these tests of the command's outputs and
 formats (the review's own numbers at its default work: tests/test_review.py, and the README's
 `analyze` in tests/test_readme.py)."""
+
+ROUNDS = 3
+"""The games reviewed here have 3 rounds (tests/helpers/review_games.py): each has its rounds'
+decisions, its end game and a marked decision, and its review costs a fifth of a 12-round game's.
+The commands read a record's rules from the record, so a short game is a record like any other."""
 
 
 def _validator():
@@ -32,10 +37,12 @@ def _validator():
 
 
 @pytest.fixture(scope="module")
-def records(base: Ruleset, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two short seeded games (ROUNDS) of the greedy and the solver bot, as record files."""
     folder = tmp_path_factory.mktemp("games")
-    write_record(play_game(base, 2, ["greedy", "solver"], 4), folder / "a.json")
-    write_record(play_game(base, 2, ["solver", "greedy"], 5), folder / "b.json")
+    rules = short_rules(ROUNDS)
+    write_record(play_game(rules, 2, ["greedy", "solver"], 4), folder / "a.json")
+    write_record(play_game(rules, 2, ["solver", "greedy"], 5), folder / "b.json")
     return folder
 
 
@@ -63,6 +70,7 @@ def test_analyze_json_validates_and_replay_still_verifies(records: Path, tmp_pat
     assert 'id="review-chart"' in page and "<polyline" in page
     assert "Content-Security-Policy" in page
     marked = [d for d in data["decisions"] if d["mark"] not in (None, "best")]
+    assert marked  # the page's annotation is read on at least one marked decision
     for d in marked:
         assert f"— {d['mark']}: −{d['loss']:g}" in page
 
@@ -126,15 +134,16 @@ def test_review_md_python_example_runs() -> None:
     assert "<svg" in str(namespace["page"]) and namespace["worst"]
 
 
-def test_a_finished_game_with_a_person_at_the_table_is_reviewed(base: Ruleset) -> None:
+def test_a_finished_game_with_a_person_at_the_table_is_reviewed() -> None:
     """The hooks the terminal seat and the browser table call at a game's end (a person's seat
-    is named "human" in the record): summary lines in the person's language, the annotated page."""
+    is named "human" in the record): summary lines in the person's language, the annotated page
+    (a short game, ROUNDS: the hooks' texts and markup are read, not the review's numbers)."""
     from dreamhome.game.record import GameResult
     from dreamhome.render.review_page import review_html
     from dreamhome.render.review_text import summary_lines
     from dreamhome.review import review_game
 
-    played = play_game(base, 2, ["greedy", "solver"], 8)
+    played = play_game(short_rules(ROUNDS), 2, ["greedy", "solver"], 4)
     result = GameResult(played.state, ("human", "<b>x</b>"))  # a hostile name stays text
     # Once, at WORK (the hooks' texts and markup are read here, not the review's numbers): the
     # terminal seat prints its summary, the table draws its page.
@@ -150,13 +159,15 @@ def test_a_whatifs_games_are_reviewed_from_its_folder(tmp_path: Path) -> None:
     """Issue 23, batch: `whatif --records` keeps each game's record beside the experiment (the
     numbers the same as without), and `analyze OUT` reviews them, each record the game its seed
     plays; a what-if folder without records is one line and exit 2."""
-    from dreamhome import compile_rules
     from dreamhome.game.record import GameResult, load_record
 
     plain, kept = tmp_path / "plain", tmp_path / "kept"
-    # Greedy and random bots (no look-ahead: the games cost nothing beside their reviews), and the
+    # Greedy and random bots (no look-ahead: the games cost nothing beside their reviews), short
+    # games (ROUNDS, the rules in use by `--rules`, its `kids` variant the base file's) and the
     # reviews at WORK: this test is about the folder's plumbing, not the numbers.
-    args = ["whatif", "base", "kids", "--games", "2", "--players", "2", "--bots", "greedy,random", "--seed", "40"]
+    rules_file = short_rules_file(tmp_path, ROUNDS)
+    args = ["--rules", rules_file, "whatif", "base", "kids", "--games", "2", "--players", "2", "--bots", "greedy,random"]
+    args += ["--seed", "40"]
     assert run_here(*args, "--executor", "local", "--chunk", "1", "--out", plain).returncode == 0
     assert (
         run_here(*args, "--executor", "processes", "--workers", "2", "--chunk", "1", "--out", kept, "--records").returncode == 0
@@ -164,8 +175,7 @@ def test_a_whatifs_games_are_reviewed_from_its_folder(tmp_path: Path) -> None:
     assert json.loads((plain / "results.json").read_text()) == json.loads((kept / "results.json").read_text())
     files = sorted(p.name for p in (kept / "records").iterdir())
     assert files == [f"ruleset{r}-game{g:07d}.json" for r in (0, 1) for g in (0, 1)]
-    base = compile_rules()
-    same = GameResult(play_game(base, 2, ["greedy", "random"], 41).state, ("greedy", "random")).record()
+    same = GameResult(play_game(short_rules(ROUNDS), 2, ["greedy", "random"], 41).state, ("greedy", "random")).record()
     assert load_record(kept / "records" / "ruleset0-game0000001.json")["events"] == same["events"]
     proc = run_here("analyze", kept, "--json", "--work", WORK)
     assert proc.returncode == 0, proc.stderr
