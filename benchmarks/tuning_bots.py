@@ -32,6 +32,7 @@ from dreamhome.game.observation import Observation
 from dreamhome.game.state import Resource
 from dreamhome.house import House
 from dreamhome.players.bots import GreedyBot, SolverBot, plan_key
+from dreamhome.players.hard_bot import HardBot
 from dreamhome.players.lookahead import MEDIUM
 from dreamhome.scoring import rooms_of, score_total
 from dreamhome.solver.place import Take
@@ -552,3 +553,43 @@ if __name__ == "__main__":
         raise SystemExit("usage: python benchmarks/tuning_bots.py --check  (the variants are seated by bench_strength.py)")
     sys.path.insert(0, str(Path(__file__).resolve().parent))  # `tuning_bots:Class` names this module
     check()
+
+
+def _outlook_max(bot: SolverBot, rules: Any, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
+    """The roof outlook before issue 31: the best way to finish the roof, each discounted by
+    `roof_odds` per missing card, with no floor for the roof the held cards already make."""
+    t = rules.tables
+    size = t.roof_size
+    count = [0] * t.n_roof_colours
+    wins = [0] * t.n_roof_colours
+    for colour, window in roofs:
+        count[colour] += 1
+        wins[colour] += bool(window)
+    best = 0.0
+    for c in range(t.n_roof_colours):
+        need = max(0, size - count[c])
+        if need <= rounds_left:
+            best = max(best, (t.roof_uniform + t.roof_window * min(size, wins[c])) * bot.roof_odds**need)
+    need = max(0, size - len(roofs))
+    if need <= rounds_left:
+        best = max(best, (t.roof_mixed + t.roof_window * min(size, sum(wins))) * bot.roof_odds**need)
+    return best
+
+
+class MediumOutlookMax(SolverBot):
+    """Issue 31: the medium (solver) bot as it was, its roof outlook without the floor of a
+    complete roof (`_outlook_max`); named as the solver bot, so its random stream is the same."""
+
+    name = "solver"
+
+    def _roof_outlook(self, rules: Any, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
+        return _outlook_max(self, rules, roofs, rounds_left)
+
+
+class HardOutlookMax(HardBot):
+    """Issue 31: the hard bot as it was (`MediumOutlookMax`'s roof outlook); named as the hard bot."""
+
+    name = "hard"
+
+    def _roof_outlook(self, rules: Any, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
+        return _outlook_max(self, rules, roofs, rounds_left)

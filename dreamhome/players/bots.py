@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from dreamhome.engine.placement import Placement, legal_placements
+from dreamhome.engine.roof import best_roof_points
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
     END_ACTIONS,
@@ -247,9 +248,15 @@ class SolverBot(GreedyBot):
         return self._roof_outlook(rules, roofs + [card], rounds_left) - self._roof_outlook(rules, roofs, rounds_left)
 
     def _roof_outlook(self, rules: Ruleset, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
-        """SCORE-ROOF as it may still end: for each way to finish the roof (all one colour, or
-        mixed), its points with the windows held, discounted by `roof_odds` for every card still
-        missing (none if more are missing than rounds are left); the best of them."""
+        """SCORE-ROOF as it may still end: the roof the held cards already make (`secured`: the
+        best choice of 4 of them, 0 with fewer) plus the best still-open way to finish it better
+        (all one colour, or mixed), its gain over `secured` discounted by `roof_odds` for every
+        card still missing (none if more are missing than rounds are left). The player chooses 4
+        of its roof cards (SCORE-ROOF), so a card more never takes points away: a complete roof
+        is kept while a better one is hoped for (the bot had taken the best discounted way
+        alone, which valued a fourth card that completes a mixed roof at nothing while a
+        one-colour roof was still hoped for: seed 60's hard seat lost 11 points by the review
+        on four such column choices, issue 31)."""
         t = rules.tables
         size = t.roof_size
         count = [0] * t.n_roof_colours
@@ -257,15 +264,16 @@ class SolverBot(GreedyBot):
         for colour, window in roofs:
             count[colour] += 1
             wins[colour] += bool(window)
-        best = 0.0
+        secured = float(best_roof_points(rules, roofs))
+        hope = 0.0
         for c in range(t.n_roof_colours):
             need = max(0, size - count[c])
             if need <= rounds_left:
-                best = max(best, (t.roof_uniform + t.roof_window * min(size, wins[c])) * self.roof_odds**need)
+                hope = max(hope, (t.roof_uniform + t.roof_window * min(size, wins[c]) - secured) * self.roof_odds**need)
         need = max(0, size - len(roofs))
         if need <= rounds_left:
-            best = max(best, (t.roof_mixed + t.roof_window * min(size, sum(wins))) * self.roof_odds**need)
-        return best
+            hope = max(hope, (t.roof_mixed + t.roof_window * min(size, sum(wins)) - secured) * self.roof_odds**need)
+        return secured + hope
 
     def _end_game(self, obs: Observation, legal: list[Action]) -> Action:
         """END-ORDER: the plan of `best_final_score`, as the game's actions, in order."""
