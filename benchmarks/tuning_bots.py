@@ -593,3 +593,16 @@ class HardOutlookMax(HardBot):
 
     def _roof_outlook(self, rules: Any, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
         return _outlook_max(self, rules, roofs, rounds_left)
+
+
+class HardRoofAsReview(HardBot):
+    """Issue 31: the hard bot valuing a roof card as the review's look-ahead reads it, only by the
+    roof the held cards make now (SCORE-ROOF: 0 with fewer than 4; the review's completion has no
+    resource cards to come), no hope of a roof still to finish; named as the hard bot."""
+
+    name = "hard"
+
+    def _roof_outlook(self, rules: Any, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
+        from dreamhome.engine.roof import best_roof_points
+
+        return float(best_roof_points(rules, roofs))
