@@ -9,6 +9,7 @@ seat, so the same seed gives the same game.
 from __future__ import annotations
 
 import importlib
+import random
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +17,6 @@ from dreamhome.engine.placement import Placement, legal_placements
 from dreamhome.engine.roof import best_roof_points
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
-    END_ACTIONS,
     Action,
     EndTurn,
     PlaceRoom,
@@ -28,7 +28,16 @@ from dreamhome.game.state import Resource
 from dreamhome.house import House
 from dreamhome.players.bot import Bot
 from dreamhome.players.greedy import GreedyBot, RandomBot, placement_of
-from dreamhome.players.lookahead import MEDIUM, Settings, end_action, rounds_house, unseen_pool, without
+from dreamhome.players.lookahead import (
+    MEDIUM,
+    Settings,
+    best_index,
+    end_action,
+    option_values,
+    rounds_house,
+    unseen_pool,
+    without,
+)
 from dreamhome.ruleset import Ruleset
 from dreamhome.seeds import check_seed
 
@@ -122,16 +131,30 @@ class SolverBot(GreedyBot):
         if legal and all(isinstance(a, PlaceRoom) for a in legal):
             return self._best_placement(obs, legal)
         if any(isinstance(a, TakeColumn) for a in legal):
-            # TOOL-TIMING: an end-game effect usable before the take is played when it gains now.
-            uses = [a for a in legal if isinstance(a, END_ACTIONS)]
-            if uses:
-                value, use = max(((self._value(obs, a), -i), a) for i, a in enumerate(uses))
-                if value[0] > 0:
-                    return use
-            return self._best_column(obs, legal)
+            use = self._best_use(obs, legal)
+            return use if use is not None else self._best_column(obs, legal)
         if len(legal) > 1 and all(isinstance(a, PlaceToken) for a in legal):
             return self._best_token(obs, legal)
         return super().choose(obs, legal)
+
+    def _best_use(self, obs: Observation, legal: list[Action]) -> Action | None:
+        """TOOL-TIMING: a use before the take (a tool's swap with the track, TOOL-DRILL, or
+        between columns, TOOL-MIXER; an end-game effect a card allows now) when the look-ahead
+        values the position after it above every take: `lookahead.option_values` with the bot's
+        settings, the review's own reading (after a use, the best take still to make), so the
+        bot plays the use the review would call best. The bot had played an end-game effect
+        only when it scored at once (the greedy value) and a track tool never: the medium seat
+        of seed 1 (hard, solver, greedy, greedy rotated) lost 4 points by the review twice on a
+        drill swap its completion wanted (issue 31). None: take a column. The look-ahead reads
+        the observation only; the sampled state's deck order is never read (SEE-1)."""
+        uses = [a for a in legal if not isinstance(a, TakeColumn)]
+        if not uses:
+            return None
+        state = obs.sample_state(random.Random(0))
+        options = state.legal_actions()
+        best = best_index(option_values(state, self.settings))
+        chosen = options[best] if best is not None else None
+        return chosen if chosen in uses else None
 
     def _best_token(self, obs: Observation, legal: list[Action]) -> Action:
         """The token on the card whose room leaves the best completion (a token closes its room,
