@@ -33,6 +33,7 @@ from dreamhome.players.lookahead import (
     Settings,
     best_index,
     end_action,
+    leaf,
     option_values,
     rounds_house,
     unseen_pool,
@@ -139,22 +140,31 @@ class SolverBot(GreedyBot):
 
     def _best_use(self, obs: Observation, legal: list[Action]) -> Action | None:
         """TOOL-TIMING: a use before the take (a tool's swap with the track, TOOL-DRILL, or
-        between columns, TOOL-MIXER; an end-game effect a card allows now) when the look-ahead
-        values the position after it above every take: `lookahead.option_values` with the bot's
-        settings, the review's own reading (after a use, the best take still to make), so the
-        bot plays the use the review would call best. The bot had played an end-game effect
-        only when it scored at once (the greedy value) and a track tool never: the medium seat
-        of seed 1 (hard, solver, greedy, greedy rotated) lost 4 points by the review twice on a
-        drill swap its completion wanted (issue 31). None: take a column. The look-ahead reads
+        between columns, TOOL-MIXER; an end-game effect a card allows now) that the look-ahead
+        values above taking a column now: the `USES` uses that gain most at once (the greedy
+        value, above 0) are each valued by `lookahead.option_values` with the bot's settings,
+        the review's own reading (after a use, the best take still to make), against
+        `lookahead.leaf` of the position as it is (the best take now, one solve). The bot had
+        played an end-game effect whenever it scored at once and a track tool never: the
+        medium seat of seed 1 (hard, solver, greedy, greedy rotated) lost 4 points by the
+        review twice on a drill swap its completion wanted (issue 31). Uses that gain nothing
+        at once (a swap of two track columns) are not valued: valuing every use at every take
+        made the bots' decisions four times as long. None: take a column. The look-ahead reads
         the observation only; the sampled state's deck order is never read (SEE-1)."""
-        uses = [a for a in legal if not isinstance(a, TakeColumn)]
-        if not uses:
+        gains = sorted(((self._value(obs, a), -i) for i, a in enumerate(legal) if not isinstance(a, TakeColumn)), reverse=True)
+        picked = [-i for gain, i in gains[:USES] if gain > 0]
+        if not picked:
             return None
         state = obs.sample_state(random.Random(0))
-        options = state.legal_actions()
-        best = best_index(option_values(state, self.settings))
-        chosen = options[best] if best is not None else None
-        return chosen if chosen in uses else None
+        values = option_values(state, self.settings, picked)
+        best = best_index(values)
+        if best is None or values[best] is None:
+            return None
+        now = leaf(state, obs.me, self.settings.per_option(len(picked)))
+        top = values[best]
+        assert top is not None
+        chosen = state.legal_actions()[best]
+        return chosen if top.ranking > now.value and chosen in legal else None
 
     def _best_token(self, obs: Observation, legal: list[Action]) -> Action:
         """The token on the card whose room leaves the best completion (a token closes its room,
@@ -320,5 +330,8 @@ def plan_key(house: House) -> House:
     with the column keeps the column's placement."""
     return replace(house, roofs=(), outside=())
 
+
+USES = 3
+"""The uses before a take the look-ahead values (`SolverBot._best_use`), those that gain most at once."""
 
 BOTS["solver"] = SolverBot
