@@ -27,11 +27,12 @@ from typing import Any
 
 from dreamhome.engine.placement import Placement, apply_placement, legal_placements
 from dreamhome.errors import DreamhomeError
-from dreamhome.game.actions import Action, PlaceRoom, TakeColumn
+from dreamhome.game.actions import END_ACTIONS, Action, PlaceRoom, TakeColumn
 from dreamhome.game.observation import Observation
 from dreamhome.game.state import Resource
 from dreamhome.house import House
 from dreamhome.players.bots import GreedyBot, SolverBot, plan_key
+from dreamhome.players.hard_bot import HardBot
 from dreamhome.players.lookahead import MEDIUM
 from dreamhome.scoring import rooms_of, score_total
 from dreamhome.solver.place import Take
@@ -552,3 +553,78 @@ if __name__ == "__main__":
         raise SystemExit("usage: python benchmarks/tuning_bots.py --check  (the variants are seated by bench_strength.py)")
     sys.path.insert(0, str(Path(__file__).resolve().parent))  # `tuning_bots:Class` names this module
     check()
+
+
+def _outlook_max(bot: SolverBot, rules: Any, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
+    """The roof outlook before issue 31: the best way to finish the roof, each discounted by
+    `roof_odds` per missing card, with no floor for the roof the held cards already make."""
+    t = rules.tables
+    size = t.roof_size
+    count = [0] * t.n_roof_colours
+    wins = [0] * t.n_roof_colours
+    for colour, window in roofs:
+        count[colour] += 1
+        wins[colour] += bool(window)
+    best = 0.0
+    for c in range(t.n_roof_colours):
+        need = max(0, size - count[c])
+        if need <= rounds_left:
+            best = max(best, (t.roof_uniform + t.roof_window * min(size, wins[c])) * bot.roof_odds**need)
+    need = max(0, size - len(roofs))
+    if need <= rounds_left:
+        best = max(best, (t.roof_mixed + t.roof_window * min(size, sum(wins))) * bot.roof_odds**need)
+    return best
+
+
+def _use_if_it_scores(bot: SolverBot, obs: Observation, legal: list[Action]) -> Action | None:
+    """The uses before a take before issue 31: an end-game effect only when it scores at once
+    (the greedy value), a track tool never."""
+    uses = [a for a in legal if isinstance(a, END_ACTIONS)]
+    if uses:
+        value, use = max(((bot._value(obs, a), -i), a) for i, a in enumerate(uses))
+        if value[0] > 0:
+            return use
+    return None
+
+
+class MediumOutlookMax(SolverBot):
+    """Issue 31: the medium (solver) bot as it was: its roof outlook without the floor of a
+    complete roof (`_outlook_max`), its uses before a take only when they score at once
+    (`_use_if_it_scores`); named as the solver bot, so its random stream is the same."""
+
+    name = "solver"
+
+    def _best_use(self, obs: Observation, legal: list[Action]) -> Action | None:
+        return _use_if_it_scores(self, obs, legal)
+
+    def _roof_outlook(self, rules: Any, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
+        return _outlook_max(self, rules, roofs, rounds_left)
+
+
+class HardOutlookMax(HardBot):
+    """Issue 31: the hard bot as it was (`MediumOutlookMax`'s roof outlook and uses); named as the hard bot."""
+
+    name = "hard"
+
+    def _best_use(self, obs: Observation, legal: list[Action]) -> Action | None:
+        return _use_if_it_scores(self, obs, legal)
+
+    def _roof_outlook(self, rules: Any, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
+        return _outlook_max(self, rules, roofs, rounds_left)
+
+
+class HardRoofAsReview(HardBot):
+    """Issue 31: the hard bot valuing a roof card as the review's look-ahead reads it, only by the
+    roof the held cards make now (SCORE-ROOF: 0 with fewer than 4; the review's completion has no
+    resource cards to come), no hope of a roof still to finish; otherwise the hard bot as it was
+    (its uses before a take as `HardOutlookMax`'s); named as the hard bot."""
+
+    name = "hard"
+
+    def _best_use(self, obs: Observation, legal: list[Action]) -> Action | None:
+        return _use_if_it_scores(self, obs, legal)
+
+    def _roof_outlook(self, rules: Any, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
+        from dreamhome.engine.roof import best_roof_points
+
+        return float(best_roof_points(rules, roofs))

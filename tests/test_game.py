@@ -231,8 +231,11 @@ def test_solver_bot_games_are_reproducible():
 
 def test_solver_bot_roof_outlook():
     """SCORE-ROOF as the solver bot values it: a card toward one colour is worth more the closer
-    the roof is to done, a card of another colour adds nothing to an all-one-colour roof, and a
-    roof that can no longer be finished is worth nothing."""
+    the roof is to done; a card of another colour that makes the fourth card secures the mixed
+    roof (the player chooses 4 cards, so a card more never takes points away), worth something
+    but less than the fourth of the colour (issue 31: it had been worth nothing while a
+    one-colour roof was hoped for, and seed 60's hard seat lost 11 points by the review on such
+    takes); a roof that can no longer be finished is worth nothing."""
     rules = RULESETS[()]
     bot = make_bot("solver", 1, 0)
     red, blue = rules.roof("red").index, rules.roof("blue").index
@@ -242,7 +245,11 @@ def test_solver_bot_roof_outlook():
     a_blue = outlook(rules, held + [(blue, False)], 5) - outlook(rules, held, 5)
     first_red = outlook(rules, [(red, False)], 5) - outlook(rules, [], 5)
     assert fourth_red > first_red > 0
-    assert a_blue == 0
+    assert fourth_red > a_blue > 0
+    two_each = [(red, False), (red, False), (blue, False)]
+    assert outlook(rules, two_each + [(blue, False)], 5) > outlook(rules, two_each, 5)  # seed 60's fourth card
+    mixed = rules.tables.roof_mixed
+    assert outlook(rules, held + [(blue, False)], 0) == mixed  # no round left: the mixed roof it makes
     assert outlook(rules, held + [(red, True)], 0) == rules.tables.roof_uniform + rules.tables.roof_window
     assert outlook(rules, [(red, False)], 2) == 0  # three more cards, two rounds left
 

@@ -9,13 +9,14 @@ seat, so the same seed gives the same game.
 from __future__ import annotations
 
 import importlib
+import random
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from dreamhome.engine.placement import Placement, legal_placements
+from dreamhome.engine.roof import best_roof_points
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
-    END_ACTIONS,
     Action,
     EndTurn,
     PlaceRoom,
@@ -27,7 +28,17 @@ from dreamhome.game.state import Resource
 from dreamhome.house import House
 from dreamhome.players.bot import Bot
 from dreamhome.players.greedy import GreedyBot, RandomBot, placement_of
-from dreamhome.players.lookahead import MEDIUM, Settings, end_action, rounds_house, unseen_pool, without
+from dreamhome.players.lookahead import (
+    MEDIUM,
+    Settings,
+    best_index,
+    end_action,
+    leaf,
+    option_values,
+    rounds_house,
+    unseen_pool,
+    without,
+)
 from dreamhome.ruleset import Ruleset
 from dreamhome.seeds import check_seed
 
@@ -121,16 +132,39 @@ class SolverBot(GreedyBot):
         if legal and all(isinstance(a, PlaceRoom) for a in legal):
             return self._best_placement(obs, legal)
         if any(isinstance(a, TakeColumn) for a in legal):
-            # TOOL-TIMING: an end-game effect usable before the take is played when it gains now.
-            uses = [a for a in legal if isinstance(a, END_ACTIONS)]
-            if uses:
-                value, use = max(((self._value(obs, a), -i), a) for i, a in enumerate(uses))
-                if value[0] > 0:
-                    return use
-            return self._best_column(obs, legal)
+            use = self._best_use(obs, legal)
+            return use if use is not None else self._best_column(obs, legal)
         if len(legal) > 1 and all(isinstance(a, PlaceToken) for a in legal):
             return self._best_token(obs, legal)
         return super().choose(obs, legal)
+
+    def _best_use(self, obs: Observation, legal: list[Action]) -> Action | None:
+        """TOOL-TIMING: a use before the take (a tool's swap with the track, TOOL-DRILL, or
+        between columns, TOOL-MIXER; an end-game effect a card allows now) that the look-ahead
+        values above taking a column now: the `USES` uses that gain most at once (the greedy
+        value, above 0) are each valued by `lookahead.option_values` with the bot's settings,
+        the review's own reading (after a use, the best take still to make), against
+        `lookahead.leaf` of the position as it is (the best take now, one solve). The bot had
+        played an end-game effect whenever it scored at once and a track tool never: the
+        medium seat of seed 1 (hard, solver, greedy, greedy rotated) lost 4 points by the
+        review twice on a drill swap its completion wanted (issue 31). Uses that gain nothing
+        at once (a swap of two track columns) are not valued: valuing every use at every take
+        made the bots' decisions four times as long. None: take a column. The look-ahead reads
+        the observation only; the sampled state's deck order is never read (SEE-1)."""
+        gains = sorted(((self._value(obs, a), -i) for i, a in enumerate(legal) if not isinstance(a, TakeColumn)), reverse=True)
+        picked = [-i for gain, i in gains[:USES] if gain > 0]
+        if not picked:
+            return None
+        state = obs.sample_state(random.Random(0))
+        values = option_values(state, self.settings, picked)
+        best = best_index(values)
+        if best is None or values[best] is None:
+            return None
+        now = leaf(state, obs.me, self.settings.per_option(len(picked)))
+        top = values[best]
+        assert top is not None
+        chosen = state.legal_actions()[best]
+        return chosen if top.ranking > now.value and chosen in legal else None
 
     def _best_token(self, obs: Observation, legal: list[Action]) -> Action:
         """The token on the card whose room leaves the best completion (a token closes its room,
@@ -247,9 +281,15 @@ class SolverBot(GreedyBot):
         return self._roof_outlook(rules, roofs + [card], rounds_left) - self._roof_outlook(rules, roofs, rounds_left)
 
     def _roof_outlook(self, rules: Ruleset, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
-        """SCORE-ROOF as it may still end: for each way to finish the roof (all one colour, or
-        mixed), its points with the windows held, discounted by `roof_odds` for every card still
-        missing (none if more are missing than rounds are left); the best of them."""
+        """SCORE-ROOF as it may still end: the roof the held cards already make (`secured`: the
+        best choice of 4 of them, 0 with fewer) plus the best still-open way to finish it better
+        (all one colour, or mixed), its gain over `secured` discounted by `roof_odds` for every
+        card still missing (none if more are missing than rounds are left). The player chooses 4
+        of its roof cards (SCORE-ROOF), so a card more never takes points away: a complete roof
+        is kept while a better one is hoped for (the bot had taken the best discounted way
+        alone, which valued a fourth card that completes a mixed roof at nothing while a
+        one-colour roof was still hoped for: seed 60's hard seat lost 11 points by the review
+        on four such column choices, issue 31)."""
         t = rules.tables
         size = t.roof_size
         count = [0] * t.n_roof_colours
@@ -257,15 +297,16 @@ class SolverBot(GreedyBot):
         for colour, window in roofs:
             count[colour] += 1
             wins[colour] += bool(window)
-        best = 0.0
+        secured = float(best_roof_points(rules, roofs))
+        hope = 0.0
         for c in range(t.n_roof_colours):
             need = max(0, size - count[c])
             if need <= rounds_left:
-                best = max(best, (t.roof_uniform + t.roof_window * min(size, wins[c])) * self.roof_odds**need)
+                hope = max(hope, (t.roof_uniform + t.roof_window * min(size, wins[c]) - secured) * self.roof_odds**need)
         need = max(0, size - len(roofs))
         if need <= rounds_left:
-            best = max(best, (t.roof_mixed + t.roof_window * min(size, sum(wins))) * self.roof_odds**need)
-        return best
+            hope = max(hope, (t.roof_mixed + t.roof_window * min(size, sum(wins)) - secured) * self.roof_odds**need)
+        return secured + hope
 
     def _end_game(self, obs: Observation, legal: list[Action]) -> Action:
         """END-ORDER: the plan of `best_final_score`, as the game's actions, in order."""
@@ -289,5 +330,8 @@ def plan_key(house: House) -> House:
     with the column keeps the column's placement."""
     return replace(house, roofs=(), outside=())
 
+
+USES = 3
+"""The uses before a take the look-ahead values (`SolverBot._best_use`), those that gain most at once."""
 
 BOTS["solver"] = SolverBot
