@@ -4,8 +4,8 @@ seconds rather than a 12-round game's half minute. A test of the review's own nu
 levels, the ordering, a planted error) reviews whole games instead (tests/test_review.py).
 
 A short game's houses end with open spaces: where a solver seat holds an end-game swap helper,
-its plan refuses the unfinished house (seed 8 of greedy against solver in 3 rounds does), so the
-seeds used with a solver seat are ones whose games end."""
+its plan refuses the unfinished house and the seat ends its turn (seed 8 of greedy against solver
+in 3 rounds, tests/test_short_games.py)."""
 
 from __future__ import annotations
 
