@@ -244,6 +244,6 @@ def score_house(rules: Ruleset, house: House) -> Score:
         text = f"roof of {rs.size} ({colours}) — {kind}, windows {windows} × {rs.window}"
         lines.append(ScoreLine("roof", roof_points, text, (), key, args))
     elif house.roofs:
-        text = f"roof: {len(house.roofs)} card(s), fewer than {rs.size}"
+        text = f"roof: {len(house.roofs)} of {rs.size} cards"
         lines.append(ScoreLine("roof", 0, text, (), "line.roof.short", (("count", len(house.roofs)), ("size", rs.size))))
     return Score(tuple(lines), tuple(choice))

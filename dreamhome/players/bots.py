@@ -147,7 +147,7 @@ class SolverBot(GreedyBot):
         `lookahead.leaf` of the position as it is (the best take now, one solve). The bot had
         played an end-game effect whenever it scored at once and a track tool never: the
         medium seat of seed 1 (hard, solver, greedy, greedy rotated) lost 4 points by the
-        review twice on a drill swap its completion wanted (issue 31). Uses that gain nothing
+        review twice on a swap with the track its completion wanted (issue 31). Uses that gain nothing
         at once (a swap of two track columns) are not valued: valuing every use at every take
         made the bots' decisions four times as long. None: take a column. The look-ahead reads
         the observation only; the sampled state's deck order is never read (SEE-1)."""

@@ -116,7 +116,7 @@ def signal_at(command: str, signum: int, moment: float, tmp: Path) -> list[str]:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    problems = [f"{command}: a traceback after {name} at {moment:.2f} s"] if "Traceback" in stderr else []
+    problems = [f"{command}: a traceback after {name} at {moment:.2f} s: {stderr[-1500:]}"] if "Traceback" in stderr else []
     if not (proc.returncode == 0 and may_finish):
         lines = [line for line in stderr.strip().splitlines() if not line.startswith(BANNERS)]
         if proc.returncode != 128 + signum or len(lines) != 1 or name not in lines[0]:
