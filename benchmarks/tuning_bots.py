@@ -548,13 +548,6 @@ def check() -> int:
     return len(names)
 
 
-if __name__ == "__main__":
-    if sys.argv[1:] != ["--check"]:
-        raise SystemExit("usage: python benchmarks/tuning_bots.py --check  (the variants are seated by bench_strength.py)")
-    sys.path.insert(0, str(Path(__file__).resolve().parent))  # `tuning_bots:Class` names this module
-    check()
-
-
 def _outlook_max(bot: SolverBot, rules: Any, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
     """The roof outlook before issue 31: the best way to finish the roof, each discounted by
     `roof_odds` per missing card, with no floor for the roof the held cards already make."""
@@ -628,3 +621,10 @@ class HardRoofAsReview(HardBot):
         from dreamhome.engine.roof import best_roof_points
 
         return float(best_roof_points(rules, roofs))
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--check"]:
+        raise SystemExit("usage: python benchmarks/tuning_bots.py --check  (the variants are seated by bench_strength.py)")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))  # `tuning_bots:Class` names this module
+    check()
