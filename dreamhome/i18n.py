@@ -194,12 +194,14 @@ def count_text(key: str, n: float, lang: str = DEFAULT_LANG, **args: object) -> 
     return text(f"{key}.{Locale.parse(check_lang(lang)).plural_form(operand)}", lang, n=shown, **args)
 
 
-def decimal_text(value: float, lang: str = DEFAULT_LANG) -> str:
-    """`value` with at most two decimals, in `lang`'s decimal format ("1.19", "1,19"): a player
-    reads numbers in their language's conventions (CLDR data through Babel)."""
+def decimal_text(value: float, lang: str = DEFAULT_LANG, fixed: int | None = None) -> str:
+    """`value` with at most two decimals, or exactly `fixed`, in `lang`'s decimal format ("1.19",
+    "1,19", "1 234,50"): a player reads numbers in their language's conventions (CLDR data
+    through Babel)."""
     from babel.numbers import format_decimal
 
-    return str(format_decimal(value, format="#,##0.##", locale=check_lang(lang)))
+    pattern = "#,##0.##" if fixed is None else "#,##0" + ("." + "0" * fixed if fixed > 0 else "")
+    return str(format_decimal(value, format=pattern, locale=check_lang(lang)))
 
 
 def text(key: str, lang: str = DEFAULT_LANG, **args: object) -> str:

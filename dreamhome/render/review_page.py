@@ -14,12 +14,10 @@ from __future__ import annotations
 import re
 from html import escape
 
-from dreamhome.game.actions import action_from_dict
 from dreamhome.i18n import DEFAULT_LANG
 from dreamhome.i18n import text as ui
-from dreamhome.render.action_text import describe
 from dreamhome.render.replay_page import replay_html, script_hash, seat_names
-from dreamhome.render.review_text import decision_line, mark_text, summary_lines
+from dreamhome.render.review_text import decision_line, mark_text, option_text, summary_lines
 from dreamhome.review.game import GameReview
 
 COLOURS = ("#2b7bb9", "#d9534f", "#5cb85c", "#f0ad4e", "#8e44ad", "#555555")
@@ -39,7 +37,7 @@ def _annotation(review: GameReview, index: int, lang: str) -> str:
         lang,
         mark=mark,
         loss=f"{d.loss:g}",
-        best=_said(review, d.index, d.best_action, lang),
+        best=option_text(review, d, d.best_action, lang),
         best_value=f"{d.best_value:g}",
         chosen_value=f"{d.chosen_value:g}",
     )
@@ -97,7 +95,7 @@ def chart_svg(review: GameReview, lang: str = DEFAULT_LANG) -> str:
                         lang,
                         seat=d.seat,
                         when=ui("review.when.end", lang) if d.phase == "end" else ui("review.when.round", lang, round=d.round),
-                        chosen=_said(review, d.index, d.chosen_action, lang),
+                        chosen=option_text(review, d, d.chosen_action, lang),
                         mark=ui(f"review.mark.{d.mark}", lang),
                         loss=f"{d.loss:g}",
                     )
@@ -113,12 +111,6 @@ def chart_svg(review: GameReview, lang: str = DEFAULT_LANG) -> str:
         )
     parts.append("</svg>")
     return "".join(parts)
-
-
-def _said(review: GameReview, index: int, action: dict, lang: str) -> str:
-    """A decision's option as the log says it in `lang` (cards by their names), never in the
-    engine's ids."""
-    return describe(review.walk.positions[index], action_from_dict(action), lang)
 
 
 def _who(review: GameReview, seat: int, bot: str) -> str:

@@ -29,9 +29,7 @@ def _num(value: float, lang: str = DEFAULT_LANG) -> str:
 
 def _fixed(value: float, lang: str = DEFAULT_LANG) -> str:
     """A value with exactly two decimals in `lang`'s format ("0.20", "0,20")."""
-    from babel.numbers import format_decimal
-
-    return str(format_decimal(value, format="#,##0.00", locale=lang))
+    return decimal_text(value, lang, fixed=2)
 
 
 def _signed(value: float, lang: str = DEFAULT_LANG) -> str:
@@ -85,17 +83,22 @@ def mark_text(d: Decision, lang: str = DEFAULT_LANG) -> str:
     return f"{mark} ({ui('review.by_margin', lang)})" if d.measure == "margin" else mark
 
 
+def option_text(review: GameReview, d: Decision, action: dict[str, Any], lang: str = DEFAULT_LANG) -> str:
+    """One of a decision's options as the log says it in `lang` (cards by their names), read in
+    the position before the decision, never in the engine's ids."""
+    return describe(review.walk.positions[d.index], action_from_dict(action), lang)
+
+
 def decision_line(review: GameReview, d: Decision, lang: str = DEFAULT_LANG) -> str:
     """A decision in `lang`: its round, the choice, the mark, the loss and the best option."""
-    before = review.walk.positions[d.index]
     return ui(
         "review.decision",
         lang,
         when=ui("review.when.end", lang) if d.phase == "end" else ui("review.when.round", lang, round=d.round),
-        chosen=describe(before, action_from_dict(d.chosen_action), lang),
+        chosen=option_text(review, d, d.chosen_action, lang),
         mark=mark_text(d, lang),
         loss=count_text("review.points_lost", round(d.loss, 2), lang),
-        best=describe(before, action_from_dict(d.best_action), lang),
+        best=option_text(review, d, d.best_action, lang),
         best_value=_num(d.best_value, lang),
         chosen_value=_num(d.chosen_value, lang),
     )
@@ -161,4 +164,4 @@ def batch_table(summary: dict[str, Any], lang: str = DEFAULT_LANG) -> list[Table
     return tables
 
 
-__all__ = ["batch_table", "decision_line", "players_table", "print_review", "summary_for_game", "summary_lines"]
+__all__ = ["batch_table", "decision_line", "option_text", "players_table", "print_review", "summary_for_game", "summary_lines"]

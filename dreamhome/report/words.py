@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from babel.numbers import format_decimal, format_percent
 
-from dreamhome.i18n import count_text, has_text, text
+from dreamhome.i18n import count_text, decimal_text, has_text, text
 
 
 def say(key: str, lang: str, **args: object) -> str:
@@ -41,10 +41,7 @@ def flag(name: str, lang: str) -> str:
 
 
 def number(value: float | int | None, lang: str, digits: int = 2) -> str:
-    if value is None:
-        return "—"
-    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
-    return format_decimal(value, format=pattern, locale=lang)
+    return "—" if value is None else decimal_text(value, lang, fixed=digits)
 
 
 def plain(value: float, lang: str) -> str:
