@@ -60,6 +60,7 @@ def test_one_round_base_max_holds_one_card():
     assert result.total < 37
 
 
+@pytest.mark.slow
 def test_base_game_max(base):
     """The base game's best house (recorded in docs/SOLVER.md with its proof time)."""
     result = best_house(base, workers=2)
@@ -136,6 +137,7 @@ def on_the_small_board(variant: str):
     return compile_rules(text=source + SMALL_BOARD, name=f"{variant}-small.dh")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", CATALOGUE)
 def test_catalogue_variant_search_on_the_full_board(variant):
     """Every catalogue variant on the full board: the search's house is legal and scores its total
@@ -149,6 +151,7 @@ def test_catalogue_variant_search_on_the_full_board(variant):
     assert_same_best(rules, cpsat_time_limit=120, cpsat=THOROUGH)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", CATALOGUE)
 def test_catalogue_variant_both_engines_on_a_small_board(variant):
     """Each catalogue variant's rules on the smallest board that keeps its rule: over the base
@@ -299,6 +302,7 @@ def assert_rows_read_alone(rules) -> None:
             assert rooms is not None and sum(room.points for room in rooms) == sig.score
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variants", [[], ["annex_bonus5"], ["kitchen3"], ["living_room4"], ["rounds10"]])
 def test_floor_signatures_match_every_row_read_alone(variants):
     assert_rows_read_alone(compile_rules(variants=variants))

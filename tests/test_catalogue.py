@@ -287,6 +287,7 @@ def _greedy_scores(variants: tuple[str, ...], players: int) -> tuple[int, ...]:
     return tuple(s for i in games for s in play_game(ruleset, players, ["greedy"] * players, 11 + i).scores())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_whatif_runs_on_every_variant(variant: str) -> None:
     """WHATIF_GAMES paired games in this process; each ruleset's mean is the mean of the games

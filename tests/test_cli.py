@@ -304,6 +304,7 @@ def test_lang_works_after_every_subcommand_that_takes_rules_after_it():
     assert run_here("--lang", "fr", "score", EXAMPLE, "--lang", "ru").stdout == before.stdout
 
 
+@pytest.mark.slow
 def test_a_terminal_game_ends_with_its_review(tmp_path):
     """Issue 23: the terminal seat prints the game review's summary at its end — each player's line
     as dreamhome.review says it for the recorded game, the person's seat named "you" — and

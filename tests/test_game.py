@@ -585,6 +585,7 @@ def mutations(doc, rng: random.Random, trials: int, skip: str):
         yield path, bad
 
 
+@pytest.mark.slow
 def test_damaged_records_and_states_fail_with_one_line_only():
     """Whatever part of a record or a saved state is damaged, the answer is a DreamhomeError of
     one line (or, by chance, a record that still replays), never a Python error."""

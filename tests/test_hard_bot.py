@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 import statistics
 
+import pytest
+
 from dreamhome.dsl.compiler import compile_rules
 from dreamhome.game.actions import SwapWithTrack, TakeColumn
 from dreamhome.game.state import GameState
@@ -47,6 +49,7 @@ def test_the_hard_bot_replays_its_games() -> None:
     assert _game(names, 41).events == _game(names, 41).events
 
 
+@pytest.mark.slow
 def test_the_hard_bot_beats_three_greedy_bots() -> None:
     """Seat-rotated 4-player games (8: each seat twice, seeds apart from the benchmark's): the hard
     bot's score less the greedy bots' mean, its 95% interval above 0 (the benchmark: +6.3 over 200

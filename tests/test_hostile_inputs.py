@@ -684,6 +684,7 @@ def test_fuzz_command_line(tmp_path_factory, template, values, out_choice):
     assert {p: digest(p) for p in protected} == protected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["search", "cpsat"])
 @pytest.mark.parametrize("seconds", ["1.5", "3"])
 def test_a_time_limited_max_never_trips_its_self_check(seconds, engine):

@@ -73,6 +73,7 @@ def test_page_is_self_contained(page):
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
 
 
+@pytest.mark.slow
 def test_browser_shows_the_right_round_player_and_scores(page, chromium):
     steps = expected_steps()
     for n in (0, 17, len(steps) // 2, len(steps) - 1):

@@ -339,6 +339,7 @@ def russian_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Ran, Path]:
     return play_here(*GAME, "--record", str(record), lines=OPENING + ["1"] * ANSWERS, lang="ru"), record
 
 
+@pytest.mark.slow
 def test_a_whole_game_in_russian_through_a_pipe(russian_game):
     """`dreamhome --lang ru play`: the same game as in English (the record is the engine's, in
     English), every line the person reads in Russian: labels, card names, options, errors, help."""

@@ -222,6 +222,7 @@ def test_sample_tolerates_no_crash() -> None:
 _sample: list[Outcome] = []
 
 
+@pytest.mark.slow
 @settings(
     max_examples=SAMPLE_FILES,
     derandomize=True,

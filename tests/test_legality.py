@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -77,6 +78,7 @@ def test_room_one_card_over_its_maximum_is_place_c(house, data):
     assert "PLACE-C" in rules_broken(BASE, house.place(cell, code))
 
 
+@pytest.mark.slow
 @settings(suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(legal_houses(BASE, full=True), st.data())
 def test_second_token_in_a_room_is_furn_one(house, data):

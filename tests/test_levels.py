@@ -90,6 +90,7 @@ def test_every_level_plays_and_replays_from_the_command_line(level: str, tmp_pat
     assert replayed.returncode == 0, replayed.stderr
 
 
+@pytest.mark.slow
 def test_every_level_sits_at_the_terminal(tmp_path: Path) -> None:
     """`play --bots human,LEVEL`: a person at the terminal (always option 1) plays a whole game
     against each level, and the record names the seats as given."""
@@ -129,6 +130,7 @@ def test_every_level_plays_a_what_if(tmp_path: Path) -> None:
     assert [r["games"] for r in results["rulesets"]] == [1]
 
 
+@pytest.mark.slow
 def test_the_levels_make_a_report_ladder(tmp_path: Path) -> None:
     """`report --bots easy,medium,hard`: the levels as the skill ladder, each rung played."""
     proc = run_here(
@@ -149,6 +151,7 @@ def test_medium_plays_the_solver_bots_game() -> None:
     assert a["scores"] == b["scores"] and a["houses"] == b["houses"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVEL_NAMES)
 def test_every_level_sits_at_the_browser_table(level: str, tmp_path: Path) -> None:
     """The web store takes each level for a seat, the options list it with a label in the
@@ -219,6 +222,7 @@ def test_the_easy_bot_is_deterministic_per_seed() -> None:
     assert events(21) == events(21)
 
 
+@pytest.mark.slow
 def test_the_easy_bot_sits_between_random_and_greedy() -> None:
     """Over 40 seeded 2-player games each, the easy bot's win rate is below one half against
     the greedy bot and above it against the random bot, the 95% intervals clear of each other

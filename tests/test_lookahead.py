@@ -71,6 +71,7 @@ def hinted(base: Ruleset) -> dict:
     return review_record(GameResult(final, ("hint", "random")).record(), "hinted", work=WORK).to_json()
 
 
+@pytest.mark.slow
 def test_a_seat_that_follows_every_hint_loses_nothing_by_the_review(hinted: dict) -> None:
     """Issue 31: the review marked the hint's own pick a mistake."""
     mine = [d for d in hinted["decisions"] if d["seat"] == 0]
@@ -79,6 +80,7 @@ def test_a_seat_that_follows_every_hint_loses_nothing_by_the_review(hinted: dict
     assert hinted["players"][0]["total_loss"] == 0 and hinted["players"][0]["accuracy"] == 1.0
 
 
+@pytest.mark.slow
 def test_the_hint_is_the_reviews_best_on_every_decision_of_a_bot_game(base: Ruleset) -> None:
     """On every decision of a seeded 2-player game (greedy against hard), the hint's pick is an
     option the review marks best, and the hint shows the review's values and proof flags for
@@ -133,6 +135,7 @@ def test_two_copies_of_a_role_one_spent_keep_one_use(base: Ruleset) -> None:
     assert all(len(after.of(r)) == len(before.of(r)) for r in END_ROLES if r != role)
 
 
+@pytest.mark.slow
 def test_following_the_end_game_hint_reaches_the_value_it_proved(base: Ruleset) -> None:
     """Issue 31: the end-game hint said 35, then "reaches 37" (proven), and the house ended on 33.
     Following the hint's pick through the end turn, every proven value it shows for its pick is
@@ -150,6 +153,7 @@ def test_following_the_end_game_hint_reaches_the_value_it_proved(base: Ruleset) 
     assert shown and all(value == final for value in shown), (shown, final)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [2, 9])
 def test_a_value_is_never_below_the_house_as_it_stands(base: Ruleset, seed: int) -> None:
     """Issue 31 found values below what the house after the move scores. The house keeps its

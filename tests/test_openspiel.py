@@ -44,6 +44,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not inst
 from dreamhome.openspiel.game import DreamHomeGame, DreamHomeState  # noqa: E402 - importing registers python_dream_home
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("params", [{"players": 2}, {"players": 3, "variant": "car"}, {"players": 4, "returns": "win"}])
 def test_openspiel_random_sim_test(params: dict) -> None:
     """OpenSpiel's own consistency check, with serialisation of game and state."""

@@ -53,6 +53,7 @@ def check_against_reference(rules, house):
     return result
 
 
+@pytest.mark.slow
 @settings(max_examples=80)
 @given(endgame_houses(BASE))
 def test_base_rules_match_reference(house):
@@ -65,6 +66,7 @@ def test_override_kitchen3_and_car_match_reference(house):
     check_against_reference(K3CAR, house)
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(endgame_houses(ORTHO))
 def test_orthogonal_adjacency_matches_reference(house):
@@ -99,6 +101,7 @@ def test_tables_and_cells_models_agree(house):
     assert tables.total == score_total(BASE, tables.house)
 
 
+@pytest.mark.slow
 def test_refused_proposals_stay_exact():
     """When the best final house of the relaxation has no legal order (END-ORDER, PLACE-CLOSED at
     the supplier's moment), the tables model cuts it, shows more rows and solves again: the
@@ -187,6 +190,7 @@ def test_supply_fits_is_the_supplier_s_own_test():
     assert checked > 1000 and refused > 50  # both answers were seen often
 
 
+@pytest.mark.slow
 def test_rows_no_order_reaches_are_dropped_without_loss():
     """END-SUPPLIER, END-ORDER: with a full room discard pile the tables drop many rows whose
     incoming card PLACE-CLOSED/MERGE refuses before and after the swap (end_tables._supply_order);

@@ -77,12 +77,22 @@ def test_install_commands_name_existing_extras() -> None:
         assert set(filter(None, (named.group(1) or "").split(","))) <= extras, command
 
 
-def test_the_test_command_is_the_one_ci_runs() -> None:
-    """The README's test command is what `.ci/run` runs last."""
+def test_the_test_commands_are_the_ones_ci_runs() -> None:
+    """The README's two test commands (the quick tier, the slow tier: issue 32) are what `.ci/run`
+    runs last, so CI holds every test of both."""
     tests = [c for c in _commands() if c[0] == "python"]
-    assert tests == [["python", "-m", "pytest", "-n", "auto"]]
+    assert tests == [["python", "-m", "pytest", "-n", "auto"], ["python", "-m", "pytest", "-n", "auto", "-m", "slow"]]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
-    assert ci[-1].strip() == "python -m pytest -n auto"
+    assert [line.strip() for line in ci[-2:]] == ["python -m pytest -n auto -m slow", "python -m pytest -n auto"]
+
+
+def test_the_quick_tier_leaves_out_only_the_slow_tier() -> None:
+    """The default run deselects the tests marked slow and nothing else; the marker is declared."""
+    import tomllib
+
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert "-m 'not slow'" in options["addopts"]
+    assert [m.split(":")[0] for m in options["markers"]] == ["slow"]
 
 
 def test_the_rules_file_shown_is_the_shipped_example() -> None:
@@ -99,6 +109,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return where
 
 
+@pytest.mark.slow
 def test_every_dreamhome_command_runs(workdir: Path) -> None:
     failures = []
     outputs: dict[str, str] = {}

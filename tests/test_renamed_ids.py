@@ -111,6 +111,7 @@ def test_same_scores_for_the_same_houses(renamed_dir):
             assert score_house(renamed, twin).total == score_house(base, house).total
 
 
+@pytest.mark.slow
 def test_same_best_house(renamed_dir):
     """`dreamhome max`: 68 under the base rules, whatever the cards are called."""
     from dreamhome.exact.best_house import best_house as search

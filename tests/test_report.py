@@ -27,6 +27,7 @@ def _document(plan, results):
     return build_document(plan, results, rulesets)
 
 
+@pytest.mark.slow
 def test_a_room_worth_20_points_ranks_first_and_a_card_with_count_0_is_absent(tmp_path):
     out = tmp_path / "mansion"
     proc = run_here("--rules", MANSION, "report", "--games", 30, "--players", 2, "--bots", "greedy", "--out", out, "--chunk", 15)
@@ -73,6 +74,7 @@ def _first_margin(result) -> float:
     return scores[first] - statistics.fmean(others)
 
 
+@pytest.mark.slow
 def test_the_kids_variant_moves_the_first_seat_as_its_paired_interval_says():
     """VAR-NODISCARD removes the 2–3 player discard (ROUND-1). The report's paired change of the
     first seat's edge, on the same seeds, must be what games played apart (the game driver,
@@ -100,6 +102,7 @@ def test_the_kids_variant_moves_the_first_seat_as_its_paired_interval_says():
         assert seats["positions"][0]["win_rate"]["rate"] == pytest.approx(first / games)
 
 
+@pytest.mark.slow
 def test_a_planted_three_player_ladder_comes_out_in_its_known_order():
     """random < easy < greedy (issue 35's check): on each rung of a 3-player ladder the weaker bot,
     in every seat in turn, wins less than an even 1/3 and a stronger seat more, by the intervals;
@@ -148,6 +151,7 @@ def _replayed_round_scores(rules, players: int, seed: int) -> list[list[int]]:
     return out
 
 
+@pytest.mark.slow
 def test_the_tension_figures_are_those_recomputed_from_the_stored_games(tmp_path):
     """Issue 35's check: margin, close, lead changes and the deciding round against a
     recomputation, written apart here, from the games the report stored; the stored scores at
@@ -189,6 +193,7 @@ def test_the_tension_figures_are_those_recomputed_from_the_stored_games(tmp_path
 SENSITIVE = Path(__file__).parent / "data" / "report_sensitivity.dh"
 
 
+@pytest.mark.slow
 def test_a_planted_dominating_assumed_value_ranks_first(tmp_path):
     """Issue 35's check: the mansion's count (25 points a copy, 2 copies, @assumed) moves the mean
     score far more than the birdhouse's point, so one of its steps ranks first, its interval clear

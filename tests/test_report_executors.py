@@ -17,6 +17,7 @@ def _document(plan, results):
     return build_document(plan, results, rulesets)
 
 
+@pytest.mark.slow
 def test_the_report_of_a_seed_is_identical_on_every_executor_and_worker_count(tmp_path):
     """Every kind of condition (self-play at 2 and 3 players, a ladder rung's rotations, each
     card type's restricted and always-take play), each in chunks of one game, gives the same
@@ -43,6 +44,7 @@ def test_the_report_of_a_seed_is_identical_on_every_executor_and_worker_count(tm
     assert _document(plan, run_plan(plan, None, executor_name="ray", workers=2)) == local
 
 
+@pytest.mark.slow
 def test_precision_plays_the_same_blocks_on_every_executor():
     from dreamhome.report.run import run_to_precision
 
@@ -55,6 +57,7 @@ def test_precision_plays_the_same_blocks_on_every_executor():
     assert doc["precision"]["reached"] and doc["vs"]["differences"]["seats"][0]["mean_score"]["n"] == doc["seats"][0]["games"]
 
 
+@pytest.mark.slow
 def test_the_sensitivity_and_the_catalogue_are_the_same_on_every_executor():
     """A row per catalogue variant the rules offer (issue 35's check), every base assumed value's
     steps varied or said why not, and the same document in process and in a pool."""

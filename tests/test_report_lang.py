@@ -85,6 +85,7 @@ def test_the_english_plots_say_the_english_words(monkeypatch, doc):
     assert _english(texts) >= {"win rate", "seat in turn order", "players", "over random", "tension", "room", "furnishing"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("lang", "words"),
     [

@@ -155,6 +155,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.slow
 def test_a_directory_holding_a_report_is_not_overwritten_without_resume(tmp_path):
     args = ("report", "--players", "2", "--bots", "greedy", "--games", "1", "--no-cards", "--out", tmp_path / "r")
     assert run_here(*args).returncode == 0
@@ -201,6 +202,7 @@ def test_restricted_play_has_its_unrestricted_games_whatever_the_ladder():
     assert len({c.key for c in conditions}) == len(conditions)
 
 
+@pytest.mark.slow
 def test_vs_without_cards_or_a_ladder_has_no_empty_table_and_lists_the_assumptions_once(tmp_path):
     """Issue 35: `--vs` with one bot and --no-cards left an empty plot, header-only tables and
     the assumptions twice."""
@@ -303,6 +305,7 @@ def test_the_games_needed_for_a_three_point_edge_have_the_power_they_claim():
     assert 1_850 <= games_needed(3) <= 2_000
 
 
+@pytest.mark.slow
 def test_precision_plays_on_until_the_first_seats_interval_is_as_narrow_as_asked(tmp_path):
     """Issue 35's check: `--precision W` stops once every first seat's interval is at most W wide,
     and not a block later: without its last block the interval (recounted here from the stored
@@ -389,6 +392,7 @@ def test_a_verdict_names_a_direction_only_when_its_interval_is_clear_of_the_line
     assert "plus souvent" in plus and "70,0" in plus  # French words, a decimal comma
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("lang", "title", "decimal"),
     [("ru", "Отчёт о балансе", ","), ("fr", "Rapport d'équilibre", ","), ("hu", "Egyensúlyjelentés", ",")],

@@ -71,6 +71,7 @@ def hard_batch(base: Ruleset, tmp_path_factory: pytest.TempPathFactory) -> list[
     return _reviewed(base, tmp_path_factory.mktemp("hard"), games)
 
 
+@pytest.mark.slow
 @BATCH
 def test_ordering_random_greedy_solver_with_intervals_apart(batch: list[dict]) -> None:
     by_bot = aggregate(batch)["by_bot"]
@@ -81,6 +82,7 @@ def test_ordering_random_greedy_solver_with_intervals_apart(batch: list[dict]) -
     assert random["accuracy"] < greedy["accuracy"] < solver["accuracy"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "bot",
     [
@@ -152,6 +154,7 @@ def planted_review(planted: tuple[dict, int, int]) -> GameReview:
     return review_record(planted[0], "planted")
 
 
+@pytest.mark.slow
 @PLANTED
 def test_a_planted_face_down_placement_is_found(planted: tuple[dict, int, int], planted_review: GameReview) -> None:
     _record, index, diff = planted
@@ -176,6 +179,7 @@ def kids_v2() -> tuple[dict, dict]:
     return record, review_record(json.loads(json.dumps(record)), "v2", work=MIN_WORK).to_json()
 
 
+@pytest.mark.slow
 @KIDS
 def test_the_same_record_gives_the_same_review(kids_v2: tuple[dict, dict]) -> None:
     """The record reviewed again, from a copy of its own, gives the same review: every value,
@@ -211,6 +215,7 @@ def test_review_of_an_unfinished_or_edited_record_is_one_error(base: Ruleset, tm
         review_record(record, "edited")
 
 
+@pytest.mark.slow
 @settings(max_examples=6)
 @given(seed=st.integers(0, 10_000), depth=st.integers(0, 60))
 def test_the_best_option_chosen_loses_nothing(base: Ruleset, seed: int, depth: int) -> None:
@@ -234,6 +239,7 @@ def test_the_best_option_chosen_loses_nothing(base: Ruleset, seed: int, depth: i
     assert mark(again.loss, again.options) in ("best", None)
 
 
+@pytest.mark.slow
 @KIDS
 def test_a_record1_is_reviewed_as_its_record2(kids_v2: tuple[dict, dict]) -> None:
     """record/1 named its actions after the base game's cards; the review reads the replay's own

@@ -46,6 +46,7 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_analyze_prints_the_table_and_the_summary(records: Path) -> None:
     proc = run_here("analyze", records / "a.json", "--work", WORK)
     assert proc.returncode == 0, proc.stderr
@@ -53,6 +54,7 @@ def test_analyze_prints_the_table_and_the_summary(records: Path) -> None:
     assert "player 0 (greedy)" in proc.stdout and "player 1 (solver)" in proc.stdout
 
 
+@pytest.mark.slow
 def test_analyze_json_validates_and_replay_still_verifies(records: Path, tmp_path: Path) -> None:
     path = records / "a.json"
     before = path.read_bytes()
@@ -75,6 +77,7 @@ def test_analyze_json_validates_and_replay_still_verifies(records: Path, tmp_pat
         assert f"— {d['mark']}: −{d['loss']:g}" in page
 
 
+@pytest.mark.slow
 def test_a_folder_is_summed_by_bot_and_seat(records: Path) -> None:
     proc = run_here("analyze", records, "--json", "--work", WORK)
     assert proc.returncode == 0, proc.stderr
@@ -122,6 +125,7 @@ def test_an_edited_record_is_refused(records: Path, tmp_path: Path) -> None:
     assert not (tmp_path / "out.html").exists()
 
 
+@pytest.mark.slow
 def test_review_md_python_example_runs() -> None:
     import re
 
@@ -134,6 +138,7 @@ def test_review_md_python_example_runs() -> None:
     assert "<svg" in str(namespace["page"]) and namespace["worst"]
 
 
+@pytest.mark.slow
 def test_a_finished_game_with_a_person_at_the_table_is_reviewed() -> None:
     """The hooks the terminal seat and the browser table call at a game's end (a person's seat
     is named "human" in the record): summary lines in the person's language, the annotated page
@@ -155,6 +160,7 @@ def test_a_finished_game_with_a_person_at_the_table_is_reviewed() -> None:
     assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
 
 
+@pytest.mark.slow
 def test_a_whatifs_games_are_reviewed_from_its_folder(tmp_path: Path) -> None:
     """Issue 23, batch: `whatif --records` keeps each game's record beside the experiment (the
     numbers the same as without), and `analyze OUT` reviews them, each record the game its seed

@@ -98,6 +98,7 @@ NAMES = st.text(st.characters(codec=None, exclude_characters="\x00"), min_size=1
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(NAMES)
 def test_any_name_is_refused_or_drawn_as_written(name):
@@ -278,6 +279,7 @@ def test_a_variant_name_used_as_a_path_is_refused(name):
     assert "is not a variant name" in info.value.diagnostics[0].message
 
 
+@pytest.mark.slow
 @given(st.text(min_size=1, max_size=20).filter(lambda s: not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", s)))
 def test_only_names_name_variants(name):
     with pytest.raises(RulesError) as info:

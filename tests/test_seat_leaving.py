@@ -15,6 +15,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
@@ -61,6 +62,7 @@ def _session(seed: int, stop_at: int, action: str, save_to: Path) -> tuple[Human
     return game, outcome.how, phases, lines
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 40), at=st.floats(0.0, 1.0), action=st.sampled_from(["save", "eof"]))
 @example(seed=0, at=0.999, action="save")  # seed 0's last prompts are the end game's (END-ORDER)
@@ -90,6 +92,7 @@ def _end_game_lines() -> tuple[int, list[str]]:
     raise AssertionError("no game of the first 40 seeds reaches an end-game prompt")
 
 
+@pytest.mark.slow
 def test_the_command_line_saves_at_an_end_game_prompt_and_leaves_at_its_end_of_input(tmp_path):
     """Item 11, as reported, through `dreamhome play`: at an end-game prompt `save FILE` writes
     the game (unfinished, resumable) and the end of the input is exit 2 with one line saying how

@@ -55,6 +55,7 @@ def _play(garbage: list[str]) -> tuple[Outcome, list[tuple[str, str]]]:
     return game.run(), said
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "line",
     ["²", "¹", "٣", "1" * 5000, "0", "-1", "+1", "1.0", "save a\x00b", "save -", "save -x", "save \x1b[31m", "\x00", "\udcff"],
@@ -88,6 +89,7 @@ def _safe(line: str) -> str:
     return line
 
 
+@pytest.mark.slow
 @settings(max_examples=30)  # each example is a whole game (about 0.2 s)
 @given(st.lists(st.text(max_size=30).map(_safe), min_size=1, max_size=8))
 def test_any_line_at_any_prompt_is_one_line_and_the_prompt_again(garbage):

@@ -108,6 +108,7 @@ def test_holding_a_drill_the_takes_come_first_and_the_uses_behind_one_entry():
     assert not any(option_text(state, a) in line for a in drills for line in shown)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [1, 5, -1])
 def test_the_entry_opens_the_uses_and_each_number_plays_the_use_it_names(k):
     state = _until(7, _holds_drill)
@@ -140,6 +141,7 @@ def test_back_closes_the_uses_and_the_numbers_are_the_takes_again():
 TOOL_VARIANTS = ["", "drill_twice", "handyman2", "more_tools", "mixer_round_start"]
 
 
+@pytest.mark.slow
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 4), variant=st.sampled_from(TOOL_VARIANTS))
 def test_a_menu_numbers_every_legal_action_once_on_any_position(seed, players, variant):
     """Menu.of partitions the legal actions of every decision of a game: the plain ones in
@@ -242,6 +244,7 @@ def hints():
     return [(state, hint(state, work=0.2)) for state in _positions()]
 
 
+@pytest.mark.slow
 def test_the_pick_always_carries_its_value(hints):
     for _state, h in hints:
         assert h.bot_choice is not None

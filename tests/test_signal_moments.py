@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from tests.helpers.signals import COMMANDS, LATEST, signal_at
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 @settings(max_examples=2, derandomize=True, deadline=None, database=None)
 @given(signum=st.sampled_from([signal.SIGINT, signal.SIGTERM]), moment=st.floats(0.0, LATEST))

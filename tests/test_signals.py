@@ -44,6 +44,7 @@ def _assert_interrupted(proc: subprocess.CompletedProcess[str], signum: int) -> 
     assert len(lines) == 1 and signal.Signals(signum).name in lines[0], proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.parametrize("after", [0.8, 2.0])
 def test_max_is_interrupted_not_cut_short(tmp_path, signum, after):
@@ -200,6 +201,7 @@ def test_slow_two():
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_stops_a_test_run_that_ran_a_command_in_process(tmp_path, signum):
     """SIGTERM (a CI's time-out) or Ctrl-C stops `pytest` within seconds, even after a test ran

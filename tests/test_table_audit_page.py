@@ -129,6 +129,7 @@ PTS_CLEAR = """sel => Array.from(document.querySelectorAll(sel)).filter(f => f.q
   return a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top; })"""
 
 
+@pytest.mark.slow
 def test_the_scaffolding_is_placed_on_the_board(site: dict[str, Any]) -> None:
     """Items 1 and 4: at `scaffold_before` the spaces framed on the board are exactly the
     engine's legal scaffold spaces (PLACE-SCAFFOLD), the scaffolding is shown under "Being placed"
@@ -165,6 +166,7 @@ def test_the_scaffolding_is_placed_on_the_board(site: dict[str, Any]) -> None:
     page.context.close()
 
 
+@pytest.mark.slow
 def test_the_end_screen_at_both_sizes(site: dict[str, Any]) -> None:
     """Items 2 and 3: the person's held furnishings with points are named by what they show
     (axe-core's label-content-name-mismatch, also run by name so the check holds whatever axe's
@@ -192,6 +194,7 @@ def test_the_end_screen_at_both_sizes(site: dict[str, Any]) -> None:
     page.context.close()
 
 
+@pytest.mark.slow
 def test_the_replay_and_the_review_fit_a_phone(site: dict[str, Any]) -> None:
     """Item 3: on the replay and the review page at 390 px, every house, the track and the
     chart (to its last label, the end game's) end within the window; nothing scrolls the page

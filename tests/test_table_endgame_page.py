@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from dreamhome import i18n
 from dreamhome.engine.endgame import ROOM_DISCARD_SWAP
 from dreamhome.game.actions import Action, SwapWithRoomDiscard, TakeColumn
@@ -169,6 +171,7 @@ class HeldHints:
         self.permits.release()
 
 
+@pytest.mark.slow
 def test_two_suppliers_are_used_by_clicking_the_pile(chromium: Any, tmp_path: Path) -> None:
     """The module's docstring: the end game's two swaps by clicks from a position made in process."""
     import httpx

@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from dreamhome import i18n
 from tests.helpers.table_browser import chromium_fixture, open_page, shared_chromium_fixture  # noqa: F401
 from tests.helpers.web import play_one, served, settle
@@ -180,6 +182,7 @@ def check_rematch(pages: list[Any], http: Any, game: str) -> None:
     assert legal_columns(pages[mover]).count() > 0 and legal_columns(pages[1 - mover]).count() == 0
 
 
+@pytest.mark.slow
 def test_two_people_finish_a_game_undo_a_take_and_start_a_rematch(chromium: Any, tmp_path: Path) -> None:
     """The module's docstring: a whole game of two named people by clicks, each undoing a take
     once, every take placed by two clicks; every page's log the stored game's decisions; the

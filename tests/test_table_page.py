@@ -48,6 +48,7 @@ def region_buttons(page: Any, name: str) -> int:
     return int(page.get_by_role("region", name=name).get_by_role("button").count())
 
 
+@pytest.mark.slow
 def test_two_people_and_a_bot_play_a_whole_game_live(chromium: Any, server: str) -> None:
     """Issue 22, items 1, 2, 3, 7: the whole three-seat game by clicks, each person in a browser
     context of their own and a watcher in a third, every page following every move live
@@ -254,6 +255,7 @@ def check_language(page: Any, lang: str) -> None:
     page.screenshot(path=artifact(f"table-final-{lang}.png"))
 
 
+@pytest.mark.slow
 def test_a_card_is_placed_by_two_clicks_and_the_whole_log_names_it(chromium: Any, server: str) -> None:
     """Issue 33: a column, then a cell places the room card face up; a refused cell says the rule
     that refuses it; Face down before the cell click places it face down; the whole log names the
@@ -301,6 +303,7 @@ def test_a_card_is_placed_by_two_clicks_and_the_whole_log_names_it(chromium: Any
 
 
 # ---------------------------------------------------------------- what the page reads (no browser)
+@pytest.mark.slow
 def test_the_view_names_each_card_and_the_rules_explain_them(tmp_path: Path) -> None:
     """The ids the page draws cards by (track, house spaces, roofs, held cards, the card an action
     is made with, the cards being placed) are the engine's, and `/api/rules` explains each."""
@@ -394,6 +397,7 @@ def check_words_and_help(page: Any) -> None:
     assert said == i18n.text("table.unreachable", "en"), said
 
 
+@pytest.mark.slow
 def test_every_page_kind_is_axe_clean_at_both_sizes(chromium: Any, tmp_path: Path) -> None:
     """Issue 33, item 10: no serious or critical axe-core violation on the front page, a seat's
     table, the end screen (a seat's and the watch page), the replay and the review page, at

@@ -100,6 +100,7 @@ def test_replay_prints_a_bot_name_as_written(tmp_path, bot: str) -> None:
     assert "\x1b" not in proc.stdout + proc.stderr
 
 
+@pytest.mark.slow
 def test_analyze_prints_a_bot_name_as_written(tmp_path) -> None:
     """Item 7, as reported: `dreamhome analyze` of that record (markup and escapes in one name)."""
     bot = MARKUP + ESCAPES

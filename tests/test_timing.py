@@ -213,6 +213,7 @@ def card_of(rules, line: str):
     return rules.held(ident)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("line", "action_type", "timing"), COMBINATIONS)
 def test_every_supported_combination_plays_at_its_timing(line, action_type, timing):
     """TOOL-TIMING: the card's action comes only in its timing's phase, is used in seeded games of
@@ -287,6 +288,7 @@ def test_jackhammer_without_skip_turn_keeps_its_users_turn(skip):
     assert used
 
 
+@pytest.mark.slow
 def test_round_start_take_without_skip_turn_never_strands_a_turn():
     """TOOL-TIMING: many takes that cost no turn: every turn still finds a room card and a space
     (no empty list of legal actions while the game runs); with base.dh's 12 rounds for 12 spaces
@@ -439,6 +441,7 @@ board {
 }"""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("uses", [2, 3, 4, 5])
 def test_optimize_with_several_handyman_uses_matches_the_reference(uses):
     """END-HANDYMAN with `uses 2..5`: CP-SAT equals the exhaustive reference (every order of every

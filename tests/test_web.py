@@ -68,6 +68,7 @@ The base rules' whole games through the API are `test_games_played_at_the_same_t
 and `test_a_finished_game_refuses_more_actions`."""
 
 
+@pytest.mark.slow
 def test_a_whole_game_through_the_api_equals_the_engine(tmp_path: Path) -> None:
     """SCORE-*: every click gives the engine's next state; the end shows the scorer's totals,
     the best houses the scorer's, the replay page, and the review page each player's summary
@@ -365,6 +366,7 @@ def test_a_finished_game_refuses_more_actions(tmp_path: Path) -> None:
     assert view["legal"] == []
 
 
+@pytest.mark.slow
 def test_every_variant_of_the_catalogue_starts(tmp_path: Path) -> None:
     """VAR-*: the variant blocks of base.dh and the files of rules/variants/ are offered and play."""
     c = client(tmp_path)
@@ -451,6 +453,7 @@ def test_serve_prints_its_url_and_answers(tmp_path: Path) -> None:
         proc.wait(timeout=10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "lang"), [(("serve", "--lang", "hu"), "hu"), (("--lang", "fr", "serve"), "fr")])
 def test_serve_lang_is_the_pages_default_language(tmp_path: Path, args: tuple[str, ...], lang: str) -> None:
     """`dreamhome serve --lang hu` (or the global `--lang`): answers that name no language are in it."""
@@ -477,6 +480,7 @@ def test_serve_bad_options_are_one_line(tmp_path: Path) -> None:
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.parametrize("delay", [0.0, 1.0])
 def test_serve_stops_on_a_signal_at_any_moment(tmp_path: Path, signum: int, delay: float) -> None:

@@ -19,6 +19,8 @@ import statistics
 import threading
 from pathlib import Path
 
+import pytest
+
 from dreamhome.game.state import GameState
 from dreamhome.house import House
 from dreamhome.players.roster import make_bot
@@ -37,6 +39,7 @@ ROUNDS = 3
 """Loaded rounds at most: one must keep every request within the bound."""
 
 
+@pytest.mark.slow
 def test_twenty_page_loads_while_a_game_is_played_each_request_under_half_a_second(tmp_path: Path) -> None:
     proc, url = start_server(tmp_path, "--rate", "0")
     try:

@@ -43,6 +43,7 @@ def finished_game(folder: Path, seed: int = 3, names: tuple[str | None, ...] = (
     return game.id
 
 
+@pytest.mark.slow
 def test_the_review_page_answers_at_once_with_its_progress_until_the_review_is_there(tmp_path: Path) -> None:
     """Each answer within a second while the worker works (4 s here): 202, a page in the
     language asked that says how far the review is, as the worker said it ("1 of 2"), and
@@ -75,6 +76,7 @@ def test_the_review_page_answers_at_once_with_its_progress_until_the_review_is_t
     assert (data / f"{gid}.review").is_file() and not [p for p in data.iterdir() if p.name.endswith(".tmp")]
 
 
+@pytest.mark.slow
 def test_a_game_that_ends_at_the_table_is_reviewed_without_being_asked(tmp_path: Path) -> None:
     """`review_on_end`: the last act starts the review; the page then shows its progress or the
     review, never waits for it; a second server over the folder serves the kept review."""
@@ -140,6 +142,7 @@ def test_the_review_tab_is_titled_by_the_players_and_their_scores(tmp_path: Path
         assert "seed" not in title and "[" not in title
 
 
+@pytest.mark.slow
 def test_the_waiting_page_follows_the_review_in_a_browser_and_is_axe_clean(chromium: Any, tmp_path: Path) -> None:
     """In Chromium: the waiting page is axe-clean at 1280×800 and 390×844, its line follows the
     worker's progress without a reload, and the review replaces it by itself once ready. The

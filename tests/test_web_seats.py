@@ -136,6 +136,7 @@ def test_any_table_gets_one_link_per_person_and_each_key_opens_its_seat_only(
 
 
 # ---------------------------------------------------------------- each key acts for its seat only
+@pytest.mark.slow
 def test_two_seats_each_act_with_their_own_key_only(tmp_path: Path) -> None:
     c = client(tmp_path)
     gid, keys, _ = new_game(c)

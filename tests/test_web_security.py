@@ -328,6 +328,7 @@ RAW_DAMAGE = {
 }
 
 
+@pytest.mark.slow
 def test_every_edit_of_a_stored_game_is_a_clear_4xx(tmp_path: Path, stored_game: tuple[str, dict[str, Any]]) -> None:
     """Tampered files gave 500s (IndexError, KeyError, TypeError): every route on each edit now
     answers 4xx with one line and no path, and the unedited file still loads and plays."""
@@ -443,6 +444,7 @@ def test_only_temp_files_are_removed(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- what is offered is accepted
+@pytest.mark.slow
 def test_the_players_offered_are_exactly_those_accepted(tmp_path: Path) -> None:
     """SETUP-1: `players5` was offered, then 5 players refused; each variant's range now."""
     c = client(tmp_path)
@@ -521,6 +523,7 @@ def fuzz_table(tmp_path_factory: pytest.TempPathFactory) -> tuple[TestClient, Pa
     return c, folder, view["id"], view["key"]
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(
     method=METHODS,

@@ -153,6 +153,7 @@ def _first_event(base: str, gid: str) -> str:
     return line[len("data: ") :]
 
 
+@pytest.mark.slow
 def test_no_answer_during_a_game_reveals_the_seed_or_the_decks(tmp_path: Path) -> None:
     """SEE-1 on the network (issue 34, item 1): a game of two people and a bot started without a
     seed, played to its end over a socket; at every decision of the rounds and of the end game,
@@ -417,6 +418,7 @@ def test_own_files_refuse_what_is_not_a_regular_file(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- reviews: once, off the loop, budgeted
+@pytest.mark.slow
 def test_a_review_is_computed_once_for_every_request_and_language_and_kept(tmp_path: Path) -> None:
     """Issue 34, item 4: twelve concurrent requests for one game's review in four languages
     cost one review; each gets its language's page; a new server over the folder serves it
@@ -467,6 +469,7 @@ def test_a_review_file_of_another_game_is_not_served(tmp_path: Path) -> None:
     assert first in page and second in other and calls_in(calls) == 2
 
 
+@pytest.mark.slow
 def test_reviews_count_against_a_budget_per_address(tmp_path: Path) -> None:
     """Starting a review costs a token of the address's bucket (4 at once): the fifth game's
     review is 429 with one line; a review kept costs nothing."""
@@ -487,6 +490,7 @@ def test_reviews_count_against_a_budget_per_address(tmp_path: Path) -> None:
     assert calls_in(calls) == 4
 
 
+@pytest.mark.slow
 def test_options_stay_fast_while_reviews_run(tmp_path: Path) -> None:
     """Issue 34, item 4: `GET /api/options` took 5.6–13.8 s while two reviews ran in threads.
     Reviews of two games (each 6 s of pure Python in the worker) run while options are asked
@@ -649,6 +653,7 @@ def test_any_players_or_since_text_is_a_4xx_or_accepted(tmp_path: Path, value: s
 
 
 # ---------------------------------------------------------------- every game has a record
+@pytest.mark.slow
 def test_a_finished_table_game_has_a_record_that_replay_verifies_and_analyze_reviews(tmp_path: Path) -> None:
     """Issue 31, item 5: the record endpoint answers a valid `dreamhome.record/2`; `replay`
     verifies it and `analyze` reviews it, and both read the game's file as it lies in the data
@@ -697,6 +702,7 @@ def test_a_finished_table_game_has_a_record_that_replay_verifies_and_analyze_rev
             assert words in out.stderr or "not the replay" in out.stderr, out.stderr
 
 
+@pytest.mark.slow
 def test_a_terminal_seats_record_is_replayed_and_analyzed(tmp_path: Path) -> None:
     """Issue 31, item 5: `play --bots human,… --record FILE` writes a record that `replay`
     verifies and `analyze` reviews, the human seat named as given. The game is short (3 rounds,

@@ -23,6 +23,7 @@ def numbers(doc):
     return doc["rulesets"]
 
 
+@pytest.mark.slow
 def test_same_numbers_on_every_executor_and_worker_count(tmp_path):
     exp = experiment()
     local = run_experiment(exp, tmp_path / "a", executor_name="local", workers=1)
@@ -40,6 +41,7 @@ def test_common_random_numbers_pair_the_games():
     assert abs(diff["mean"]) <= 1 and diff["n"] == 6
 
 
+@pytest.mark.slow
 def test_interrupted_run_resumes_to_the_same_numbers(tmp_path, monkeypatch):
     exp = experiment(games=9, chunk=2)
     whole = run_experiment(exp, tmp_path / "whole", executor_name="local", workers=1)
@@ -107,6 +109,7 @@ def test_a_killed_worker_is_reported_with_its_seed(monkeypatch):
     assert base["crashed"] == [{"game": 3, "seed": 10, "error": "the worker process died"}]
 
 
+@pytest.mark.slow
 def test_ray_executor_gives_the_same_numbers(tmp_path):
     pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
     exp = experiment(games=4, chunk=2, rulesets=("base", "kids"))
@@ -115,6 +118,7 @@ def test_ray_executor_gives_the_same_numbers(tmp_path):
     assert numbers(local) == numbers(on_ray)
 
 
+@pytest.mark.slow
 def test_whatif_cli(tmp_path):
     out = tmp_path / "exp"
     args = [
@@ -166,6 +170,7 @@ def test_whatif_bad_rules_file(tmp_path):
     assert proc.returncode == 2 and "bad.dh:2:16" in proc.stderr
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_the_process_pool_then_resume(tmp_path):
     """A real SIGINT mid-run: exit 130 with finished chunks kept; --resume gives the full run's numbers."""
     import os
@@ -209,6 +214,7 @@ def test_ctrl_c_on_the_process_pool_then_resume(tmp_path):
     assert json.loads(resumed.stdout)["rulesets"] == json.loads(full.stdout)["rulesets"]
 
 
+@pytest.mark.slow
 def test_ray_survives_a_worker_node_dying(tmp_path):
     """A local Ray cluster of a head and a worker node: the worker node is killed after the first
     chunk is back, its chunks are redone on the head, and the numbers equal the undisturbed run."""

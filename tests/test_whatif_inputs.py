@@ -54,6 +54,7 @@ def test_an_unknown_global_variant_is_one_line(tmp_path):
     assert out.returncode == 2 and "nope" in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.slow
 def test_resume_after_the_bots_code_changed_is_refused(tmp_path):
     (tmp_path / "mybot.py").write_text(BOT)
     args = ("whatif", "base", "--games", "2", "--chunk", "1", "--players", "2", "--bots", "mybot:MyBot,greedy")
