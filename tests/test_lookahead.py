@@ -194,6 +194,7 @@ def test_the_discard_is_judged_by_the_margin_over_the_others(base: Ruleset) -> N
     assert ev.measure == MARGIN
 
 
+@pytest.mark.slow
 def test_accuracy_counts_only_decisions_whose_options_differ(hinted: dict) -> None:
     for player in hinted["players"]:
         mine = [d for d in hinted["decisions"] if d["seat"] == player["seat"] and d["mark"] is not None]

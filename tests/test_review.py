@@ -105,6 +105,7 @@ def test_the_levels_lose_little_by_the_reviews_measure(request: pytest.FixtureRe
     assert seen > (20 if bot == "hard" else 80)  # the batch's three games give the medium seats 88 decisions
 
 
+@pytest.mark.slow
 @BATCH
 def test_one_option_decisions_are_never_marked(batch: list[dict]) -> None:
     for review in batch:
@@ -197,6 +198,7 @@ def test_evaluate_refuses_an_illegal_action(base: Ruleset) -> None:
         evaluate(state, PlaceRoom("kitchen", "top/0"))
 
 
+@pytest.mark.slow
 @BATCH
 def test_luck_telescopes(batch: list[dict]) -> None:
     """final = start - total loss + luck for every player (summary.py)."""

@@ -239,12 +239,15 @@ def _positions() -> list[GameState]:
     ]
 
 
+HINTS = pytest.mark.xdist_group("test_seat_table_hints")  # the hints of the positions below, computed once
+
+
 @pytest.fixture(scope="module")
 def hints():
     return [(state, hint(state, work=0.2)) for state in _positions()]
 
 
-@pytest.mark.slow
+@HINTS
 def test_the_pick_always_carries_its_value(hints):
     for _state, h in hints:
         assert h.bot_choice is not None
@@ -254,6 +257,7 @@ def test_the_pick_always_carries_its_value(hints):
         assert data["pick_value"] == pick.bound and data["bot_choice"] == h.bot_choice
 
 
+@HINTS
 def test_the_reason_is_said_from_the_numbers_in_every_language(hints):
     for state, h in hints:
         assert h.reason
@@ -300,6 +304,7 @@ def test_the_hint_of_the_closed_entry_shows_the_best_use_and_where_the_pick_is()
         assert f"the best: {entry} → {k}. {option_text(state, pick.action)} — " in text
 
 
+@HINTS
 def test_the_browser_gets_the_picks_value_and_reason(hints):
     """`hint_view` (the browser's hint JSON) carries the pick's value, '≥' when not proven as the
     terminal shows it, and the reason in the page's language. It reads only `game.state`."""
