@@ -18,7 +18,9 @@ by the solver within a deterministic work bound:
   in the house: a take's resource card (a roof, a helper, a tool), a placement's furnishing
   token when it has one space;
 - then, for the same player (a `leaf`): a room card in hand is placed at its best (one solve over
-  its legal placements, `solver.place.best_placement_bound`); a take still to make (after a tool
+  its legal placements, `solver.place.best_placement_bound`), and the furnishing taken with it
+  counted as it resolves after the placement (RES-FURN: outside, or a token on a room of its
+  type, `_in_hand`); a take still to make (after a tool
   or the discard) is the best take (`solver.place.best_take_now`, one solve over the columns); a
   furnishing token or a scaffold still to place is the best of its options; otherwise the house
   is completed at best (`solver.place.completion_bound`) with the room cards still unseen, its
@@ -91,8 +93,9 @@ class Settings:
     the rounds (leaving them out is faster and blind to plans a swap finishes). `columns`: the
     columns a bot compares (None: every one; the review and the hints value every option).
     `resource_bonus`: a bot adds its own value of a take's resource card (the roof outlook, the
-    greedy value) to the solver's; the review counts a resource card only once it is in the
-    house. `samples`: with more than 0, an option's value during the rounds is the player's
+    greedy value) to the solver's; the review counts a resource card once the take has put it
+    in the house (a roof, a helper, a tool) or resolved it after the placement (a furnishing,
+    RES-FURN). `samples`: with more than 0, an option's value during the rounds is the player's
     expected final score, the mean of that many play-outs (`players.playouts`, EXPECTED); with 0
     the solver's best case over the unseen pool (BOUND: faster, optimistic). `work`: CP-SAT
     deterministic time of one solve; `shared`: the options of one decision
@@ -141,7 +144,7 @@ END_WORK = 2.0
 """Deterministic time of an end-game plan (`best_final_score`), for every caller."""
 
 REVIEW = Settings("review", swap_helpers=True, columns=None, resource_bonus=False, work=0.05, end_work=END_WORK)
-"""The review's evaluation: every option, every helper, a resource card once it is in the house."""
+"""The review's evaluation: every option, every helper, a take's resource card (a furnishing as RES-FURN resolves it)."""
 HINT = REVIEW
 """The hints use the review's settings, so the hint's pick is the review's best (issue 31)."""
 MEDIUM = Settings("medium", swap_helpers=False, columns=3, resource_bonus=True, work=0.04, end_work=END_WORK)
