@@ -475,10 +475,13 @@ def _in_hand(state: GameState, me: int, settings: Settings, floor: float, light:
     if not token and not state.scaffold_pending:
         return _floored(float(value), proven, floor, IN_HAND, where)
     after = {pl: state.child(a) for a, pl in zip(places, placements)}
+    tokens = _tokens(state.houses[me])
+    # the placements after which a room takes the token: still to place, or placed already (one card could take it)
+    hosts = [pl for pl in placements if after[pl].phase == Phase.TOKEN or _tokens(after[pl].houses[me]) > tokens]
 
     def line(pl: Placement, solved: float, solved_proven: bool) -> _Read:
         child = after[pl]
-        if child.current_player() == me and child.phase in _CONTINUES:  # the token or the scaffold still to place
+        if pl in hosts or (child.current_player() == me and child.phase in _CONTINUES):  # a token, a scaffold
             read = leaf(child, me, settings)
             return _Read(read.value, read.proven, IN_HAND, pl)
         return _Read(solved, solved_proven, IN_HAND, pl)  # the furnishing discarded: no room takes it (RES-FURN)
@@ -486,7 +489,6 @@ def _in_hand(state: GameState, me: int, settings: Settings, floor: float, light:
     best = line(where, float(value), proven)
     if state.scaffold_pending:  # the placement was chosen without the scaffold: not proven the best
         best = replace(best, proven=False)
-    hosts = [pl for pl in placements if after[pl].phase == Phase.TOKEN]
     if token and hosts:
         assert furn is not None
         points = furn.points + helper_amounts(rules.tables, light.helpers).token_plus  # SCORE-FURN, HELP-DESIGNER
@@ -501,6 +503,11 @@ def _in_hand(state: GameState, me: int, settings: Settings, floor: float, light:
         best = max((best, other), key=lambda r: r.value)  # ties to the placement best without the token
         best = replace(best, proven=best.proven and bound_proven and best.value >= bound)
     return _floored(best.value, best.proven, floor, IN_HAND, best.where)
+
+
+def _tokens(house: House) -> int:
+    """The furnishing tokens on the house's cards."""
+    return sum(1 for t in house.tokens if t)
 
 
 def _floored(value: float, proven: bool, floor: float, note: str, where: Placement | None) -> _Read:
