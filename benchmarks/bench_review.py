@@ -54,7 +54,7 @@ TARGET = 10.0
 def speed(rules, games: int, seed: int) -> None:
     print(f"## Speed, one core: {games} games of four solver bots (seeds {seed}–{seed + games - 1}), CPU seconds\n")
     plays, reviews, ratios = [], [], []
-    review_record(play_game(rules, 4, ["solver"] * 4, seed - 1).record(), "warm-up")  # imports, first solves: not timed
+    review_record(play_game(rules, 4, ["solver"] * 4, seed + games).record(), "warm-up")  # imports, first solves: not timed
     for g in range(games):
         t0, c0 = time.perf_counter(), time.process_time()
         result = play_game(rules, 4, ["solver"] * 4, seed + g)

@@ -453,7 +453,7 @@ def _in_hand(state: GameState, me: int, settings: Settings, floor: float, light:
       one best with the token's points added where a room can then take it (a bound: a token
       only adds its points and closes a room); the value is the better line, proven when that
       line reaches the bound, proven;
-    - scaffolding still in hand (TOOL-SCAFFOLDING) is placed after the card: the line of the
+    - a scaffold still in hand (TOOL-SCAFFOLDING) is placed after the card: the line of the
       best placement read to its end (each space the scaffold may take), never proven.
 
     The value had been the placement alone: a furnishing taken with a column was not counted,
