@@ -13,11 +13,20 @@
    the wall time, and the sums by bot — mean loss a decision with its 95% interval over games,
    accuracy, blunders a game: the issue's ordering random > greedy > solver with intervals apart.
    `--seats hard,solver,greedy,greedy` compares the hard and medium levels instead (issue 25).
+3. `--levels N`: the levels' own mean loss by the review (issue 31, item 4): N seeded games of
+   `--seats` (default hard, solver, greedy, greedy, rotating), each decision of the hard and
+   medium seats judged by the review's one evaluation (`players.evaluation.evaluate`), the other
+   seats not reviewed; a line a game as it ends (so a run cut short keeps what it measured),
+   then per level the mean loss a decision with its 95% interval over games, the pooled mean,
+   the worst game and the games above 0.25 a decision.
+
+    PYTHONPATH=. python benchmarks/bench_review.py --speed-games 0 --folder-games 0 --levels 50 --workers 2
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import statistics
 import sys
@@ -32,7 +41,9 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # 
 
 from dreamhome import compile_rules  # noqa: E402
 from dreamhome.game.record import write_record  # noqa: E402
-from dreamhome.players.playing import play_game  # noqa: E402
+from dreamhome.game.state import GameState  # noqa: E402
+from dreamhome.players.evaluation import evaluate  # noqa: E402
+from dreamhome.players.playing import bot_turn, make_seats, play_game  # noqa: E402
 from dreamhome.review import review_record  # noqa: E402
 from dreamhome.review.batch import aggregate, review_many  # noqa: E402
 
@@ -43,7 +54,7 @@ TARGET = 10.0
 def speed(rules, games: int, seed: int) -> None:
     print(f"## Speed, one core: {games} games of four solver bots (seeds {seed}–{seed + games - 1}), CPU seconds\n")
     plays, reviews, ratios = [], [], []
-    review_record(play_game(rules, 4, ["solver"] * 4, seed - 1).record(), "warm-up")  # imports, first solves: not timed
+    review_record(play_game(rules, 4, ["solver"] * 4, seed + games).record(), "warm-up")  # imports, first solves: not timed
     for g in range(games):
         t0, c0 = time.perf_counter(), time.process_time()
         result = play_game(rules, 4, ["solver"] * 4, seed + g)
@@ -102,6 +113,73 @@ def folder(rules, games: int, seed: int, workers: int, seats: list[str] = SEATS)
     print(f"\nordering random > greedy > solver with intervals apart: {'yes' if apart else 'NO'}")
 
 
+LEVEL_SEATS = ["hard", "solver", "greedy", "greedy"]
+LEVELS = ("hard", "solver")
+ABOVE = 0.25  # issue 31: no seeded game shows a level's own mean loss above this, a decision
+
+
+def _level_game(job: tuple[int, list[str]]) -> dict:
+    """One seeded game of `seats` (rotated by the seed's offset), each decision of a LEVELS seat
+    with more than one option judged by the review's evaluation before it is played."""
+    seed, bots = job
+    rules = compile_rules()
+    seats = make_seats(bots, seed)
+    state = GameState(rules, 4, seed)
+    losses: dict[int, list[float]] = {p: [] for p, name in enumerate(bots) if name in LEVELS}
+    c0 = time.process_time()
+    while not state.is_terminal():
+        p = state.current_player()
+        seat = seats[p]
+        assert seat is not None
+        action = bot_turn(state, seat)
+        if p in losses and len(state.legal_actions()) > 1:
+            losses[p].append(evaluate(state, action).loss)
+        state.apply_action(action)
+    scores = state.returns()
+    return {
+        "seed": seed,
+        "cpu": time.process_time() - c0,
+        "seats": {bots[p]: {"losses": ls, "score": scores[p]} for p, ls in losses.items()},
+    }
+
+
+def levels(games: int, seed: int, workers: int, seats: list[str]) -> None:
+    """`--levels` (module docstring)."""
+    print(
+        f"## The levels' own mean loss by the review: {games} games of {','.join(seats)} rotating, "
+        f"seeds {seed}–{seed + games - 1}\n"
+    )
+    jobs = [(seed + g, seats[g % 4 :] + seats[: g % 4]) for g in range(games)]
+    rows = []
+    with multiprocessing.Pool(workers) as pool:
+        for row in pool.imap(_level_game, jobs):
+            rows.append(row)
+            parts = [
+                f"{name} {statistics.fmean(s['losses']) if s['losses'] else 0.0:.3f} "
+                f"({len(s['losses'])} decisions, score {s['score']})"
+                for name, s in row["seats"].items()
+            ]
+            print(f"seed {row['seed']}: " + " · ".join(parts) + f" · {row['cpu']:.0f} s CPU", flush=True)
+    print(
+        "\n| level | games | decisions | mean loss a decision (95% over games) | pooled | worst game "
+        "| games above 0.25 | mean score |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for name in LEVELS:
+        per = [(r["seed"], r["seats"][name]) for r in rows if name in r["seats"]]
+        means = [(statistics.fmean(s["losses"]) if s["losses"] else 0.0, sd) for sd, s in per]
+        losses = [x for _sd, s in per for x in s["losses"]]
+        m = statistics.fmean(v for v, _ in means)
+        half = 1.96 * statistics.stdev(v for v, _ in means) / len(means) ** 0.5 if len(means) > 1 else float("nan")
+        worst, at = max(means)
+        above = sum(1 for v, _ in means if v > ABOVE)
+        score = statistics.fmean(s["score"] for _sd, s in per)
+        print(
+            f"| {name} | {len(per)} | {len(losses)} | {m:.3f} ± {half:.3f} | {statistics.fmean(losses):.3f} | "
+            f"{worst:.3f} (seed {at}) | {above} | {score:.1f} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--speed-games", type=int, default=5)
@@ -113,6 +191,7 @@ def main() -> None:
         default=",".join(SEATS),
         help="the folder's four bots, rotating seats (issue 25: hard,solver,greedy,greedy compares the levels' mean loss)",
     )
+    parser.add_argument("--levels", type=int, default=0, help="games of the levels' own mean loss by the review (issue 31)")
     args = parser.parse_args()
     rules = compile_rules()
     print(f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC — {machine()}\n")
@@ -120,6 +199,9 @@ def main() -> None:
         speed(rules, args.speed_games, args.seed)
     if args.folder_games:
         folder(rules, args.folder_games, args.seed, args.workers, args.seats.split(","))
+    if args.levels:
+        seats = args.seats.split(",") if args.seats != ",".join(SEATS) else LEVEL_SEATS
+        levels(args.levels, args.seed, args.workers, seats)
 
 
 if __name__ == "__main__":

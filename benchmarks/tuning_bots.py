@@ -623,6 +623,31 @@ class HardRoofAsReview(HardBot):
         return float(best_roof_points(rules, roofs))
 
 
+class HardArchitectRead(HardBot):
+    """Issue 31: the hard bot valuing a helper that adds to bonuses (HELP-ARCHITECT: each
+    functionality bonus +1, each empty room 1) as the review's look-ahead reads it — the best
+    completion of the house holding it less the best completion without it (two solves, the
+    bot's work each) — where it values it at the greedy bot's 2 points; otherwise the hard bot;
+    named as the hard bot."""
+
+    name = "hard"
+
+    def _resource_value(self, obs: Observation, res: Resource | None, room: int) -> float:
+        from dreamhome.solver.place import completion_bound
+
+        if res is None or res.kind != "helper" or not obs.rules.tables.helper_bonus_plus.get(res.id):
+            return super()._resource_value(obs, res, room)
+        house = self._light(obs, obs.houses[obs.me])
+        pool = self._pool(obs)
+        try:
+            without, _ = completion_bound(obs.rules, house, pool, deterministic_time=self.settings.work)
+            holding = replace(house, helpers=house.helpers + (res.id,))
+            with_it, _ = completion_bound(obs.rules, holding, pool, deterministic_time=self.settings.work)
+        except DreamhomeError:
+            return super()._resource_value(obs, res, room)
+        return float(max(0, with_it - without))
+
+
 if __name__ == "__main__":
     if sys.argv[1:] != ["--check"]:
         raise SystemExit("usage: python benchmarks/tuning_bots.py --check  (the variants are seated by bench_strength.py)")

@@ -18,7 +18,9 @@ by the solver within a deterministic work bound:
   in the house: a take's resource card (a roof, a helper, a tool), a placement's furnishing
   token when it has one space;
 - then, for the same player (a `leaf`): a room card in hand is placed at its best (one solve over
-  its legal placements, `solver.place.best_placement_bound`); a take still to make (after a tool
+  its legal placements, `solver.place.best_placement_bound`), and the furnishing taken with it
+  counted as it resolves after the placement (RES-FURN: outside, or a token on a room of its
+  type, `_in_hand`); a take still to make (after a tool
   or the discard) is the best take (`solver.place.best_take_now`, one solve over the columns); a
   furnishing token or a scaffold still to place is the best of its options; otherwise the house
   is completed at best (`solver.place.completion_bound`) with the room cards still unseen, its
@@ -50,6 +52,7 @@ from typing import TYPE_CHECKING
 
 from dreamhome.engine.deck import rooms_left
 from dreamhome.engine.endgame import END_ROLES, helper_uses
+from dreamhome.engine.helpers import helper_amounts
 from dreamhome.engine.placement import Placement, legal_placements
 from dreamhome.errors import DreamhomeError
 from dreamhome.game.actions import (
@@ -90,8 +93,9 @@ class Settings:
     the rounds (leaving them out is faster and blind to plans a swap finishes). `columns`: the
     columns a bot compares (None: every one; the review and the hints value every option).
     `resource_bonus`: a bot adds its own value of a take's resource card (the roof outlook, the
-    greedy value) to the solver's; the review counts a resource card only once it is in the
-    house. `samples`: with more than 0, an option's value during the rounds is the player's
+    greedy value) to the solver's; the review counts a resource card once the take has put it
+    in the house (a roof, a helper, a tool) or resolved it after the placement (a furnishing,
+    RES-FURN). `samples`: with more than 0, an option's value during the rounds is the player's
     expected final score, the mean of that many play-outs (`players.playouts`, EXPECTED); with 0
     the solver's best case over the unseen pool (BOUND: faster, optimistic). `work`: CP-SAT
     deterministic time of one solve; `shared`: the options of one decision
@@ -140,7 +144,7 @@ END_WORK = 2.0
 """Deterministic time of an end-game plan (`best_final_score`), for every caller."""
 
 REVIEW = Settings("review", swap_helpers=True, columns=None, resource_bonus=False, work=0.05, end_work=END_WORK)
-"""The review's evaluation: every option, every helper, a resource card once it is in the house."""
+"""The review's evaluation: every option, every helper, a take's resource card (a furnishing as RES-FURN resolves it)."""
 HINT = REVIEW
 """The hints use the review's settings, so the hint's pick is the review's best (issue 31)."""
 MEDIUM = Settings("medium", swap_helpers=False, columns=3, resource_bonus=True, work=0.04, end_work=END_WORK)
@@ -410,7 +414,7 @@ def leaf(state: GameState, me: int, settings: Settings) -> _Read:
 def _solved(state: GameState, obs: Observation, me: int, settings: Settings, floor: float) -> _Read:
     """A leaf during the rounds, by one solve: the card in hand placed, the best take still to
     make, or the house completed (module docstring)."""
-    from dreamhome.solver.place import Take, best_placement_bound, best_take_now, completion_bound
+    from dreamhome.solver.place import Take, best_take_now, completion_bound
 
     rules = state.rules
     acting = state.current_player() == me
@@ -418,13 +422,7 @@ def _solved(state: GameState, obs: Observation, me: int, settings: Settings, flo
     light = rounds_house(rules, obs.houses[me], settings)  # the piles only at the end: a discard-drawing helper over a round's
     # growing discard pile makes models CP-SAT leaves unproven within the work (measured: late takes of the hard bot)
     if acting and state.phase == Phase.PLACE and state.pending_room is not None:
-        room = state.pending_room
-        places = [a for a in state.legal_actions() if isinstance(a, PlaceRoom)]
-        placements = [Placement(rules.board.index[a.cell], a.face_down) for a in places]
-        value, proven, where = best_placement_bound(
-            rules, light, without(pool, room), room, placements, deterministic_time=settings.work
-        )
-        return _floored(float(value), proven, floor, IN_HAND, where)
+        return _in_hand(state, me, settings, floor, light, pool)
     if acting and state.phase in (Phase.TURN, Phase.ROUND_START):
         takes: list[Take] = []
         for action in state.legal_actions():
@@ -438,6 +436,78 @@ def _solved(state: GameState, obs: Observation, me: int, settings: Settings, flo
             return _floored(gain, False, floor, BEST_TAKE, where)
     value, proven = completion_bound(rules, light, pool, deterministic_time=settings.work)
     return _floored(float(value), proven, floor, COMPLETED, None)
+
+
+def _in_hand(state: GameState, me: int, settings: Settings, floor: float, light: House, pool: dict[int, int]) -> _Read:
+    """The room card in hand placed at its best (one solve over its legal placements), and what
+    the take still brings after the placement counted as the rules resolve it (ROUND-3: the
+    room card first, then the scaffold still in hand, then the furnishing; a roof, a helper or
+    a tool taken with the column is in the house already, `flow.take_resource`):
+
+    - a furnishing that goes outside (RES-FURN, FURN-TYPE `outside`) is in the house the solve
+      reads: its points whatever the placement (SCORE-FURN, with HELP-DESIGNER's);
+    - a furnishing placed as a token (RES-FURN, FURN-TYPE, FURN-ONE) goes on a room of its type
+      after the placement, or is discarded if none can take it, and it closes its room
+      (FURN-CLOSES): two lines of play are read to their end (`leaf` after the placement, each
+      card the token may go on its own solve) — the placement best without the token, and the
+      one best with the token's points added where a room can then take it (a bound: a token
+      only adds its points and closes a room); the value is the better line, proven when that
+      line reaches the bound, proven;
+    - a scaffold still in hand (TOOL-SCAFFOLDING) is placed after the card: the line of the
+      best placement read to its end (each space the scaffold may take), never proven.
+
+    The value had been the placement alone: a furnishing taken with a column was not counted,
+    even one that goes outside (seed 1's hard seat, charged 5 points for one, issue 31)."""
+    from dreamhome.solver.place import best_placement_bound
+
+    rules = state.rules
+    room = state.pending_room
+    assert room is not None
+    places = [a for a in state.legal_actions() if isinstance(a, PlaceRoom)]
+    placements = [Placement(rules.board.index[a.cell], a.face_down) for a in places]
+    res = state.pending_res
+    furn = rules.furnishing(res.id) if res is not None and res.kind == "furnishing" else None
+    if furn is not None and furn.outside:  # RES-FURN: outside, whatever the placement
+        light = replace(light, outside=light.outside + (furn.id,))
+    rest = without(pool, room)
+    value, proven, where = best_placement_bound(rules, light, rest, room, placements, deterministic_time=settings.work)
+    token = furn is not None and not furn.outside
+    if not token and not state.scaffold_pending:
+        return _floored(float(value), proven, floor, IN_HAND, where)
+    after = {pl: state.child(a) for a, pl in zip(places, placements)}
+    tokens = _tokens(state.houses[me])
+    # the placements after which a room takes the token: still to place, or placed already (one card could take it)
+    hosts = [pl for pl in placements if after[pl].phase == Phase.TOKEN or _tokens(after[pl].houses[me]) > tokens]
+
+    def line(pl: Placement, solved: float, solved_proven: bool) -> _Read:
+        child = after[pl]
+        if pl in hosts or (child.current_player() == me and child.phase in _CONTINUES):  # a token, a scaffold
+            read = leaf(child, me, settings)
+            return _Read(read.value, read.proven, IN_HAND, pl)
+        return _Read(solved, solved_proven, IN_HAND, pl)  # the furnishing discarded: no room takes it (RES-FURN)
+
+    best = line(where, float(value), proven)
+    if state.scaffold_pending:  # the placement was chosen without the scaffold: not proven the best
+        best = replace(best, proven=False)
+    if token and hosts:
+        assert furn is not None
+        points = furn.points + helper_amounts(rules.tables, light.helpers).token_plus  # SCORE-FURN, HELP-DESIGNER
+        bonus = [points if pl in hosts else 0 for pl in placements]
+        try:
+            bound, bound_proven, with_token = best_placement_bound(
+                rules, light, rest, room, placements, deterministic_time=settings.work, bonus=bonus
+            )
+        except DreamhomeError:  # no completion found within the work: the first line alone, not proven
+            return _floored(best.value, False, floor, IN_HAND, best.where)
+        other = line(with_token, float(bound - bonus[placements.index(with_token)]), bound_proven)
+        best = max((best, other), key=lambda r: r.value)  # ties to the placement best without the token
+        best = replace(best, proven=best.proven and bound_proven and best.value >= bound)
+    return _floored(best.value, best.proven, floor, IN_HAND, best.where)
+
+
+def _tokens(house: House) -> int:
+    """The furnishing tokens on the house's cards."""
+    return sum(1 for t in house.tokens if t)
 
 
 def _floored(value: float, proven: bool, floor: float, note: str, where: Placement | None) -> _Read:

@@ -137,12 +137,17 @@ def best_placement_bound(
     time_limit: float | None = None,
     deterministic_time: float | None = None,
     seed: int = 0,
+    bonus: list[int] | None = None,
 ) -> tuple[int, bool, Placement]:
     """`best_placement_now` under a wall-clock limit, saying whether the value is proven: the
     hints of a human seat (dreamhome.players.hints) must answer within a second and say so when
-    the solver ran out of time."""
+    the solver ran out of time. `bonus`: whole points added to the value of each placement (one
+    a placement), in the objective: the look-ahead's bound on what a furnishing still to resolve
+    adds after the placement (RES-FURN, `players.lookahead`)."""
     options = [(0, card, pl) for pl in placements]
-    total, proven, chosen = _solve_completion(rules, house, pool, options, time_limit, 1, seed, deterministic_time)
+    total, proven, chosen = _solve_completion(
+        rules, house, pool, options, time_limit, 1, seed, deterministic_time, option_bonus=bonus
+    )
     assert chosen is not None  # the model places the card in hand on exactly one of `placements`
     return total, proven, placements[chosen]
 
