@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from dreamhome.errors import DreamhomeError
@@ -31,7 +31,7 @@ from dreamhome.game import flow, held
 from dreamhome.game.actions import LOOKAHEAD_ACTIONS, Action
 from dreamhome.game.handlers import HANDLERS
 from dreamhome.game.legal import LEGAL_BY_PHASE
-from dreamhome.game.observation import Observation, with_piles
+from dreamhome.game.observation import Lookahead, Observation, with_piles
 from dreamhome.game.phases import RULE_OF_ACTION, RULE_OF_PHASE, Phase
 from dreamhome.game.state_io import copy_events, read_state, write_state
 from dreamhome.game.values import MARKER_COLUMN, GameStateError, IllegalAction, Resource, rules_from_key, rules_key
@@ -191,15 +191,14 @@ class GameState:
         """What `player` (the actor by default) may see (SEE-1): no deck order, no state object.
 
         With `lookahead`, the actor's house after each of its legal actions that a bot cannot
-        work out from public data alone (tools, scaffold, end-game helpers) is included."""
+        work out from public data alone (tools, scaffold, end-game helpers) is included, each
+        worked out when it is first read (`Lookahead`), while the game has not moved on."""
         me = self.actor if player is None else player
         if player is not None and not (isinstance(player, int) and 0 <= player < self.n):
             raise DreamhomeError(f"SEE-1: no player {player!r} at this table (seats 0–{self.n - 1})")
-        after: dict[Action, House] = {}
+        after: Mapping[Action, House] = {}
         if lookahead and me == self.actor and self.phase != Phase.DONE:
-            for action in self.legal_actions():
-                if isinstance(action, LOOKAHEAD_ACTIONS):
-                    after[action] = self._house_after(action, me)
+            after = self._lookahead(me)
         return Observation(
             rules=self.rules,
             me=me,
@@ -225,8 +224,7 @@ class GameState:
         version = self._mutations
 
         def sample(rng: random.Random) -> GameState:
-            if self._mutations != version:
-                raise GameStateError("the game has moved on since this observation was made")
+            self._check_unmoved(version)
             twin = self.clone()
             twin.events = []
             rng.shuffle(twin.room_deck)
@@ -234,6 +232,23 @@ class GameState:
             return twin
 
         return sample
+
+    def _lookahead(self, me: int) -> Lookahead:
+        """`Observation.lookahead`: the legal look-ahead actions of the actor `me` now, each
+        house worked out by `_house_after` when first read, refused once the game moved on."""
+        version = self._mutations
+
+        def house_after(action: Action) -> House:
+            self._check_unmoved(version)
+            return self._house_after(action, me)
+
+        return Lookahead((a for a in self.legal_actions() if isinstance(a, LOOKAHEAD_ACTIONS)), house_after)
+
+    def _check_unmoved(self, version: int) -> None:
+        """An observation's lazy readings (`sample_state`, `lookahead`) are of the position it
+        was made in: `GameStateError` once an action or a stacked deal has changed the game."""
+        if self._mutations != version:
+            raise GameStateError("the game has moved on since this observation was made")
 
     def _house_after(self, action: Action, player: int) -> House:
         """The player's house right after the handler of `action` (no forced steps after it)."""
