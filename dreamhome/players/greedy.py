@@ -49,15 +49,19 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
-        scored = [(self._value(obs, a), i) for i, a in enumerate(legal)]
+        base = score_total(obs.rules, obs.houses[obs.me])
+        scored = [(self._value(obs, a, base), i) for i, a in enumerate(legal)]
         best = max(v for v, _ in scored)
         choices = [legal[i] for v, i in scored if v == best]
         return choices[0] if len(choices) == 1 else self.rng.choice(choices)
 
-    def _value(self, obs: Observation, action: Action) -> float:
+    def _value(self, obs: Observation, action: Action, base: int | None = None) -> float:
+        """The gain of `action` in the player's own score now (a resource card by its value);
+        `base` is that score before it, when the caller values many actions of one decision."""
         rules = obs.rules
         house = obs.houses[obs.me]
-        base = score_total(rules, house)
+        if base is None:
+            base = score_total(rules, house)
         if isinstance(action, TakeColumn):
             room = obs.track_rooms[action.column]
             assert room is not None
