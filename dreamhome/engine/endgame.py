@@ -168,7 +168,7 @@ def swap_with_room_discard(rules: Ruleset, house: House, cell: int, incoming: st
     placed = supplied(emptied, cell, rules.room(incoming).code, face_down)
     if not award_tokens_complete(rules, placed):
         raise ReplayError(f"{incoming} on {rules.board.cells[cell]} would leave an award token in an incomplete room (VAR-CAR)")
-    return replace(placed, discard_rooms=tuple(pile))
+    return placed.changed(discard_rooms=tuple(pile))
 
 
 def supplied(emptied: House, cell: int, code: int, face_down: bool) -> House:
@@ -212,7 +212,7 @@ def swapped(house: House, a: int, b: int) -> House:
     cells, tokens, under = list(house.cells), list(house.tokens), list(house.under)
     for seq in (cells, tokens, under):
         seq[a], seq[b] = seq[b], seq[a]
-    return replace(house, cells=tuple(cells), tokens=tuple(tokens), under=tuple(under))
+    return house.changed(cells=tuple(cells), tokens=tuple(tokens), under=tuple(under))
 
 
 def swap_in_house(rules: Ruleset, house: House, a: int, b: int) -> House:

@@ -170,7 +170,7 @@ def on_swap_with_room_discard(state: GameState, action: SwapWithRoomDiscard, p: 
     rules = state.rules
     house = swap_with_room_discard(rules, state.house_with_piles(p), state.cell_index(action.cell), action.room, action.face_down)
     state.room_discard = [rules.room(r).code for r in house.discard_rooms]
-    state.houses[p] = replace(house, discard_rooms=(), discard_roofs=())
+    state.houses[p] = house.changed(discard_rooms=(), discard_roofs=())
     held.spend_helper(state, p, str(action.role), action.helper)
 
 

@@ -31,8 +31,7 @@ if TYPE_CHECKING:
 
 def with_piles(rules: Ruleset, house: House, room_discard: Iterable[int], roof_discard: Iterable[tuple[int, bool]]) -> House:
     """A house with both (public) discard piles, as the end-game helpers see it (END-*)."""
-    return replace(
-        house,
+    return house.changed(
         discard_rooms=tuple(rules.room_of_code(c).id for c in room_discard),
         discard_roofs=tuple(roof_discard),
     )
