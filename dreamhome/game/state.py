@@ -21,7 +21,6 @@ public (no deck order), as a frozen value.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -155,8 +154,14 @@ class GameState:
         """A copy to read or play on: its lists are its own, so neither game's moves change the
         other, but the event dicts are shared (the engine never changes one). For look-ahead
         children and a replay's positions, where `clone`'s deep copy of every event was a tenth
-        of a review's time; a caller that edits events takes `clone`."""
-        twin = copy.copy(self)
+        of a review's time; a caller that edits events takes `clone`.
+
+        The copy is made field by field (`__dict__`), not by `copy.copy`, which goes through the
+        pickling hooks (`__getstate__`: the rules by their key, looked up again) and was half a
+        look-ahead house's time; the rules are the same object, the legal-action cache is kept
+        (it is keyed by the position, which the twin shares until it moves)."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
         for name in _LISTS:
             setattr(twin, name, list(getattr(self, name)))
         twin.tool_rounds = [list(x) for x in self.tool_rounds]
