@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 
 from dreamhome.engine.furnishings import award_tokens_complete, resolve_tokens
 from dreamhome.engine.helpers import keeps_rooms_open
-from dreamhome.engine.placement import Placement, face_up_ok, legal_placements
+from dreamhome.engine.placement import Placement, face_up_ok, placement_refusal
 from dreamhome.engine.roof import RoofCard, best_roof_discard_picks
 from dreamhome.engine.rooms import category_ok, floors_fit
 from dreamhome.house import House
@@ -157,7 +157,7 @@ def swap_with_room_discard(rules: Ruleset, house: House, cell: int, incoming: st
         raise ReplayError(f"{rules.board.cells[cell]} holds no card")
     outgoing = rules.room_of_code(code).id if code >= ROOM0 else (rules.room_of_code(under).id if under else None)
     emptied = house.place(cell, EMPTY)
-    if Placement(cell, face_down) not in legal_placements(rules, emptied, incoming):
+    if placement_refusal(rules, emptied, incoming, Placement(cell, face_down)) is not None:  # legal_placements' test, one cell
         raise ReplayError(
             f"{incoming} cannot go {'face down ' if face_down else ''}on {rules.board.cells[cell]} (PLACE-B/C/CLOSED/MERGE)"
         )

@@ -161,9 +161,10 @@ class GameState:
         look-ahead house's time; the rules are the same object, the legal-action cache is kept
         (it is keyed by the position, which the twin shares until it moves)."""
         twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
+        data = twin.__dict__
+        data.update(self.__dict__)
         for name in _LISTS:
-            setattr(twin, name, list(getattr(self, name)))
+            data[name] = list(data[name])
         twin.tool_rounds = [list(x) for x in self.tool_rounds]
         twin.tool_spent = [list(x) for x in self.tool_spent]
         twin.helper_spent = [list(x) for x in self.helper_spent]
