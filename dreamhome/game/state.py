@@ -154,12 +154,9 @@ class GameState:
         """A copy to read or play on: its lists are its own, so neither game's moves change the
         other, but the event dicts are shared (the engine never changes one). For look-ahead
         children and a replay's positions, where `clone`'s deep copy of every event was a tenth
-        of a review's time; a caller that edits events takes `clone`.
-
-        The copy is made field by field (`__dict__`), not by `copy.copy`, which goes through the
-        pickling hooks (`__getstate__`: the rules by their key, looked up again) and was half a
-        look-ahead house's time; the rules are the same object, the legal-action cache is kept
-        (it is keyed by the position, which the twin shares until it moves)."""
+        of a review's time; a caller that edits events takes `clone`. Copied field by field, not by
+        `copy.copy` (its pickling hooks were half a look-ahead house's time); the legal-action
+        cache is kept, as it is keyed by the position."""
         twin = object.__new__(type(self))
         data = twin.__dict__
         data.update(self.__dict__)
@@ -197,8 +194,7 @@ class GameState:
         """What `player` (the actor by default) may see (SEE-1): no deck order, no state object.
 
         With `lookahead`, the actor's house after each of its legal actions that a bot cannot
-        work out from public data alone (tools, scaffold, end-game helpers) is included, each
-        worked out when it is first read (`Lookahead`), while the game has not moved on."""
+        work out from public data alone (tools, scaffold, end-game helpers) is included (lazily)."""
         me = self.actor if player is None else player
         if player is not None and not (isinstance(player, int) and 0 <= player < self.n):
             raise DreamhomeError(f"SEE-1: no player {player!r} at this table (seats 0–{self.n - 1})")
@@ -230,8 +226,7 @@ class GameState:
         version = self._mutations
 
         def sample(rng: random.Random) -> GameState:
-            self._check_unmoved(version)
-            twin = self.clone()
+            twin = self._unmoved(version).clone()
             twin.events = []
             rng.shuffle(twin.room_deck)
             rng.shuffle(twin.res_deck)
@@ -240,21 +235,17 @@ class GameState:
         return sample
 
     def _lookahead(self, me: int) -> Lookahead:
-        """`Observation.lookahead`: the legal look-ahead actions of the actor `me` now, each
-        house worked out by `_house_after` when first read, refused once the game moved on."""
-        version = self._mutations
+        """`Observation.lookahead`: the actor's legal look-ahead actions, each house worked out by
+        `_house_after` when first read, refused once the game moved on."""
+        version, actions = self._mutations, [a for a in self.legal_actions() if isinstance(a, LOOKAHEAD_ACTIONS)]
+        return Lookahead(actions, lambda action: self._unmoved(version)._house_after(action, me))
 
-        def house_after(action: Action) -> House:
-            self._check_unmoved(version)
-            return self._house_after(action, me)
-
-        return Lookahead((a for a in self.legal_actions() if isinstance(a, LOOKAHEAD_ACTIONS)), house_after)
-
-    def _check_unmoved(self, version: int) -> None:
-        """An observation's lazy readings (`sample_state`, `lookahead`) are of the position it
-        was made in: `GameStateError` once an action or a stacked deal has changed the game."""
+    def _unmoved(self, version: int) -> GameState:
+        """This game, if no action or stacked deal changed it since `version` (an observation's lazy
+        readings, `sample_state` and `lookahead`, are of the position it was made in)."""
         if self._mutations != version:
             raise GameStateError("the game has moved on since this observation was made")
+        return self
 
     def _house_after(self, action: Action, player: int) -> House:
         """The player's house right after the handler of `action` (no forced steps after it)."""
