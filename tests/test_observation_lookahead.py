@@ -9,13 +9,19 @@ import random
 
 import pytest
 
+from dreamhome.dsl.compiler import compile_rules
 from dreamhome.game.actions import LOOKAHEAD_ACTIONS
 from dreamhome.game.handlers import HANDLERS
 from dreamhome.game.observation import Lookahead
 from dreamhome.game.state import GameState, GameStateError, Phase
 from tests.helpers.rules import compiled
 
-RULES = [compiled("car"), compiled("supplier_in_play", "more_tools")]
+HANDYMAN_IN_PLAY = 'include "base.dh"\nhelper handyman { effect swap(house, house) before_take }'
+RULES = [
+    compiled("car"),
+    compiled("supplier_in_play", "more_tools"),
+    compile_rules(text=HANDYMAN_IN_PLAY, name="handyman in play"),  # TOOL-TIMING: a swap in play keeps the best token
+]
 
 
 def eager_house(state: GameState, action, me: int):
@@ -87,3 +93,27 @@ def test_lookahead_copies_and_pickles_as_the_same_table():
     twin = pickle.loads(pickle.dumps(obs))
     assert type(twin.lookahead) is dict and twin.lookahead == {a: eager_house(state, a, obs.me) for a in obs.lookahead}
     assert repr(obs.lookahead).startswith("Lookahead(")
+
+
+def test_the_greedy_bots_swapped_house_scores_as_the_after_house():
+    """The greedy bot values a supply (END-SUPPLIER) or a swap of two house cards (END-HANDYMAN)
+    on the house the engine's swap leaves (`GreedyBot._swapped_house`), not on `obs.after`: that
+    house is the after-house but for the handler's side effects (the piles, a spent tool gone),
+    which scoring (SCORE-*) never reads, so its score, and so every greedy choice, is the same.
+    Checked at every such action of the seeded games, during play and at the end."""
+    from dreamhome.game.actions import PairSwap, SwapWithRoomDiscard
+    from dreamhome.players.greedy import GreedyBot
+    from dreamhome.scoring import score_total
+
+    bot = GreedyBot(0, 0)
+    seen = set()
+    for state, obs in seeded_positions():
+        for action in obs.lookahead:
+            if not isinstance(action, (SwapWithRoomDiscard, PairSwap)):
+                continue
+            after = obs.after(action)
+            swapped = bot._swapped_house(obs, action)
+            assert swapped.changed(tools=after.tools, discard_rooms=(), discard_roofs=()) == after
+            assert score_total(obs.rules, swapped) == score_total(obs.rules, after)
+            seen.add((type(action).__base__.__name__, state.phase == Phase.END))
+    assert seen == {(name, end) for name in ("HelperAction", "PairSwap") for end in (False, True)}, seen

@@ -86,6 +86,7 @@ __all__ = [
     "use_caps",
     "resolve_tokens",
     "pair_ok",
+    "pair_swap_house",
     "supply_fits",
     "swap_pair",
     "supplied",
@@ -245,6 +246,14 @@ def swap_pair(rules: Ruleset, house: House, a: int, b: int, role: str = HOUSE_SW
     if not pair_ok(rules, role, a, b):
         raise ReplayError(f"{_SPEC[role].rule}: {rules.board.cells[a]} and {rules.board.cells[b]} cannot be swapped by {role}")
     return swap_in_house(rules, house, a, b)
+
+
+def pair_swap_house(rules: Ruleset, house: House, a: int, b: int, role: str, in_play: bool) -> House:
+    """The house after a swap of two of its cards by `role` (`swap_pair`); during play
+    (TOOL-TIMING) a room keeps its best token at once (END-HANDYMAN), at the end when the player
+    is done. The game's handler builds the house here, and a bot valuing the swap reads the same."""
+    after = swap_pair(rules, house, a, b, role)
+    return resolve_tokens(rules, after) if in_play else after
 
 
 def take_from_roof_discard(rules: Ruleset, house: House, roof: RoofCard) -> House:
