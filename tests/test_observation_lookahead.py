@@ -87,11 +87,15 @@ def test_lookahead_reads_a_house_once_and_refuses_a_game_that_moved_on(monkeypat
 
 
 def test_lookahead_copies_and_pickles_as_the_same_table():
-    """A deep copy keeps the (never changed) table; a pickle carries every house as a plain dict."""
+    """A deep copy keeps the (never changed) table; a pickle carries every house as a plain dict;
+    the house with the piles, made once per observation, is no part of the value."""
     state, obs = next(seeded_positions())
+    piles = obs.house_with_piles(obs.me)
+    assert obs.house_with_piles(obs.me) is piles == state.house_with_piles(obs.me)
     assert copy.deepcopy(obs).lookahead is obs.lookahead
     twin = pickle.loads(pickle.dumps(obs))
     assert type(twin.lookahead) is dict and twin.lookahead == {a: eager_house(state, a, obs.me) for a in obs.lookahead}
+    assert "_with_piles" not in twin.__dict__ and twin.house_with_piles(obs.me) == piles
     assert repr(obs.lookahead).startswith("Lookahead(")
 
 

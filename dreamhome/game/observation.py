@@ -108,7 +108,14 @@ class Observation:
         return list(zip(self.track_rooms, self.track_res))
 
     def house_with_piles(self, player: int) -> House:
-        return with_piles(self.rules, self.houses[player], self.room_discard, self.roof_discard)
+        """The player's house with both discard piles (END-*), made once per observation and
+        player: a bot valuing every supply of a decision reads it hundreds of times. The memo is
+        no field (not compared, copied or pickled), so the observation stays the same value."""
+        memo: dict[int, House] = self.__dict__.setdefault("_with_piles", {})
+        house = memo.get(player)
+        if house is None:
+            house = memo[player] = with_piles(self.rules, self.houses[player], self.room_discard, self.roof_discard)
+        return house
 
     def after(self, action: Action) -> House | None:
         """The actor's house right after `action` (one of `LOOKAHEAD_ACTIONS`), if known."""

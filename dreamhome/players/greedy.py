@@ -52,7 +52,6 @@ class GreedyBot(Bot):
     """The best immediate gain in its own house's score, with a simple value for resources."""
 
     name = "greedy"
-    _piles: tuple[Observation, House] | None = None  # (the decision's observation, its house with both piles)
 
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
         base = score_total(obs.rules, obs.houses[obs.me])
@@ -109,10 +108,8 @@ class GreedyBot(Bot):
         if isinstance(action, PairSwap):
             house = obs.houses[obs.me]
             return pair_swap_house(rules, house, cell[action.a], cell[action.b], str(action.role), obs.phase != Phase.END.value)
-        piles = self._piles
-        if piles is None or piles[0] is not obs:
-            piles = self._piles = (obs, obs.house_with_piles(obs.me))  # once a decision
-        return swap_with_room_discard(rules, piles[1], cell[action.cell], action.room, action.face_down)
+        piles = obs.house_with_piles(obs.me)  # made once per observation
+        return swap_with_room_discard(rules, piles, cell[action.cell], action.room, action.face_down)
 
     def _resource_value(self, obs: Observation, res: Resource | None, room: int) -> float:
         if res is None:
