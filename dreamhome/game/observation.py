@@ -5,7 +5,9 @@ the round, the first-player marker, the scores so far and the rules; not the ord
 the decks. A bot gets an `Observation` and the legal actions, so it cannot read or
 change the deck. `after(action)` is the actor's house right after one of its actions
 whose result needs more than public data to work out (a tool, the scaffold, an
-end-game helper); the game computes those when it builds the observation.
+end-game helper): `lookahead` (a `Lookahead`) knows which actions those are when the
+observation is made and works each house out the first time it is read, since a bot
+that reads few of them (the solver bot's end game) should not pay for hundreds.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -29,11 +31,53 @@ if TYPE_CHECKING:
 
 def with_piles(rules: Ruleset, house: House, room_discard: Iterable[int], roof_discard: Iterable[tuple[int, bool]]) -> House:
     """A house with both (public) discard piles, as the end-game helpers see it (END-*)."""
-    return replace(
-        house,
+    return house.changed(
         discard_rooms=tuple(rules.room_of_code(c).id for c in room_discard),
         discard_roofs=tuple(roof_discard),
     )
+
+
+class Lookahead(Mapping[Action, House]):
+    """`Observation.lookahead`: the actor's house after each of its legal look-ahead actions, the
+    keys known when the observation is made, each house worked out by `house_after` the first
+    time it is read and kept (so reading a house twice, or all of them, costs what the game's
+    eager table did once). Read-only. `house_after` reads the live game: if the game has moved
+    on since, it raises `GameStateError` (as `Observation.sample_state` does) rather than give a
+    house of another position. A deep copy is this same value (it is never changed, only
+    completed); a pickle is the plain dict of every house (worked out then)."""
+
+    __slots__ = ("_house_after", "_keys", "_known")
+
+    def __init__(self, actions: Iterable[Action], house_after: Callable[[Action], House]):
+        self._keys: dict[Action, None] = dict.fromkeys(actions)
+        self._known: dict[Action, House] = {}
+        self._house_after = house_after
+
+    def __getitem__(self, action: Action) -> House:
+        house = self._known.get(action)
+        if house is None:
+            if action not in self._keys:
+                raise KeyError(action)
+            house = self._known[action] = self._house_after(action)
+        return house
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __contains__(self, action: object) -> bool:
+        return action in self._keys
+
+    def __repr__(self) -> str:
+        return f"Lookahead({len(self._keys)} actions, {len(self._known)} worked out)"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Lookahead:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self.items()),))
 
 
 @dataclass(frozen=True)
@@ -53,7 +97,7 @@ class Observation:
     room_discard: tuple[int, ...]
     roof_discard: tuple[tuple[int, bool], ...]
     scores: tuple[int, ...]
-    lookahead: dict[Action, House] = field(default_factory=dict)
+    lookahead: Mapping[Action, House] = field(default_factory=dict)
     sampler: Callable[[random.Random], GameState] | None = field(default=None, compare=False, repr=False)
 
     def house(self, player: int) -> House:
@@ -64,7 +108,14 @@ class Observation:
         return list(zip(self.track_rooms, self.track_res))
 
     def house_with_piles(self, player: int) -> House:
-        return with_piles(self.rules, self.houses[player], self.room_discard, self.roof_discard)
+        """The player's house with both discard piles (END-*), made once per observation and
+        player: a bot valuing every supply of a decision reads it hundreds of times. The memo is
+        no field (not compared, copied or pickled), so the observation stays the same value."""
+        memo: dict[int, House] = self.__dict__.setdefault("_with_piles", {})
+        house = memo.get(player)
+        if house is None:
+            house = memo[player] = with_piles(self.rules, self.houses[player], self.room_discard, self.roof_discard)
+        return house
 
     def after(self, action: Action) -> House | None:
         """The actor's house right after `action` (one of `LOOKAHEAD_ACTIONS`), if known."""
@@ -83,7 +134,7 @@ class Observation:
         return (_rebuild, (rules_key(self.rules), fields))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Observation:
-        return replace(self, lookahead=copy.deepcopy(self.lookahead, memo))  # rules and houses are immutable
+        return replace(self, lookahead=copy.deepcopy(self.lookahead, memo))  # rules, houses and a Lookahead are immutable
 
 
 def _rebuild(key: tuple[str, tuple[str, ...], str], fields: dict[str, Any]) -> Observation:

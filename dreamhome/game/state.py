@@ -21,9 +21,8 @@ public (no deck order), as a frozen value.
 
 from __future__ import annotations
 
-import copy
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from dreamhome.errors import DreamhomeError
@@ -31,7 +30,7 @@ from dreamhome.game import flow, held
 from dreamhome.game.actions import LOOKAHEAD_ACTIONS, Action
 from dreamhome.game.handlers import HANDLERS
 from dreamhome.game.legal import LEGAL_BY_PHASE
-from dreamhome.game.observation import Observation, with_piles
+from dreamhome.game.observation import Lookahead, Observation, with_piles
 from dreamhome.game.phases import RULE_OF_ACTION, RULE_OF_PHASE, Phase
 from dreamhome.game.state_io import copy_events, read_state, write_state
 from dreamhome.game.values import MARKER_COLUMN, GameStateError, IllegalAction, Resource, rules_from_key, rules_key
@@ -155,10 +154,14 @@ class GameState:
         """A copy to read or play on: its lists are its own, so neither game's moves change the
         other, but the event dicts are shared (the engine never changes one). For look-ahead
         children and a replay's positions, where `clone`'s deep copy of every event was a tenth
-        of a review's time; a caller that edits events takes `clone`."""
-        twin = copy.copy(self)
+        of a review's time; a caller that edits events takes `clone`. Copied field by field, not by
+        `copy.copy` (its pickling hooks were half a look-ahead house's time); the legal-action
+        cache is kept, as it is keyed by the position."""
+        twin = object.__new__(type(self))
+        data = twin.__dict__
+        data.update(self.__dict__)
         for name in _LISTS:
-            setattr(twin, name, list(getattr(self, name)))
+            data[name] = list(data[name])
         twin.tool_rounds = [list(x) for x in self.tool_rounds]
         twin.tool_spent = [list(x) for x in self.tool_spent]
         twin.helper_spent = [list(x) for x in self.helper_spent]
@@ -191,15 +194,13 @@ class GameState:
         """What `player` (the actor by default) may see (SEE-1): no deck order, no state object.
 
         With `lookahead`, the actor's house after each of its legal actions that a bot cannot
-        work out from public data alone (tools, scaffold, end-game helpers) is included."""
+        work out from public data alone (tools, scaffold, end-game helpers) is included (lazily)."""
         me = self.actor if player is None else player
         if player is not None and not (isinstance(player, int) and 0 <= player < self.n):
             raise DreamhomeError(f"SEE-1: no player {player!r} at this table (seats 0–{self.n - 1})")
-        after: dict[Action, House] = {}
+        after: Mapping[Action, House] = {}
         if lookahead and me == self.actor and self.phase != Phase.DONE:
-            for action in self.legal_actions():
-                if isinstance(action, LOOKAHEAD_ACTIONS):
-                    after[action] = self._house_after(action, me)
+            after = self._lookahead(me)
         return Observation(
             rules=self.rules,
             me=me,
@@ -225,15 +226,26 @@ class GameState:
         version = self._mutations
 
         def sample(rng: random.Random) -> GameState:
-            if self._mutations != version:
-                raise GameStateError("the game has moved on since this observation was made")
-            twin = self.clone()
+            twin = self._unmoved(version).clone()
             twin.events = []
             rng.shuffle(twin.room_deck)
             rng.shuffle(twin.res_deck)
             return twin
 
         return sample
+
+    def _lookahead(self, me: int) -> Lookahead:
+        """`Observation.lookahead`: the actor's legal look-ahead actions, each house worked out by
+        `_house_after` when first read, refused once the game moved on."""
+        version, actions = self._mutations, [a for a in self.legal_actions() if isinstance(a, LOOKAHEAD_ACTIONS)]
+        return Lookahead(actions, lambda action: self._unmoved(version)._house_after(action, me))
+
+    def _unmoved(self, version: int) -> GameState:
+        """This game, if no action or stacked deal changed it since `version` (an observation's lazy
+        readings, `sample_state` and `lookahead`, are of the position it was made in)."""
+        if self._mutations != version:
+            raise GameStateError("the game has moved on since this observation was made")
+        return self
 
     def _house_after(self, action: Action, player: int) -> House:
         """The player's house right after the handler of `action` (no forced steps after it)."""

@@ -14,7 +14,8 @@ class Bot:
     """A player: `choose` picks one of the legal actions from what the player sees.
 
     `looks_ahead` asks the game for `Observation.lookahead` (the house after each tool or
-    helper action, read with `after(action)`); a bot that never reads it saves the game that work."""
+    helper action, read with `after(action)`, each worked out on its first read); a bot that
+    never reads it saves the game even the list of those actions."""
 
     name = "bot"
     looks_ahead = True

@@ -40,6 +40,7 @@ from dreamhome.players.lookahead import (
     without,
 )
 from dreamhome.ruleset import Ruleset
+from dreamhome.scoring import score_total
 from dreamhome.seeds import check_seed
 
 if TYPE_CHECKING:
@@ -151,7 +152,10 @@ class SolverBot(GreedyBot):
         at once (a swap of two track columns) are not valued: valuing every use at every take
         made the bots' decisions four times as long. None: take a column. The look-ahead reads
         the observation only; the sampled state's deck order is never read (SEE-1)."""
-        gains = sorted(((self._value(obs, a), -i) for i, a in enumerate(legal) if not isinstance(a, TakeColumn)), reverse=True)
+        base = score_total(obs.rules, obs.houses[obs.me])
+        gains = sorted(
+            ((self._value(obs, a, base), -i) for i, a in enumerate(legal) if not isinstance(a, TakeColumn)), reverse=True
+        )
         picked = [-i for gain, i in gains[:USES] if gain > 0]
         if not picked:
             return None
@@ -237,7 +241,8 @@ class SolverBot(GreedyBot):
         rules = obs.rules
         house = obs.houses[obs.me]
         takes = [a for a in legal if isinstance(a, TakeColumn)]
-        ranked = sorted(takes, key=lambda a: (-self._value(obs, a), a.column))[: self.settings.columns]
+        base = score_total(rules, house)
+        ranked = sorted(takes, key=lambda a: (-self._value(obs, a, base), a.column))[: self.settings.columns]
         options: list[tuple[TakeColumn, Take]] = []
         for action in ranked:
             room = obs.track_rooms[action.column]

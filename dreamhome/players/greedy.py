@@ -7,20 +7,25 @@ must not import the look-ahead back.
 
 from __future__ import annotations
 
+from dreamhome.engine.endgame import pair_swap_house, swap_with_room_discard
 from dreamhome.engine.placement import Placement, apply_placement, legal_placements
 from dreamhome.game.actions import (
     Action,
     DiscardColumn,
     EndTurn,
+    PairSwap,
     PassTool,
     PlaceRoom,
     PlaceToken,
+    SwapWithRoomDiscard,
     TakeColumn,
     TakeRoomAtRoundStart,
 )
 from dreamhome.game.observation import Observation
+from dreamhome.game.phases import Phase
 from dreamhome.game.roles import TAKE_ROOM_AT_ROUND_START, first_timed_effect
 from dreamhome.game.state import Resource
+from dreamhome.house import House
 from dreamhome.players.bot import Bot
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_total
@@ -49,15 +54,19 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def choose(self, obs: Observation, legal: list[Action]) -> Action:
-        scored = [(self._value(obs, a), i) for i, a in enumerate(legal)]
+        base = score_total(obs.rules, obs.houses[obs.me])
+        scored = [(self._value(obs, a, base), i) for i, a in enumerate(legal)]
         best = max(v for v, _ in scored)
         choices = [legal[i] for v, i in scored if v == best]
         return choices[0] if len(choices) == 1 else self.rng.choice(choices)
 
-    def _value(self, obs: Observation, action: Action) -> float:
+    def _value(self, obs: Observation, action: Action, base: int | None = None) -> float:
+        """The gain of `action` in the player's own score now (a resource card by its value);
+        `base` is that score before it, when the caller values many actions of one decision."""
         rules = obs.rules
         house = obs.houses[obs.me]
-        base = score_total(rules, house)
+        if base is None:
+            base = score_total(rules, house)
         if isinstance(action, TakeColumn):
             room = obs.track_rooms[action.column]
             assert room is not None
@@ -79,10 +88,28 @@ class GreedyBot(Bot):
             return score_total(rules, apply_placement(rules, house, action.room, placement_of(rules, action))) - base
         if isinstance(action, (PlaceToken, PassTool, EndTurn, DiscardColumn)):
             return 0.0
+        if isinstance(action, (SwapWithRoomDiscard, PairSwap)):  # hundreds a decision at the end
+            return score_total(rules, self._swapped_house(obs, action)) - base - 0.01
         after = obs.after(action)
         if after is None:  # pragma: no cover - defensive: never crash a game on a heuristic
             return -1.0
         return score_total(rules, after) - base - 0.01
+
+    def _swapped_house(self, obs: Observation, action: SwapWithRoomDiscard | PairSwap) -> House:
+        """The house a swap leaves, built from public data by the engine's function the game's
+        handler calls (END-SUPPLIER: `swap_with_room_discard` on the house with the piles;
+        END-HANDYMAN: `pair_swap_house`), instead of `obs.after`, which replays the whole
+        handler on a copy of the game. It differs from `obs.after(action)` only in what the
+        handler does beside the swap (the piles kept on it, a spent tool discarded), which
+        scoring never reads (SCORE-*: cells, tokens, helpers, outside tokens, roofs), so the
+        score is the same; tests/test_observation_lookahead.py holds them equal."""
+        rules = obs.rules
+        cell = rules.board.index
+        if isinstance(action, PairSwap):
+            house = obs.houses[obs.me]
+            return pair_swap_house(rules, house, cell[action.a], cell[action.b], str(action.role), obs.phase != Phase.END.value)
+        piles = obs.house_with_piles(obs.me)  # made once per observation
+        return swap_with_room_discard(rules, piles, cell[action.cell], action.room, action.face_down)
 
     def _resource_value(self, obs: Observation, res: Resource | None, room: int) -> float:
         if res is None:
