@@ -21,15 +21,16 @@ def run() -> NoReturn:
     """Run the command named by `sys.argv` and exit with its status."""
     try:
         from dreamhome import interrupt
-
-        interrupt.install(own_process=True)
     except KeyboardInterrupt:  # Ctrl-C before the handlers were in place
         sys.exit(_say_interrupted(signal.SIGINT))
-    try:
+    try:  # one block from the handlers' install on: a signal just after it raises here too
+        interrupt.install(own_process=True)
         from dreamhome.cli import command_status
 
         status = command_status()
-    except interrupt.Interrupted as exc:  # while the CLI was imported
+    except KeyboardInterrupt:  # Ctrl-C while the handlers were going in
+        status = _say_interrupted(signal.SIGINT)
+    except interrupt.Interrupted as exc:  # once they are in: while the CLI was imported, or run
         status = _say_interrupted(exc.signum)
     interrupt.ending(status)
     if status in INTERRUPTED or _nothing_left_running():

@@ -28,11 +28,18 @@ WRAPPER = """
 import sys
 from dreamhome.launch import run
 from dreamhome import interrupt
-interrupt.install(own_process=True)
-open(sys.argv[1], "w").close()  # the handlers are in: the moment is counted from here
-sys.argv = ["dreamhome", *sys.argv[2:]]
+ready, sys.argv = sys.argv[1], ["dreamhome", *sys.argv[2:]]
+install = interrupt.install
+def install_then_say_so(own_process=False):
+    install(own_process)
+    open(ready, "w").close()  # the handlers are in: the moment is counted from here
+interrupt.install = install_then_say_so
 run()
 """
+"""The `dreamhome` entry point, saying when its handlers are in. The file is written from inside
+`launch.run`'s own install, so a signal at moment 0 lands where the product can meet it: once
+the wrapper installed the handlers itself and a signal landed before `run()`, the traceback was
+the wrapper's (`test_signal_moments`, seen three times under load)."""
 
 COMMANDS: dict[str, tuple[tuple[str, ...], bool]] = {
     # name: (arguments, {out} the output folder; may it finish before LATEST on a quiet machine?)
