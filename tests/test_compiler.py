@@ -438,6 +438,7 @@ def _broken_rules(tmp_path: Path, n: int) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make", [_big_rules, _broken_rules], ids=["valid", "half errors"])
 def test_compile_work_grows_linearly_with_the_file(tmp_path, make):
     """Four times the declarations cost at most about four times the calls (no timing):

@@ -93,6 +93,7 @@ def test_all_syntax_errors_of_a_file_are_reported():
     assert [d.line for d in info.value.diagnostics] == [1, 3]
 
 
+@pytest.mark.slow
 @given(st.text(max_size=200))
 def test_fuzz_arbitrary_text_raises_only_rules_error(text):
     try:

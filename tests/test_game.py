@@ -280,6 +280,7 @@ def test_the_measured_bot_values_the_first_player_marker():
     assert bot._take_bonus(replace(obs, first=other), TakeColumn(1), room1) == bot._resource_value(obs, res, room1)
 
 
+@pytest.mark.slow
 def test_the_bot_with_sampled_futures_plays_a_legal_reproducible_game():
     """The measured variant with sampled futures (tests/helpers/sampled_futures.py): the same
     game twice from a seed, every house legal."""

@@ -476,6 +476,7 @@ def test_crashed_games_make_whatif_exit_non_zero(monkeypatch, tmp_path):
     assert "1 game(s) crashed" in result.output
 
 
+@pytest.mark.slow
 def test_a_copied_or_emptied_chunk_is_detected_on_resume(tmp_path):
     from dreamhome.whatif.experiment import Experiment, resolve_ruleset
     from dreamhome.whatif.runner import run_experiment
@@ -499,6 +500,7 @@ def test_a_copied_or_emptied_chunk_is_detected_on_resume(tmp_path):
     assert any("checksum" in w for w in warnings)
 
 
+@pytest.mark.slow
 def test_a_chunk_of_another_experiment_is_not_counted(tmp_path):
     from dreamhome.whatif.experiment import Experiment, resolve_ruleset
     from dreamhome.whatif.runner import run_experiment

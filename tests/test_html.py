@@ -83,6 +83,7 @@ def test_browser_shows_the_right_round_player_and_scores(page, chromium):
         assert (view["round"], view["player"], view["scores"]) == (want["round"], want["player"], want["scores"])
 
 
+@pytest.mark.slow
 def test_clicking_through_steps(page, chromium):
     steps = expected_steps()
     view = shown(browse(chromium, page, "step=20&clicks=next,next,next,prev", screenshot="viewer-clicks.png"))

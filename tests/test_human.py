@@ -257,6 +257,7 @@ def test_at_the_last_placement_each_bound_is_the_scorers_score_of_the_finished_h
     assert checked >= 3
 
 
+@pytest.mark.slow
 def test_a_hint_changes_nothing_and_picks_the_reviews_best():
     """Issue 31: the hint's pick is an option the review marks best, with the review's value."""
     from dreamhome.players.evaluation import evaluate
@@ -468,6 +469,7 @@ def test_an_action_class_the_catalogue_does_not_know_is_said_in_english():
     assert describe(state, Knock(3), "ru") == "knock 3 times"
 
 
+@pytest.mark.slow
 def test_every_hint_note_is_said_in_each_language():
     """The notes `hints.hint` gives (English, its API) are each a catalogue entry: in English the
     very note, in the other languages a translation; a take's note names its room card there."""
@@ -492,6 +494,7 @@ def test_every_hint_note_is_said_in_each_language():
     assert set(i18n.keys()) >= {f"seat.note.{k}" for k in ("as_it_stands", "at_least", "end_plan", "completed")}
 
 
+@pytest.mark.slow
 def test_a_hint_is_the_same_on_a_busy_machine():
     """Issue 22 (hints you can trust): the hint's work is CP-SAT deterministic time, never the wall
     clock, so the same position hints the same with both cores busy as on a quiet machine —

@@ -52,6 +52,7 @@ def test_openspiel_random_sim_test(params: dict) -> None:
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
+@pytest.mark.slow
 def test_playthrough_matches_the_golden_file() -> None:
     """A playthrough made with OpenSpiel's generate_playthrough, kept in tests/golden, replays
     to the same text (OpenSpiel's regression test for games)."""

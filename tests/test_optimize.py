@@ -89,6 +89,7 @@ def test_two_suppliers_match_reference(house):
     check_against_reference(BASE, house)
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(endgame_houses(BASE, helpers=("supplier", "handyman", "architect", "interior_designer"), max_discard=12))
 def test_tables_and_cells_models_agree(house):

@@ -198,6 +198,7 @@ def test_players_below_one(tmp_path):
     at(errors, 2, 19, "players 0..4 is not a range of player counts")
 
 
+@pytest.mark.slow
 def test_base_rules_and_their_variants_have_no_playability_message():
     """The base game is playable in every variant, and none of the new checks warns about it."""
     errors, warnings = check_rules()
