@@ -31,7 +31,7 @@ from dreamhome.game.actions import END_ACTIONS, Action, PlaceRoom, TakeColumn
 from dreamhome.game.observation import Observation
 from dreamhome.game.state import Resource
 from dreamhome.house import House
-from dreamhome.players.bots import GreedyBot, SolverBot, plan_key
+from dreamhome.players.bots import GreedyBot, SolverBot, plan_key, roof_hope
 from dreamhome.players.hard_bot import HardBot
 from dreamhome.players.lookahead import MEDIUM
 from dreamhome.scoring import rooms_of, score_total
@@ -550,23 +550,9 @@ def check() -> int:
 
 def _outlook_max(bot: SolverBot, rules: Any, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
     """The roof outlook before issue 31: the best way to finish the roof, each discounted by
-    `roof_odds` per missing card, with no floor for the roof the held cards already make."""
-    t = rules.tables
-    size = t.roof_size
-    count = [0] * t.n_roof_colours
-    wins = [0] * t.n_roof_colours
-    for colour, window in roofs:
-        count[colour] += 1
-        wins[colour] += bool(window)
-    best = 0.0
-    for c in range(t.n_roof_colours):
-        need = max(0, size - count[c])
-        if need <= rounds_left:
-            best = max(best, (t.roof_uniform + t.roof_window * min(size, wins[c])) * bot.roof_odds**need)
-    need = max(0, size - len(roofs))
-    if need <= rounds_left:
-        best = max(best, (t.roof_mixed + t.roof_window * min(size, sum(wins))) * bot.roof_odds**need)
-    return best
+    `roof_odds` per missing card, with no floor for the roof the held cards already make
+    (`bots.roof_hope` over a roof worth nothing yet)."""
+    return roof_hope(rules, roofs, rounds_left, 0.0, bot.roof_odds)
 
 
 def _use_if_it_scores(bot: SolverBot, obs: Observation, legal: list[Action]) -> Action | None:
@@ -580,30 +566,29 @@ def _use_if_it_scores(bot: SolverBot, obs: Observation, legal: list[Action]) -> 
     return None
 
 
-class MediumOutlookMax(SolverBot):
-    """Issue 31: the medium (solver) bot as it was: its roof outlook without the floor of a
-    complete roof (`_outlook_max`), its uses before a take only when they score at once
-    (`_use_if_it_scores`); named as the solver bot, so its random stream is the same."""
+class _AsBefore31(SolverBot):
+    """Issue 31: a look-ahead bot's roof outlook without the floor of a complete roof
+    (`_outlook_max`), its uses before a take only when they score at once (`_use_if_it_scores`);
+    mixed in before the bot it changes."""
+
+    def _best_use(self, obs: Observation, legal: list[Action]) -> Action | None:
+        return _use_if_it_scores(self, obs, legal)
+
+    def _roof_outlook(self, rules: Any, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
+        return _outlook_max(self, rules, roofs, rounds_left)
+
+
+class MediumOutlookMax(_AsBefore31):
+    """Issue 31: the medium (solver) bot as it was (`_AsBefore31`); named as the solver bot, so its
+    random stream is the same."""
 
     name = "solver"
 
-    def _best_use(self, obs: Observation, legal: list[Action]) -> Action | None:
-        return _use_if_it_scores(self, obs, legal)
 
-    def _roof_outlook(self, rules: Any, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
-        return _outlook_max(self, rules, roofs, rounds_left)
-
-
-class HardOutlookMax(HardBot):
-    """Issue 31: the hard bot as it was (`MediumOutlookMax`'s roof outlook and uses); named as the hard bot."""
+class HardOutlookMax(_AsBefore31, HardBot):
+    """Issue 31: the hard bot as it was (`_AsBefore31`); named as the hard bot."""
 
     name = "hard"
-
-    def _best_use(self, obs: Observation, legal: list[Action]) -> Action | None:
-        return _use_if_it_scores(self, obs, legal)
-
-    def _roof_outlook(self, rules: Any, roofs: list[tuple[int, bool]], rounds_left: int) -> float:
-        return _outlook_max(self, rules, roofs, rounds_left)
 
 
 class HardRoofAsReview(HardBot):

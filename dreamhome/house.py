@@ -44,7 +44,7 @@ class House:
         swaps, a bot's look-ahead) make hundreds of thousands of houses a run, and `replace`
         re-reads every field's metadata and runs the frozen `__init__` each time. A House has no
         `__post_init__` and no derived field, so the copy of its fields with some changed is the
-        same value; `tests/test_house.py` holds it equal to `replace`. Unknown names are refused
+        same value; `tests/test_house_io.py` holds it equal to `replace`. Unknown names are refused
         as `replace` refuses them."""
         unknown = values.keys() - _FIELDS
         if unknown:

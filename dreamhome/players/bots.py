@@ -295,23 +295,8 @@ class SolverBot(GreedyBot):
         alone, which valued a fourth card that completes a mixed roof at nothing while a
         one-colour roof was still hoped for: seed 60's hard seat lost 11 points by the review
         on four such column choices, issue 31)."""
-        t = rules.tables
-        size = t.roof_size
-        count = [0] * t.n_roof_colours
-        wins = [0] * t.n_roof_colours
-        for colour, window in roofs:
-            count[colour] += 1
-            wins[colour] += bool(window)
         secured = float(best_roof_points(rules, roofs))
-        hope = 0.0
-        for c in range(t.n_roof_colours):
-            need = max(0, size - count[c])
-            if need <= rounds_left:
-                hope = max(hope, (t.roof_uniform + t.roof_window * min(size, wins[c]) - secured) * self.roof_odds**need)
-        need = max(0, size - len(roofs))
-        if need <= rounds_left:
-            hope = max(hope, (t.roof_mixed + t.roof_window * min(size, sum(wins)) - secured) * self.roof_odds**need)
-        return secured + hope
+        return secured + roof_hope(rules, roofs, rounds_left, secured, self.roof_odds)
 
     def _end_game(self, obs: Observation, legal: list[Action]) -> Action:
         """END-ORDER: the plan of `best_final_score`, as the game's actions, in order. No plan (a
@@ -346,3 +331,27 @@ USES = 3
 """The uses before a take the look-ahead values (`SolverBot._best_use`), those that gain most at once."""
 
 BOTS["solver"] = SolverBot
+
+
+def roof_hope(rules: Ruleset, roofs: list[tuple[int, bool]], rounds_left: int, secured: float, odds: float) -> float:
+    """What finishing the roof better than `secured` points may still add (SCORE-ROOF): the best
+    still-open way (all one colour, or mixed, with its windows), its gain over `secured`
+    discounted by `odds` for every card still missing, none if more are missing than rounds are
+    left; 0 when no way beats `secured`. `SolverBot._roof_outlook` adds it to the roof the held
+    cards make; with `secured` 0 it is the outlook the bots had before issue 31."""
+    t = rules.tables
+    size = t.roof_size
+    count = [0] * t.n_roof_colours
+    wins = [0] * t.n_roof_colours
+    for colour, window in roofs:
+        count[colour] += 1
+        wins[colour] += bool(window)
+    hope = 0.0
+    for c in range(t.n_roof_colours):
+        need = max(0, size - count[c])
+        if need <= rounds_left:
+            hope = max(hope, (t.roof_uniform + t.roof_window * min(size, wins[c]) - secured) * odds**need)
+    need = max(0, size - len(roofs))
+    if need <= rounds_left:
+        hope = max(hope, (t.roof_mixed + t.roof_window * min(size, sum(wins)) - secured) * odds**need)
+    return hope

@@ -468,7 +468,7 @@ def _in_hand(state: GameState, me: int, settings: Settings, floor: float, light:
     res = state.pending_res
     furn = rules.furnishing(res.id) if res is not None and res.kind == "furnishing" else None
     if furn is not None and furn.outside:  # RES-FURN: outside, whatever the placement
-        light = replace(light, outside=light.outside + (furn.id,))
+        light = light.changed(outside=light.outside + (furn.id,))
     rest = without(pool, room)
     value, proven, where = best_placement_bound(rules, light, rest, room, placements, deterministic_time=settings.work)
     token = furn is not None and not furn.outside
