@@ -99,6 +99,7 @@ class _State:
         self.wake = threading.Event()
         self.previous: dict[int, Any] = {}
         self.previous_fd = -1
+        self.blocked: set[int | signal.Signals] | None = None  # the mask before a fork (`_block_for_fork`)
 
 
 _state = _State()
@@ -289,7 +290,7 @@ def install(own_process: bool = False) -> None:
         threading.Thread(target=_restop, daemon=True, name="dreamhome-restop").start()
         _restop_started = True
     if not _fork_hook:
-        os.register_at_fork(after_in_child=_reset_in_child)
+        os.register_at_fork(before=_block_for_fork, after_in_parent=_unblock_after_fork, after_in_child=_reset_in_child)
         _fork_hook = True
     _state.installed = True
     # The handlers last: one that raised while the threads above were starting left them half
@@ -330,22 +331,47 @@ def handling() -> Iterator[None]:
             uninstall()
 
 
+def _block_for_fork() -> None:
+    """Before a fork while installed: hold SIGINT and SIGTERM in the forking thread, so the child
+    starts with them pending, never handled, until `_reset_in_child` has put Python's own
+    handlers back. A pool's worker forked as the command ends gets the pool's SIGTERM while the
+    at-fork hooks run: with the parent's handler still in place it raised there ("Exception
+    ignored in _reset_in_child" and a traceback on the command's stderr: CI, test_signal_moments,
+    whatif), and its byte went down the parent's wakeup socket, marking the parent interrupted."""
+    if _state.installed:
+        _state.blocked = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+
+
+def _unblock_after_fork() -> None:
+    """The parent after the fork: the signals held by `_block_for_fork` are delivered now."""
+    blocked, _state.blocked = _state.blocked, None
+    if blocked is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def _reset_in_child() -> None:
-    """A forked child: Python's own signal behaviour, and no share in the parent's socketpair."""
+    """A forked child: Python's own signal behaviour, and no share in the parent's socketpair.
+    A signal held since the fork ends the child by its default action, quietly: it was sent
+    before the child ran anything of its own (a KeyboardInterrupt raised in this hook is printed
+    as "Exception ignored" and then lost)."""
     global _state, _restop_started
     _restop_started = False  # threads do not survive a fork
-    if not _state.installed:
-        return
-    try:
-        signal.set_wakeup_fd(-1)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    except ValueError:  # forked from a thread other than the main one
-        pass
-    for sock in (_state.reader, _state.writer):
-        if sock is not None:
-            sock.close()
-    _state = _State()
+    blocked = _state.blocked
+    if _state.installed:
+        try:
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        except ValueError:  # forked from a thread other than the main one
+            pass
+        for sock in (_state.reader, _state.writer):
+            if sock is not None:
+                sock.close()
+        _state = _State()
+    if blocked is not None:
+        for signum in signal.sigpending() & set(SIGNALS):
+            signal.signal(signum, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 @contextmanager
