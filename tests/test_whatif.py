@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -116,6 +119,42 @@ def test_ray_executor_gives_the_same_numbers(tmp_path):
     local = run_experiment(exp, None, executor_name="local", workers=1)
     on_ray = run_experiment(exp, None, executor_name="ray", workers=2)
     assert numbers(local) == numbers(on_ray)
+
+
+@pytest.mark.slow
+def test_ray_executor_starts_its_own_instance_beside_another_runs(tmp_path):
+    """Without `--address` the run starts a Ray instance of its own: with another process's
+    cluster running on the machine (a head node, as `ray start` or the node test below starts
+    one), `ray.init` had joined it and refused the run's `num_cpus` with a ValueError (CI: this
+    module's two Ray tests at once on two xdist workers)."""
+    pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
+    ready = tmp_path / "ready"
+    other = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import pathlib, sys, time\n"
+            "from ray.cluster_utils import Cluster\n"
+            "cluster = Cluster(initialize_head=True, head_node_args={'num_cpus': 1, 'include_dashboard': False})\n"
+            "pathlib.Path(sys.argv[1]).touch()\n"
+            "time.sleep(120)\n",
+            str(ready),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while not ready.exists():
+            assert other.poll() is None and time.monotonic() < deadline, "the other Ray instance did not start"
+            time.sleep(0.1)
+        exp = experiment(games=2, chunk=1, rulesets=("base",))
+        assert numbers(run_experiment(exp, None, executor_name="ray", workers=1)) == numbers(
+            run_experiment(exp, None, executor_name="local", workers=1)
+        )
+    finally:
+        other.terminate()
+        other.wait(timeout=60)
 
 
 @pytest.mark.slow

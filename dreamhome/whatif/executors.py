@@ -148,7 +148,10 @@ def run_ray(payloads: Iterable[dict], workers: int, address: str | None = None, 
         raise DreamhomeError("the ray executor needs the optional extra: pip install -e '.[ray]'") from None
     started = False
     if not ray.is_initialized():
-        kwargs = {"address": address} if address else {"num_cpus": workers}
+        # Without an address, a Ray instance of this run's own ("local"): with none given, ray.init
+        # joins the latest instance started on the machine (another run's, another user's), where
+        # `num_cpus` is refused with a ValueError (two report/what-if runs at once; the test suite).
+        kwargs = {"address": address} if address else {"address": "local", "num_cpus": workers}
         with _signal_handlers_kept():
             ray.init(include_dashboard=False, log_to_driver=False, ignore_reinit_error=True, **kwargs)
         started = True
