@@ -23,6 +23,7 @@ from dreamhome.players.lookahead import REVIEW, best_index, option_values
 from dreamhome.players.roster import make_bot
 from dreamhome.ruleset import Ruleset
 from dreamhome.scoring import score_total
+from tests.helpers.reference_endgame import reference_best_final
 
 _MINE = (Phase.PLACE, Phase.SCAFFOLD_BEFORE, Phase.SCAFFOLD_AFTER, Phase.TOKEN)
 
@@ -71,3 +72,32 @@ def test_a_takes_furnishing_is_counted_and_makes_its_column_the_best(base: Rules
     assert res is not None and res.kind == "furnishing"
     others = sorted((exhaustive[i] for i in takes if i != best), reverse=True)
     assert exhaustive[best] - others[0] == gain
+
+
+def _best_final_with_piles(state: GameState, me: int) -> int:
+    """Every sequence of `me`'s own moves still to make this turn (the rules engine), then the
+    end game of the house with both piles played at best by the exhaustive reference (every
+    sequence of its helpers' uses, END-*; no solver)."""
+    if state.current_player() == me and state.phase in _MINE:
+        return max(_best_final_with_piles(state.child(a), me) for a in state.legal_actions())
+    return reference_best_final(state.rules, state.observation(me, lookahead=False).house_with_piles(me))
+
+
+@pytest.mark.parametrize(("seed", "seat"), [(1, 1)])
+def test_the_last_take_is_read_with_the_discard_piles(base: Ruleset, seed: int, seat: int) -> None:
+    """The last take of a player holding a helper that takes from the room discard pile
+    (END-SUPPLIER): no room card comes after it (`flow.turns_left`), so the house is final but
+    for its end game, which reads both piles (END-ORDER). Every column's value is the best
+    final score of the take played to the end by the engine, then the end game by the
+    exhaustive reference, proven. The rounds' completion reads no piles: before the fix the
+    helper was worth nothing there (seed 1's seat 1: 32–35 for columns worth 38–39; seed 41's
+    hard seat, 29 'proven' for a column after which it scored 37, issue 31)."""
+    state = _last_turn(base, seed, seat)
+    assert helper_uses(base, state.houses[seat]).room_discard_swap
+    assert state.room_discard
+    legal = state.legal_actions()
+    values = option_values(state, REVIEW)
+    takes = [i for i, a in enumerate(legal) if isinstance(a, TakeColumn)]
+    for i in takes:
+        value, exhaustive = values[i], _best_final_with_piles(state.child(legal[i]), seat)
+        assert value is not None and value.proven and value.value == exhaustive, (state.action_text(legal[i]), value, exhaustive)

@@ -115,6 +115,26 @@ def next_turn(state: GameState) -> None:
     state.pending_room = state.pending_res = None
 
 
+def turns_left(state: GameState, p: int) -> int:
+    """The turns `p` still has in the rounds, each bringing one room card (ROUND-2, ROUND-3): one
+    a round after this one, and this round's when it is still ahead — not taken yet, nor given
+    up to a round-start take (`skip`). A room card in hand is not counted. The look-ahead reads
+    it to know when a house is final but for its end game (players.lookahead)."""
+    rounds = state.rules.game.rounds
+    if state.phase in (Phase.END, Phase.DONE) or state.round > rounds:
+        return 0
+    later = rounds - state.round
+    if p in state.skip:
+        return later
+    if state.phase in (Phase.DISCARD, Phase.ROUND_START) or (
+        state.after_place == Phase.ROUND_START and state.phase != Phase.TURN
+    ):
+        return later + 1  # the round's turns have not begun (a round-start take is being placed)
+    position = state.order.index(p)
+    ahead = position > state.turn_index or (position == state.turn_index and state.phase == Phase.TURN)
+    return later + ahead
+
+
 def _end_round(state: GameState) -> None:
     """ROUND-5: the leftovers are discarded; ROUND-4: the taker of column 0 leads the next round."""
     for k in range(len(state.track_rooms)):

@@ -27,6 +27,11 @@ by the solver within a deterministic work bound:
   end-game helpers used at best (all of them, swap helpers too, unless `Settings.swap_helpers`
   is False) — without the discard piles, which only the end game reads: a helper that draws from the
   rounds' growing room discard pile makes models CP-SAT leaves unproven within the work;
+- once no room card comes to the player any more (`game.flow.turns_left` 0: its last take),
+  the house is final but for its end game, read with both piles as they lie (`end_value`);
+  its last room card in hand is placed at each legal space by the engine and read so
+  (`_last_card`): without the piles a held helper that takes from the discard pile was worth
+  nothing on the last take;
 - never below what the house already scores as it stands: a house keeps its score by placing
   its remaining cards face down (PLACE-EMPTY), so that score is reachable;
 - the end game (END-ORDER): `solver.optimize.best_final_score` of the house with both piles and
@@ -63,6 +68,7 @@ from dreamhome.game.actions import (
     TakeColumn,
     TakeRoomAtRoundStart,
 )
+from dreamhome.game.flow import turns_left
 from dreamhome.game.observation import Observation
 from dreamhome.game.phases import Phase
 from dreamhome.game.state import GameState
@@ -418,6 +424,8 @@ def _solved(state: GameState, obs: Observation, me: int, settings: Settings, flo
 
     rules = state.rules
     acting = state.current_player() == me
+    if turns_left(state, me) == 0 and not (acting and state.phase == Phase.PLACE):
+        return _final_but_end(state, me, settings, floor)
     pool = unseen_pool(obs)
     light = rounds_house(rules, obs.houses[me], settings)  # the piles only at the end: a discard-drawing helper over a round's
     # growing discard pile makes models CP-SAT leaves unproven within the work (measured: late takes of the hard bot)
@@ -465,6 +473,8 @@ def _in_hand(state: GameState, me: int, settings: Settings, floor: float, light:
     assert room is not None
     places = [a for a in state.legal_actions() if isinstance(a, PlaceRoom)]
     placements = [Placement(rules.board.index[a.cell], a.face_down) for a in places]
+    if turns_left(state, me) == 0:
+        return _last_card(state, me, settings, floor, places, placements)
     res = state.pending_res
     furn = rules.furnishing(res.id) if res is not None and res.kind == "furnishing" else None
     if furn is not None and furn.outside:  # RES-FURN: outside, whatever the placement
@@ -503,6 +513,31 @@ def _in_hand(state: GameState, me: int, settings: Settings, floor: float, light:
         best = max((best, other), key=lambda r: r.value)  # ties to the placement best without the token
         best = replace(best, proven=best.proven and bound_proven and best.value >= bound)
     return _floored(best.value, best.proven, floor, IN_HAND, best.where)
+
+
+def _final_but_end(state: GameState, me: int, settings: Settings, floor: float) -> _Read:
+    """A house no room card comes to any more (`flow.turns_left` 0: its last take is placed):
+    its end game read now, with both piles as they lie (`end_value`, the solver's plan). The
+    completion of the rounds reads no piles (`rounds_house`): there a held helper that takes
+    from the room discard pile was worth nothing on the last take, where the plan of the same
+    house with the piles found it (seed 41's hard seat: 29 'proven' for a column after which
+    it reached 37, the value the other column's end-game read gave, issue 31). The piles may
+    still grow before the player's end turn (the round's leftovers, ROUND-5), or be drawn from
+    by a player before it (END-ORDER): the value is the plan on the piles the player sees."""
+    value, proven = end_value(state, me, settings)
+    return _floored(value, proven, floor, END_PLAN, None)
+
+
+def _last_card(
+    state: GameState, me: int, settings: Settings, floor: float, places: list[PlaceRoom], placements: list[Placement]
+) -> _Read:
+    """The player's last room card in hand (`flow.turns_left` 0): each placement played by the
+    engine (its scaffold and furnishing resolved as the rules do, RES-FURN, TOOL-SCAFFOLDING)
+    and read to its end (`leaf`: the end game with the piles, `_final_but_end`). The best; proven
+    when every placement's read is, ties to the first."""
+    reads = [replace(leaf(state.child(a), me, settings), where=pl) for a, pl in zip(places, placements)]
+    best = max(reads, key=lambda r: r.value)
+    return _floored(best.value, all(r.proven for r in reads), floor, IN_HAND, best.where)
 
 
 def _tokens(house: House) -> int:
