@@ -197,7 +197,7 @@ class SolverBot(GreedyBot):
     def _light(self, obs: Observation, house: House) -> House:
         """The house the look-ahead completes during the rounds, by the bot's settings (the
         medium bot leaves its swap helpers out, for speed)."""
-        return rounds_house(obs.rules, house, self.settings)
+        return rounds_house(obs, house, self.settings)
 
     def _lookahead(
         self, obs: Observation, house: House, pool: dict[int, int], room: int, placements: list[Placement]

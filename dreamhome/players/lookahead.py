@@ -25,8 +25,8 @@ by the solver within a deterministic work bound:
   furnishing token or a scaffold still to place is the best of its options; otherwise the house
   is completed at best (`solver.place.completion_bound`) with the room cards still unseen, its
   end-game helpers used at best (all of them, swap helpers too, unless `Settings.swap_helpers`
-  is False) — without the discard piles, which only the end game reads: a helper that draws from the
-  rounds' growing room discard pile makes models CP-SAT leaves unproven within the work;
+  is False) — with the discard piles only in the last round (`rounds_house`): a helper that draws
+  from the rounds' growing room discard pile makes models CP-SAT leaves unproven within the work;
 - once no room card comes to the player any more (`game.flow.turns_left` 0: its last take),
   the house is final but for its end game, read with both piles as they lie (`end_value`);
   its last room card in hand is placed at each legal space by the engine and read so
@@ -69,7 +69,7 @@ from dreamhome.game.actions import (
     TakeRoomAtRoundStart,
 )
 from dreamhome.game.flow import turns_left
-from dreamhome.game.observation import Observation
+from dreamhome.game.observation import Observation, with_piles
 from dreamhome.game.phases import Phase
 from dreamhome.game.state import GameState
 from dreamhome.house import House
@@ -229,9 +229,22 @@ def without(pool: dict[int, int], room: int) -> dict[int, int]:
     return rest
 
 
-def rounds_house(rules: Ruleset, house: House, settings: Settings) -> House:
-    """The house the completion plays during the rounds: without its swap helpers when the
-    settings leave them out (a bot's speed), else as it is."""
+def rounds_house(obs: Observation, house: House, settings: Settings) -> House:
+    """The house the completion plays during the rounds (`house`: the observer's own, or it
+    after a move): without its swap helpers when the settings leave them out (a bot's speed);
+    with both discard piles in the last round (ROUND-2), as the end game that follows reads
+    them (END-ORDER).
+
+    Before the last round the piles are left out: a helper that takes from the rounds' growing
+    room discard pile makes models CP-SAT leaves unproven within the work (measured: late takes
+    of the hard bot). In the last round they are read by every position: once the player's last
+    take is made its house is read through the end game with the piles (`_final_but_end`), and a
+    position before that take read without them valued a held Supplier at nothing — seed 27's
+    hard seat was charged 4 points for passing its round-start take (34 without the piles, 38
+    with them), an artefact of the two readings, not of the play."""
+    rules = obs.rules
+    if obs.round >= rules.game.rounds:
+        house = with_piles(rules, house, obs.room_discard, obs.roof_discard)
     if settings.swap_helpers:
         return house
     return replace(house, helpers=tuple(h for h in house.helpers if rules.held(h).effect("swap") is None))
@@ -427,8 +440,7 @@ def _solved(state: GameState, obs: Observation, me: int, settings: Settings, flo
     if turns_left(state, me) == 0 and not (acting and state.phase == Phase.PLACE):
         return _final_but_end(state, me, settings, floor)
     pool = unseen_pool(obs)
-    light = rounds_house(rules, obs.houses[me], settings)  # the piles only at the end: a discard-drawing helper over a round's
-    # growing discard pile makes models CP-SAT leaves unproven within the work (measured: late takes of the hard bot)
+    light = rounds_house(obs, obs.houses[me], settings)  # the piles in the last round only (its docstring)
     if acting and state.phase == Phase.PLACE and state.pending_room is not None:
         return _in_hand(state, me, settings, floor, light, pool)
     if acting and state.phase in (Phase.TURN, Phase.ROUND_START):
@@ -518,7 +530,7 @@ def _in_hand(state: GameState, me: int, settings: Settings, floor: float, light:
 def _final_but_end(state: GameState, me: int, settings: Settings, floor: float) -> _Read:
     """A house no room card comes to any more (`flow.turns_left` 0: its last take is placed):
     its end game read now, with both piles as they lie (`end_value`, the solver's plan). The
-    completion of the rounds reads no piles (`rounds_house`): there a held helper that takes
+    completion of the rounds had read no piles (`rounds_house`): there a held helper that takes
     from the room discard pile was worth nothing on the last take, where the plan of the same
     house with the piles found it (seed 41's hard seat: 29 'proven' for a column after which
     it reached 37, the value the other column's end-game read gave, issue 31). The piles may
