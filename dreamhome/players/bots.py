@@ -23,7 +23,9 @@ from dreamhome.game.actions import (
     PlaceToken,
     TakeColumn,
 )
+from dreamhome.game.flow import turns_left
 from dreamhome.game.observation import Observation
+from dreamhome.game.phases import Phase
 from dreamhome.game.state import Resource
 from dreamhome.house import House
 from dreamhome.players.bot import Bot
@@ -131,10 +133,10 @@ class SolverBot(GreedyBot):
         if obs.phase == "end":
             return self._end_game(obs, legal)
         if legal and all(isinstance(a, PlaceRoom) for a in legal):
-            return self._best_placement(obs, legal)
+            return self._last_card(obs, legal) or self._best_placement(obs, legal)
         if any(isinstance(a, TakeColumn) for a in legal):
             use = self._best_use(obs, legal)
-            return use if use is not None else self._best_column(obs, legal)
+            return use if use is not None else (self._last_card(obs, legal) or self._best_column(obs, legal))
         if len(legal) > 1 and all(isinstance(a, PlaceToken) for a in legal):
             return self._best_token(obs, legal)
         return super().choose(obs, legal)
@@ -169,6 +171,23 @@ class SolverBot(GreedyBot):
         assert top is not None
         chosen = state.legal_actions()[best]
         return chosen if top.ranking > now.value and chosen in legal else None
+
+    def _last_card(self, obs: Observation, legal: list[Action]) -> Action | None:
+        """The player's last room card of the rounds — its last take, or that card's placement
+        (`flow.turns_left`: no turn after it) — chosen as the review values it: each option
+        played by the engine and read through the end game with both piles (`lookahead`'s
+        `_last_card`, one end-game plan a placement). The completion's reading is a relaxation
+        of the end game's order where a held helper swaps with the discard pile: by it, seed
+        50,037's hard seat placed its last card face down for a swap the end game did not give
+        (38 became 36). None before the last card: the usual solve."""
+        state = obs.sample_state(random.Random(0))
+        placing = state.phase == Phase.PLACE
+        if turns_left(state, obs.me) != (0 if placing else 1):
+            return None
+        options = state.legal_actions()
+        picked = [i for i, a in enumerate(options) if isinstance(a, PlaceRoom if placing else TakeColumn)]
+        best = best_index(option_values(state, self.settings, picked))
+        return options[best] if best is not None and options[best] in legal else None
 
     def _best_token(self, obs: Observation, legal: list[Action]) -> Action:
         """The token on the card whose room leaves the best completion (a token closes its room,

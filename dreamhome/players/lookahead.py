@@ -239,9 +239,10 @@ def rounds_house(obs: Observation, house: House, settings: Settings) -> House:
     room discard pile makes models CP-SAT leaves unproven within the work (measured: late takes
     of the hard bot). In the last round they are read by every position: once the player's last
     take is made its house is read through the end game with the piles (`_final_but_end`), and a
-    position before that take read without them valued a held Supplier at nothing — seed 27's
-    hard seat was charged 4 points for passing its round-start take (34 without the piles, 38
-    with them), an artefact of the two readings, not of the play."""
+    position before that take read without them valued a held helper that takes from the room
+    discard pile at nothing — seed 27's hard seat was charged 4 points for passing its
+    round-start take (34 without the piles, 38 with them), an artefact of the two readings, not
+    of the play."""
     rules = obs.rules
     if obs.round >= rules.game.rounds:
         house = with_piles(rules, house, obs.room_discard, obs.roof_discard)
