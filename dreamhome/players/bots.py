@@ -133,7 +133,7 @@ class SolverBot(GreedyBot):
         if obs.phase == "end":
             return self._end_game(obs, legal)
         if legal and all(isinstance(a, PlaceRoom) for a in legal):
-            return self._last_card(obs, legal) or self._best_placement(obs, legal)
+            return self._planned_placement(obs, legal) or self._last_card(obs, legal) or self._best_placement(obs, legal)
         if any(isinstance(a, TakeColumn) for a in legal):
             use = self._best_use(obs, legal)
             return use if use is not None else (self._last_card(obs, legal) or self._best_column(obs, legal))
@@ -186,8 +186,16 @@ class SolverBot(GreedyBot):
             return None
         options = state.legal_actions()
         picked = [i for i, a in enumerate(options) if isinstance(a, PlaceRoom if placing else TakeColumn)]
-        best = best_index(option_values(state, self.settings, picked))
-        return options[best] if best is not None and options[best] in legal else None
+        values = option_values(state, self.settings, picked)
+        best = best_index(values)
+        if best is None or options[best] not in legal:
+            return None
+        chosen, where = options[best], values[best]
+        if isinstance(chosen, TakeColumn) and where is not None and where.where is not None:
+            room = obs.track_rooms[chosen.column]
+            assert room is not None
+            self.planned = (plan_key(self._light(obs, obs.houses[obs.me])), room, where.where)  # its read placed the card
+        return chosen
 
     def _best_token(self, obs: Observation, legal: list[Action]) -> Action:
         """The token on the card whose room leaves the best completion (a token closes its room,
@@ -236,15 +244,24 @@ class SolverBot(GreedyBot):
         except DreamhomeError:  # nothing found within the work limit: no look-ahead this time
             return None, None
 
+    def _planned_placement(self, obs: Observation, legal: list[Action]) -> Action | None:
+        """The placement the column's solve (or the last card's read) found for this card, if
+        nothing it depends on changed meanwhile; the plan is used once."""
+        planned, self.planned = self.planned, None
+        places = [a for a in legal if isinstance(a, PlaceRoom)]
+        room = obs.rules.room(places[0].room).code
+        placements = [placement_of(obs.rules, a) for a in places]
+        key = plan_key(self._light(obs, obs.houses[obs.me]))
+        if planned is not None and planned[:2] == (key, room) and planned[2] in placements:
+            return places[placements.index(planned[2])]
+        return None
+
     def _best_placement(self, obs: Observation, legal: list[Action]) -> Action:
         rules = obs.rules
         house = obs.houses[obs.me]
         places = [a for a in legal if isinstance(a, PlaceRoom)]
         room = rules.room(places[0].room).code
         placements = [placement_of(rules, a) for a in places]
-        planned, self.planned = self.planned, None
-        if planned is not None and planned[:2] == (plan_key(self._light(obs, house)), room) and planned[2] in placements:
-            return places[placements.index(planned[2])]  # the column's solve placed this card already
         _value, chosen = self._lookahead(obs, house, without(self._pool(obs), room), room, placements)
         if chosen is None:
             return super().choose(obs, legal)

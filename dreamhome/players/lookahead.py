@@ -147,6 +147,13 @@ class Settings:
 MIN_WORK = 0.03
 """The least deterministic time one option's solve gets (`Settings.shared`)."""
 END_WORK = 2.0
+END_SHARED = 2
+"""During the rounds, the end-game plans of one decision share at most this many plans' work
+(`_end_shared`): a last take reads a plan for each placement of each column, and a house with
+two discard-pile swaps, a house swap and a roof-pile take made one such decision cost 22 s of
+CPU at a whole plan's work each."""
+MIN_END_WORK = 0.2
+"""The least deterministic time one of those plans gets."""
 """Deterministic time of an end-game plan (`best_final_score`), for every caller."""
 
 REVIEW = Settings("review", swap_helpers=True, columns=None, resource_bonus=False, work=0.05, end_work=END_WORK)
@@ -320,6 +327,8 @@ def option_values(state: GameState, settings: Settings, only: Collection[int] | 
     me = state.current_player()
     margin = state.phase == Phase.DISCARD
     settings = settings.per_option(len(legal) if only is None else len(only))
+    if state.phase != Phase.END:
+        settings = _end_shared(settings, len(legal) if only is None else len(only))
     out: list[OptionValue | None] = []
     for i, action in enumerate(legal):
         if only is not None and i not in only:
@@ -528,6 +537,13 @@ def _in_hand(state: GameState, me: int, settings: Settings, floor: float, light:
     return _floored(best.value, best.proven, floor, IN_HAND, best.where)
 
 
+def _end_shared(settings: Settings, reads: int) -> Settings:
+    """`settings` whose end-game plans are `reads` of one decision's, sharing `END_SHARED`
+    plans' work (never less than `MIN_END_WORK` each)."""
+    share = max(MIN_END_WORK, min(settings.end_work, settings.end_work * END_SHARED / max(reads, 1)))
+    return settings if share == settings.end_work else replace(settings, end_work=share)
+
+
 def _final_but_end(state: GameState, me: int, settings: Settings, floor: float) -> _Read:
     """A house no room card comes to any more (`flow.turns_left` 0: its last take is placed):
     its end game read now, with both piles as they lie (`end_value`, the solver's plan). The
@@ -548,7 +564,8 @@ def _last_card(
     engine (its scaffold and furnishing resolved as the rules do, RES-FURN, TOOL-SCAFFOLDING)
     and read to its end (`leaf`: the end game with the piles, `_final_but_end`). The best; proven
     when every placement's read is, ties to the first."""
-    reads = [replace(leaf(state.child(a), me, settings), where=pl) for a, pl in zip(places, placements)]
+    per = _end_shared(settings, len(places) * END_SHARED)  # the option's share, split among its placements
+    reads = [replace(leaf(state.child(a), me, per), where=pl) for a, pl in zip(places, placements)]
     best = max(reads, key=lambda r: r.value)
     return _floored(best.value, all(r.proven for r in reads), floor, IN_HAND, best.where)
 
