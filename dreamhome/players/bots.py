@@ -179,7 +179,10 @@ class SolverBot(GreedyBot):
         `_last_card`, one end-game plan a placement). The completion's reading is a relaxation
         of the end game's order where a held helper swaps with the discard pile: by it, seed
         50,037's hard seat placed its last card face down for a swap the end game did not give
-        (38 became 36). None before the last card: the usual solve."""
+        (38 became 36). None before the last card: the usual solve. Only the last round can hold
+        it (`turns_left` counts the rounds after this one), so no state is sampled before it."""
+        if obs.round < obs.rules.game.rounds:
+            return None
         state = obs.sample_state(random.Random(0))
         placing = state.phase == Phase.PLACE
         if turns_left(state, obs.me) != (0 if placing else 1):
@@ -248,11 +251,13 @@ class SolverBot(GreedyBot):
         """The placement the column's solve (or the last card's read) found for this card, if
         nothing it depends on changed meanwhile; the plan is used once."""
         planned, self.planned = self.planned, None
+        if planned is None:
+            return None
         places = [a for a in legal if isinstance(a, PlaceRoom)]
         room = obs.rules.room(places[0].room).code
         placements = [placement_of(obs.rules, a) for a in places]
         key = plan_key(self._light(obs, obs.houses[obs.me]))
-        if planned is not None and planned[:2] == (key, room) and planned[2] in placements:
+        if planned[:2] == (key, room) and planned[2] in placements:
             return places[placements.index(planned[2])]
         return None
 

@@ -147,6 +147,7 @@ class Settings:
 MIN_WORK = 0.03
 """The least deterministic time one option's solve gets (`Settings.shared`)."""
 END_WORK = 2.0
+"""Deterministic time of an end-game plan (`best_final_score`), for every caller."""
 END_SHARED = 2
 """During the rounds, the end-game plans of one decision share at most this many plans' work
 (`_end_shared`): a last take reads a plan for each placement of each column, and a house with
@@ -154,7 +155,6 @@ two discard-pile swaps, a house swap and a roof-pile take made one such decision
 CPU at a whole plan's work each."""
 MIN_END_WORK = 0.2
 """The least deterministic time one of those plans gets."""
-"""Deterministic time of an end-game plan (`best_final_score`), for every caller."""
 
 REVIEW = Settings("review", swap_helpers=True, columns=None, resource_bonus=False, work=0.05, end_work=END_WORK)
 """The review's evaluation: every option, every helper, a take's resource card (a furnishing as RES-FURN resolves it)."""
